@@ -1,0 +1,80 @@
+import { Disclosure, DisclosureButton, DisclosurePanel } from "@headlessui/react";
+import { type MouseEvent, useRef } from "react";
+import { cn } from "../../lib/cn";
+import type { FaqEntry } from "../../lib/content";
+
+type CloseFn = (focus?: HTMLElement) => void;
+
+interface FaqProps {
+  items: readonly FaqEntry[];
+}
+
+/**
+ * An accordion of questions: one answer open at a time, the open one collapses on click.
+ * Panels stay in the DOM (`unmount={false}`) so every answer is in the server-rendered HTML.
+ */
+export default function Faq({ items }: FaqProps) {
+  const closers = useRef(new Map<string, CloseFn>());
+
+  const closeOthers = (id: string, button: HTMLElement) => {
+    for (const [otherId, close] of closers.current) {
+      // Passing the clicked button keeps focus where the user is.
+      if (otherId !== id) close(button);
+    }
+  };
+
+  return (
+    <div className="mt-10 divide-y divide-ink-100 rounded-(--radius-card) bg-white shadow-(--shadow-card) ring-1 ring-ink-100">
+      {items.map((item) => (
+        <Disclosure key={item.id} as="div" className="px-5 sm:px-6" data-faq-item={item.id}>
+          {({ open, close }) => {
+            if (open) closers.current.set(item.id, close);
+            else closers.current.delete(item.id);
+            return (
+              <>
+                <h3>
+                  <FaqButton open={open} onToggle={(button) => closeOthers(item.id, button)}>
+                    {item.question}
+                  </FaqButton>
+                </h3>
+                <DisclosurePanel unmount={false} className="pb-6 text-ink-700">
+                  {item.answer.split(/\n{2,}/).map((paragraph) => (
+                    <p key={paragraph} className="mt-3 leading-relaxed first:mt-0">
+                      {paragraph}
+                    </p>
+                  ))}
+                </DisclosurePanel>
+              </>
+            );
+          }}
+        </Disclosure>
+      ))}
+    </div>
+  );
+}
+
+interface FaqButtonProps {
+  open: boolean;
+  children: string;
+  onToggle: (button: HTMLButtonElement) => void;
+}
+
+function FaqButton({ open, children, onToggle }: FaqButtonProps) {
+  return (
+    <DisclosureButton
+      className="flex w-full items-center justify-between gap-6 py-5 text-left text-base font-semibold text-ink-900 sm:text-lg"
+      onClick={(event: MouseEvent<HTMLButtonElement>) => onToggle(event.currentTarget)}
+    >
+      <span>{children}</span>
+      <svg
+        viewBox="0 0 20 20"
+        width="20"
+        height="20"
+        aria-hidden="true"
+        className={cn("shrink-0 text-brand-600 transition-transform duration-200", open && "rotate-45")}
+      >
+        <path d="M10 4v12M4 10h12" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      </svg>
+    </DisclosureButton>
+  );
+}
