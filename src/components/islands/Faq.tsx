@@ -1,5 +1,5 @@
 import { Disclosure, DisclosureButton, DisclosurePanel } from "@headlessui/react";
-import { type MouseEvent, useRef } from "react";
+import { useEffect, useRef } from "react";
 import { cn } from "../../lib/cn";
 import type { FaqEntry } from "../../lib/content";
 
@@ -16,10 +16,11 @@ interface FaqProps {
 export default function Faq({ items }: FaqProps) {
   const closers = useRef(new Map<string, CloseFn>());
 
-  const closeOthers = (id: string, button: HTMLElement) => {
+  const closeOthers = (id: string) => {
+    // Headless UI's close() moves focus; handing it the focused element keeps focus where the user is.
+    const focused = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
     for (const [otherId, close] of closers.current) {
-      // Passing the clicked button keeps focus where the user is.
-      if (otherId !== id) close(button);
+      if (otherId !== id) close(focused);
     }
   };
 
@@ -33,10 +34,9 @@ export default function Faq({ items }: FaqProps) {
             return (
               <>
                 <h3>
-                  <FaqButton open={open} onToggle={(button) => closeOthers(item.id, button)}>
-                    {item.question}
-                  </FaqButton>
+                  <FaqButton open={open}>{item.question}</FaqButton>
                 </h3>
+                <OnOpen open={open} onOpen={() => closeOthers(item.id)} />
                 <DisclosurePanel unmount={false} className="pb-6 text-ink-700">
                   {item.answer.split(/\n{2,}/).map((paragraph) => (
                     <p key={paragraph} className="mt-3 leading-relaxed first:mt-0">
@@ -56,15 +56,11 @@ export default function Faq({ items }: FaqProps) {
 interface FaqButtonProps {
   open: boolean;
   children: string;
-  onToggle: (button: HTMLButtonElement) => void;
 }
 
-function FaqButton({ open, children, onToggle }: FaqButtonProps) {
+function FaqButton({ open, children }: FaqButtonProps) {
   return (
-    <DisclosureButton
-      className="flex w-full items-center justify-between gap-6 py-5 text-left text-base font-semibold text-ink-900 sm:text-lg"
-      onClick={(event: MouseEvent<HTMLButtonElement>) => onToggle(event.currentTarget)}
-    >
+    <DisclosureButton className="flex w-full items-center justify-between gap-6 py-5 text-left text-base font-semibold text-ink-900 sm:text-lg">
       <span>{children}</span>
       <svg
         viewBox="0 0 20 20"
@@ -77,4 +73,13 @@ function FaqButton({ open, children, onToggle }: FaqButtonProps) {
       </svg>
     </DisclosureButton>
   );
+}
+
+/** Calls `onOpen` when an item opens, however it was opened (click, Enter or Space). */
+function OnOpen({ open, onOpen }: { open: boolean; onOpen: () => void }) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: react to `open` changes only
+  useEffect(() => {
+    if (open) onOpen();
+  }, [open]);
+  return null;
 }

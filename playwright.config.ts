@@ -1,0 +1,46 @@
+import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, findChromium } from "./scripts/lib/chromium";
+
+const port = Number(process.env["E2E_PORT"] ?? 4329);
+const found = await findChromium();
+const launchOptions = {
+  args: CHROMIUM_ARGS,
+  ...(found?.executablePath ? { executablePath: found.executablePath } : {}),
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env["CI"]),
+  retries: 0,
+  workers: 2,
+  reporter: process.env["CI"] ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    {
+      name: "desktop",
+      use: { browserName: "chromium", viewport: { width: 1280, height: 800 }, launchOptions },
+    },
+    {
+      name: "mobile",
+      use: {
+        browserName: "chromium",
+        viewport: { width: 375, height: 812 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+        launchOptions,
+      },
+    },
+  ],
+  webServer: {
+    command: "tsx scripts/serve.ts",
+    env: { PORT: String(port) },
+    url: `http://localhost:${port}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,25 @@
+import { expect, expectNoAxeViolations, isMobile, openMenuIfMobile, PAGES, test } from "./fixtures";
+
+for (const path of PAGES) {
+  test(`axe finds no WCAG 2.2 AA violation on ${path}`, async ({ page }) => {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    await expectNoAxeViolations(page);
+  });
+}
+
+test("axe finds no violation with the mobile menu open", async ({ page }) => {
+  test.skip(!isMobile(page), "the hamburger exists below 768 px only");
+  await page.goto("/");
+  await openMenuIfMobile(page);
+  await expectNoAxeViolations(page);
+});
+
+test("axe finds no violation with an FAQ item open", async ({ page }) => {
+  await page.goto("/product#faq");
+  const button = page.getByRole("button", { name: "Does it work offline?" });
+  await expect(button).toHaveAttribute("aria-controls", /.+/);
+  await button.click();
+  await expect(button).toHaveAttribute("aria-expanded", "true");
+  await expectNoAxeViolations(page);
+});
