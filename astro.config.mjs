@@ -3,6 +3,7 @@ import react from "@astrojs/react";
 import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
+import { netlifyFunctions } from "./scripts/lib/vite-functions.ts";
 import { SITE } from "./src/site.ts";
 
 export default defineConfig({
@@ -12,6 +13,6 @@ export default defineConfig({
   build: { format: "file" },
   integrations: [react(), sitemap({ filter: (page) => !page.includes("/404") })],
   vite: {
-    plugins: [tailwindcss()],
+    plugins: [tailwindcss(), netlifyFunctions()],
   },
 });

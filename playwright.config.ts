@@ -37,8 +37,9 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: "tsx scripts/serve.ts",
-    env: { PORT: String(port) },
+    // A fresh embedded database for every run.
+    command: "rm -rf .data/e2e && tsx scripts/serve.ts",
+    env: { PORT: String(port), DATA_DIR: ".data/e2e" },
     url: `http://localhost:${port}/`,
     reuseExistingServer: false,
     timeout: 60_000,

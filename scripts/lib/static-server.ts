@@ -130,7 +130,8 @@ export function createSiteHandler(options: { root: string; rules: NetlifyRules; 
   };
 }
 
-async function runFunction(req: IncomingMessage, res: ServerResponse, handler: FetchHandler, url: URL) {
+/** Calls a web-standard handler for a Node request and writes its Response back. */
+export async function runFunction(req: IncomingMessage, res: ServerResponse, handler: FetchHandler, url: URL) {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);

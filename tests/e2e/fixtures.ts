@@ -20,6 +20,7 @@ export function isMobile(page: Page): boolean {
 export async function openMenuIfMobile(page: Page) {
   if (!isMobile(page)) return;
   const button = page.getByRole("button", { name: "Menu" });
+  if ((await button.getAttribute("aria-expanded")) === "true") return;
   await button.click();
   await expect(button).toHaveAttribute("aria-expanded", "true");
 }

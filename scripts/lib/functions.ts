@@ -1,0 +1,24 @@
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { FetchHandler, FunctionRoute } from "./static-server";
+
+interface FunctionModule {
+  default: FetchHandler;
+  config?: { path?: string | string[] };
+}
+
+/** Loads every Netlify Function in `dir` and routes it at its `config.path` (else /.netlify/functions/NAME). */
+export async function loadFunctions(
+  dir = "netlify/functions",
+  load: (file: string) => Promise<unknown> = (file) => import(/* @vite-ignore */ pathToFileURL(file).href),
+): Promise<FunctionRoute[]> {
+  const routes: FunctionRoute[] = [];
+  for (const file of readdirSync(dir).filter((name) => /\.(ts|mts|js|mjs)$/.test(name))) {
+    const mod = (await load(resolve(join(dir, file)))) as FunctionModule;
+    const name = file.replace(/\.\w+$/, "");
+    const paths = mod.config?.path ?? `/.netlify/functions/${name}`;
+    for (const path of Array.isArray(paths) ? paths : [paths]) routes.push({ path, handler: mod.default });
+  }
+  return routes;
+}

@@ -1,0 +1,101 @@
+import { Dialog, DialogBackdrop, DialogPanel } from "@headlessui/react";
+import { useEffect, useRef, useState } from "react";
+import { submitSignup } from "../../lib/waitlist/client";
+import { connectOpener } from "../../lib/waitlist/opener";
+import { MESSAGES, type SignupForm, validateSignup } from "../../lib/waitlist/schema";
+import { Toaster, toastError, toastSuccess } from "../ui/toast";
+import { ThankYou } from "../waitlist/ThankYou";
+import { WaitlistForm } from "../waitlist/WaitlistForm";
+
+const EMPTY: SignupForm = { name: "", email: "", organization: "", why: "", connect: "", termsAccepted: false };
+
+/**
+ * The waitlist dialog: open form → submitting → submitted (thank-you view). Closing resets everything.
+ * It opens from every `[data-waitlist-open]` control, including clicks made before it hydrated.
+ */
+export default function WaitlistDialog() {
+  const [open, setOpen] = useState(false);
+  const [values, setValues] = useState<SignupForm>(EMPTY);
+  const [submitting, setSubmitting] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const opener = useRef<HTMLElement | null>(null);
+  const inFlight = useRef(false);
+
+  useEffect(
+    () =>
+      connectOpener((element) => {
+        opener.current = element;
+        setOpen(true);
+      }),
+    [],
+  );
+
+  const close = () => {
+    setOpen(false);
+    setValues(EMPTY);
+    setSubmitted(false);
+    setSubmitting(false);
+    // Focus goes back to the control that opened the dialog.
+    const target = opener.current;
+    requestAnimationFrame(() => target?.focus());
+  };
+
+  const submit = async () => {
+    if (inFlight.current) return;
+    const result = validateSignup(values);
+    if (!result.ok) {
+      toastError(result.title, result.message);
+      return;
+    }
+    inFlight.current = true;
+    setSubmitting(true);
+    try {
+      await submitSignup(values);
+      toastSuccess(MESSAGES.success.title, MESSAGES.success.description);
+      setSubmitted(true);
+    } catch (error) {
+      console.error("Waitlist sign-up failed:", error);
+      toastError(MESSAGES.failure.title, MESSAGES.failure.description);
+    } finally {
+      inFlight.current = false;
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <>
+      {!open && <Toaster />}
+      <Dialog open={open} onClose={close} className="fixed inset-0 z-50 overflow-y-auto">
+        <DialogBackdrop className="fixed inset-0 bg-ink-950/60" />
+        <div className="relative flex min-h-full items-start justify-center p-4 sm:items-center sm:p-6">
+          <DialogPanel className="relative w-full max-w-2xl rounded-2xl bg-white p-6 shadow-2xl sm:p-8">
+            <button
+              type="button"
+              onClick={close}
+              className="absolute top-3 right-3 inline-flex size-11 items-center justify-center rounded-full text-ink-600 hover:bg-ink-50 hover:text-ink-900"
+            >
+              <span className="sr-only">Close</span>
+              <svg
+                viewBox="0 0 24 24"
+                width="20"
+                height="20"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                aria-hidden="true"
+              >
+                <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
+              </svg>
+            </button>
+            {submitted ? (
+              <ThankYou onClose={close} />
+            ) : (
+              <WaitlistForm values={values} submitting={submitting} onChange={setValues} onSubmit={submit} />
+            )}
+            <Toaster />
+          </DialogPanel>
+        </div>
+      </Dialog>
+    </>
+  );
+}

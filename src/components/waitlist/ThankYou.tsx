@@ -1,0 +1,36 @@
+import { DialogTitle } from "@headlessui/react";
+import { Button } from "../ui/field";
+
+interface ThankYouProps {
+  onClose: () => void;
+}
+
+export function ThankYou({ onClose }: ThankYouProps) {
+  return (
+    <div className="py-6 text-center" data-testid="waitlist-thanks">
+      <div aria-hidden="true" className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand-100">
+        <svg
+          viewBox="0 0 24 24"
+          width="28"
+          height="28"
+          fill="none"
+          stroke="#5b3ee6"
+          strokeWidth="2.5"
+          aria-hidden="true"
+        >
+          <path d="M5 12.5 10 17l9-10" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </div>
+      <DialogTitle className="mt-5 text-2xl font-bold tracking-tight text-ink-950">
+        Thank you for signing up!
+      </DialogTitle>
+      <p className="mx-auto mt-3 max-w-md text-ink-700">
+        We're growing fast and the product is in active development. We'll let you know as soon as your early-access
+        account is ready.
+      </p>
+      <Button type="button" className="mt-8" onClick={onClose} autoFocus>
+        Close
+      </Button>
+    </div>
+  );
+}

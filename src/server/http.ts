@@ -1,0 +1,45 @@
+/** Small helpers for web-standard Request/Response handlers. */
+
+const BASE_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+
+/** A JSON response; every answer of the API, errors included, goes through here. */
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...BASE_HEADERS, ...headers },
+  });
+}
+
+export class BodyTooLargeError extends Error {
+  override name = "BodyTooLargeError";
+}
+
+/**
+ * Reads a request body as text, refusing it as soon as it passes `limit` bytes: a huge body is never
+ * held in memory whole. A declared Content-Length over the limit is refused before reading anything.
+ */
+export async function readText(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (declared > limit) throw new BodyTooLargeError();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new BodyTooLargeError();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+}

@@ -1,0 +1,17 @@
+/**
+ * One JSON line per event. Callers pass only non-personal fields: never an e-mail, a name, an IP or a
+ * connection string.
+ */
+export function log(level: "info" | "warn" | "error", event: string, fields: Record<string, unknown> = {}): void {
+  const line = JSON.stringify({ time: new Date().toISOString(), level, event, ...fields });
+  if (level === "error") console.error(line);
+  else if (level === "warn") console.warn(line);
+  else console.log(line);
+}
+
+/** The error's class and Postgres code, without its message (which may quote the data). */
+export function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { error: typeof error };
+  const code = (error as { code?: unknown }).code;
+  return { error: error.name, ...(typeof code === "string" ? { code } : {}) };
+}

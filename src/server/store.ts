@@ -1,0 +1,100 @@
+import { readFileSync } from "node:fs";
+import type { WaitlistEntry } from "../lib/waitlist/entry";
+import { getConfig } from "./config";
+import type { Db } from "./db";
+
+/** The one place that holds the waitlist's SQL; both backends run exactly these statements. */
+export const SQL = {
+  insert:
+    "INSERT INTO waitlist (name, email, message) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id",
+  count: "SELECT count(*)::int AS count FROM waitlist",
+  byEmail: "SELECT name, email, message FROM waitlist WHERE lower(email) = lower($1)",
+} as const;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** schema.sql split into statements, comments removed. */
+export function schemaStatements(
+  source = readFileSync(new URL("../../schema.sql", import.meta.url), "utf8"),
+): string[] {
+  return source
+    .replace(/--.*$/gm, "")
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+}
+
+export async function applySchema(db: Db): Promise<void> {
+  for (const statement of schemaStatements()) await db.query(statement);
+}
+
+export interface Store {
+  readonly db: Db;
+  /** Adds an entry; a repeated address (any case) adds nothing. Resolves to whether a row was added. */
+  add(entry: WaitlistEntry): Promise<boolean>;
+  count(): Promise<number>;
+  find(email: string): Promise<WaitlistEntry | null>;
+  close(): Promise<void>;
+}
+
+export function createStore(db: Db): Store {
+  return {
+    db,
+    async add(entry) {
+      const rows = await db.query(SQL.insert, [entry.name, entry.email, entry.message]);
+      return rows.length === 1;
+    },
+    async count() {
+      const [row] = await db.query<{ count: number }>(SQL.count);
+      return Number(row?.count ?? 0);
+    },
+    async find(email) {
+      const [row] = await db.query<{ name: string | null; email: string; message: string | null }>(SQL.byEmail, [
+        email,
+      ]);
+      return row ?? null;
+    },
+    close: () => db.close(),
+  };
+}
+
+/** Opens the configured database: Neon when a URL is set, else the embedded PGlite with the schema applied. */
+export async function openStore(config = getConfig()): Promise<Store> {
+  if (config.databaseUrl) {
+    const { createNeonDb } = await import("./db-neon");
+    if (config.neonFetchEndpoint) {
+      const { neonConfig } = await import("@neondatabase/serverless");
+      neonConfig.fetchEndpoint = config.neonFetchEndpoint;
+    }
+    return createStore(createNeonDb(config.databaseUrl));
+  }
+  if (config.onNetlify) {
+    throw new ConfigError("No database configured: set DATABASE_URL (or add Netlify Database) for this site.");
+  }
+  const { openPgliteDb } = await import("./db-pglite");
+  const db = await openPgliteDb(config.dataDir);
+  await applySchema(db);
+  return createStore(db);
+}
+
+let current: Promise<Store> | undefined;
+
+/** The process's store, created on first use; a failed open is retried on the next call. */
+export function getStore(): Promise<Store> {
+  if (!current) {
+    current = openStore();
+    current.catch(() => {
+      current = undefined;
+    });
+  }
+  return current;
+}
+
+/** Closes the process's store (for a clean shutdown, or between tests). */
+export async function closeStore(): Promise<void> {
+  const store = current;
+  current = undefined;
+  if (store) await (await store).close();
+}

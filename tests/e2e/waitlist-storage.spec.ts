@@ -1,0 +1,75 @@
+/**
+ * The whole path, with its own server each: browser → dialog → function → database, then the database read
+ * back after the server has stopped. These start a server of their own, so they run on the desktop project.
+ */
+import { openPgliteDb } from "../../src/server/db-pglite";
+import { createStore } from "../../src/server/store";
+import { expect, isMobile, test } from "./fixtures";
+import { freePort, type RunningServer, startServer } from "./server";
+
+let server: RunningServer | undefined;
+
+test.beforeEach(({ page }) => {
+  test.skip(isMobile(page), "one run is enough for a test that starts its own server");
+});
+
+test.afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+async function signUp(page: import("@playwright/test").Page, baseUrl: string, values: Record<string, string>) {
+  await page.goto(`${baseUrl}/`);
+  await page.waitForFunction(() => Boolean(window.__waitlist?.open));
+  await page.getByRole("banner").getByRole("link", { name: "Join the Waitlist" }).click();
+  const dialog = page.getByRole("dialog");
+  for (const [label, value] of Object.entries(values)) await dialog.getByLabel(label, { exact: true }).fill(value);
+  await dialog.getByLabel("I accept the").check();
+  await dialog.getByRole("button", { name: "Join the Waitlist" }).click();
+  return dialog;
+}
+
+test("a sign-up is stored in the embedded database with the combined message", async ({ page }) => {
+  server = await startServer();
+  const dialog = await signUp(page, server.url, {
+    "Name (optional)": "  Ada Lovelace ",
+    "Email (required)": " Ada@Example.com ",
+    "Organization (optional)": "Analytical Engines",
+    "How would you like to connect or contribute? (optional)": "Beta testing",
+  });
+  await expect(dialog.getByRole("heading", { name: "Thank you for signing up!" })).toBeVisible();
+  const { dataDir } = server;
+  await server.stop();
+  server = undefined;
+
+  const store = createStore(await openPgliteDb(dataDir));
+  try {
+    expect(await store.count()).toBe(1);
+    expect(await store.find("ada@example.com")).toEqual({
+      name: "Ada Lovelace",
+      email: "Ada@Example.com",
+      message: "Organization: Analytical Engines\n\nConnect: Beta testing",
+    });
+  } finally {
+    await store.close();
+  }
+});
+
+test("with the database unreachable, the dialog shows the failure toast and keeps the values", async ({ page }) => {
+  const closed = await freePort();
+  server = await startServer({
+    DATABASE_URL: "postgresql://user:password@db.invalid/waitlist",
+    NEON_FETCH_ENDPOINT: `http://127.0.0.1:${closed}/sql`,
+  });
+  const dialog = await signUp(page, server.url, {
+    "Email (required)": "unreachable@example.com",
+    "Name (optional)": "Kept",
+  });
+  const toast = page.getByRole("alert").filter({ hasText: "Error" });
+  await expect(toast).toContainText("Failed to submit. Please try again.");
+  await expect(dialog.getByLabel("Email (required)")).toHaveValue("unreachable@example.com");
+  await expect(dialog.getByLabel("Name (optional)")).toHaveValue("Kept");
+  await expect(dialog.getByLabel("I accept the")).toBeChecked();
+  expect(server.output()).toContain('"event":"waitlist.store_failed"');
+  expect(server.output()).not.toContain("unreachable@example.com");
+});

@@ -1,0 +1,38 @@
+import pg from "pg";
+
+/** The PostgreSQL server CI provides; REQUIRE_POSTGRES=1 makes its absence a failure instead of a skip. */
+export const POSTGRES_ADMIN_URL = process.env["TEST_POSTGRES_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+export const POSTGRES_REQUIRED = process.env["REQUIRE_POSTGRES"] === "1";
+
+export async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch (error) {
+    if (POSTGRES_REQUIRED) throw new Error(`REQUIRE_POSTGRES=1 but PostgreSQL is unreachable: ${String(error)}`);
+    return false;
+  }
+}
+
+/** Creates a throw-away database and returns its URL (with a dummy password, which trust auth ignores). */
+export async function createTestDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  url.password ||= "unused";
+  return {
+    url: url.href,
+    async drop() {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
