@@ -1,4 +1,6 @@
 // @ts-check
+
+import { createHash } from "node:crypto";
 import react from "@astrojs/react";
 import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
@@ -6,12 +8,44 @@ import { defineConfig } from "astro/config";
 import { netlifyFunctions } from "./scripts/lib/vite-functions.ts";
 import { SITE } from "./src/site.ts";
 
+/** A CSP hash source for an inline `style` attribute (allowed by 'unsafe-hashes', value by value). */
+const styleAttributeHash = (/** @type {string} */ value) =>
+  /** @type {`sha256-${string}`} */ (`sha256-${createHash("sha256").update(value).digest("base64")}`);
+
+/** The only style attributes in the server-rendered HTML: Headless UI's hidden panels and its hidden span. */
+const STYLE_ATTRIBUTES = [
+  "display:none",
+  "position:fixed;top:1px;left:1px;width:1px;height:0;padding:0;margin:-1px;overflow:hidden;clip:rect(0, 0, 0, 0);white-space:nowrap;border-width:0;display:none",
+];
+
 export default defineConfig({
   site: SITE.url,
   output: "static",
+  // No code blocks on the site; Shiki's inline styles would need 'unsafe-inline' under the CSP.
+  markdown: { syntaxHighlight: false },
   trailingSlash: "never",
   build: { format: "file" },
   integrations: [react(), sitemap({ filter: (page) => !page.includes("/404") })],
+  // Hashes for every script and style Astro emits, in a <meta> CSP on each page: no 'unsafe-inline'.
+  // frame-ancestors cannot live in a <meta>; netlify.toml sends it (and the other headers) as HTTP headers.
+  security: {
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "object-src 'none'",
+        "manifest-src 'self'",
+      ],
+      styleDirective: {
+        resources: ["'self'", "'unsafe-hashes'"],
+        hashes: STYLE_ATTRIBUTES.map(styleAttributeHash),
+      },
+    },
+  },
   vite: {
     plugins: [tailwindcss(), netlifyFunctions()],
   },

@@ -39,7 +39,8 @@ export default defineConfig({
   webServer: {
     // A fresh embedded database for every run.
     command: "rm -rf .data/e2e && tsx scripts/serve.ts",
-    env: { PORT: String(port), DATA_DIR: ".data/e2e" },
+    // The browser tests sign up many times from one address: they raise the rate limit explicitly.
+    env: { PORT: String(port), DATA_DIR: ".data/e2e", RATE_LIMIT_MAX: "100000" },
     url: `http://localhost:${port}/`,
     reuseExistingServer: false,
     timeout: 60_000,

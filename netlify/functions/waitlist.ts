@@ -1,18 +1,22 @@
 import type { Config, Context } from "@netlify/functions";
 import { toEntry } from "../../src/lib/waitlist/entry";
-import { validateSignup } from "../../src/lib/waitlist/schema";
-import { BodyTooLargeError, json, readText } from "../../src/server/http";
+import { HONEYPOT_FIELD, validateSignup } from "../../src/lib/waitlist/schema";
+import { getConfig } from "../../src/server/config";
+import { BodyTooLargeError, json, readText, withTimeout } from "../../src/server/http";
 import { describeError, log } from "../../src/server/log";
+import { checkRateLimit } from "../../src/server/rate-limit";
 import { getStore } from "../../src/server/store";
 
 /** 16 KiB: ten times the largest valid sign-up. */
 const MAX_BODY = 16 * 1024;
+const ACCEPTED = { ok: true } as const;
 
 /**
- * POST /api/waitlist: method → content type → size → parse → validate → store → respond.
- * A repeated address answers exactly like a new one, so the API never reveals who is on the list.
+ * POST /api/waitlist: method → content type → size → parse → rate limit → honeypot → validate → store → respond.
+ * A repeated address, and a bot caught by the honeypot, get exactly the answer of a new sign-up, so the API
+ * never reveals who is on the list or what tripped a filter.
  */
-export default async (req: Request, _context: Context): Promise<Response> => {
+export default async (req: Request, context: Context): Promise<Response> => {
   if (req.method !== "POST") {
     return json(405, { error: "Method not allowed. Use POST." }, { Allow: "POST" });
   }
@@ -38,21 +42,45 @@ export default async (req: Request, _context: Context): Promise<Response> => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return json(400, { error: "Request body must be a JSON object." });
   }
+  const fields = body as Record<string, unknown>;
 
-  const result = validateSignup(body as Record<string, unknown>);
-  if (!result.ok) return json(400, { error: result.message });
-
+  const config = getConfig();
   try {
-    const store = await getStore();
-    const added = await store.add(toEntry(result.value));
-    log("info", "waitlist.signup", { added, db: store.db.kind });
+    return await withTimeout(
+      (async () => {
+        const store = await getStore();
+        const rate = await checkRateLimit(store, context.ip ?? "", config);
+        if (!rate.allowed) {
+          log("warn", "waitlist.rate_limited", { retryAfter: rate.retryAfterSeconds });
+          const minutes = Math.ceil(rate.retryAfterSeconds / 60);
+          return json(
+            429,
+            { error: `Too many sign-up attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` },
+            { "Retry-After": String(rate.retryAfterSeconds) },
+          );
+        }
+        const honeypot = fields[HONEYPOT_FIELD];
+        if (honeypot !== undefined && honeypot !== null && honeypot !== "") {
+          log("info", "waitlist.honeypot");
+          return json(201, ACCEPTED);
+        }
+        const result = validateSignup(fields);
+        if (!result.ok) return json(400, { error: result.message });
+        const added = await store.add(toEntry(result.value));
+        log("info", "waitlist.signup", { added, db: store.db.kind });
+        return json(201, ACCEPTED);
+      })(),
+      config.dbTimeoutMs,
+    );
   } catch (error) {
     log("error", "waitlist.store_failed", describeError(error));
     return json(503, { error: "The waitlist is unavailable right now. Please try again." });
   }
-  return json(201, { ok: true });
 };
 
 export const config: Config = {
   path: "/api/waitlist",
+  // First line of defence, at Netlify's edge: 30 requests a minute per IP and domain. The finer limit
+  // (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_SECONDS, in Postgres) is enforced above.
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ["ip", "domain"] },
 };

@@ -6,6 +6,14 @@ export interface ServerConfig {
   dataDir: string;
   /** Where neon() sends queries instead of Neon's own endpoint (a local Neon proxy); null for Neon's. */
   neonFetchEndpoint: string | null;
+  /** Sign-up attempts allowed per client per window (RATE_LIMIT_MAX, default 5). */
+  rateLimitMax: number;
+  /** The rate-limit window in seconds (RATE_LIMIT_WINDOW_SECONDS, default 600). */
+  rateLimitWindowSeconds: number;
+  /** Key of the HMAC that turns an IP into a client key (RATE_LIMIT_SECRET); null derives one. */
+  rateLimitSecret: string | null;
+  /** How long one database operation may take before the request answers 503 (DB_TIMEOUT_MS, default 5000). */
+  dbTimeoutMs: number;
   /** True inside Netlify's runtime, where an embedded database would be lost: a URL is required there. */
   onNetlify: boolean;
 }
@@ -16,8 +24,17 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: url,
     dataDir: env["DATA_DIR"]?.trim() || ".data",
     neonFetchEndpoint: env["NEON_FETCH_ENDPOINT"]?.trim() || null,
+    rateLimitMax: positiveInt(env["RATE_LIMIT_MAX"], 5),
+    rateLimitWindowSeconds: positiveInt(env["RATE_LIMIT_WINDOW_SECONDS"], 600),
+    rateLimitSecret: env["RATE_LIMIT_SECRET"]?.trim() || null,
+    dbTimeoutMs: positiveInt(env["DB_TIMEOUT_MS"], 5000),
     onNetlify: Boolean(env["NETLIFY"] || env["AWS_LAMBDA_FUNCTION_NAME"] || env["NETLIFY_BLOBS_CONTEXT"]),
   };
+}
+
+function positiveInt(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return value !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
 
 let cached: ServerConfig | undefined;

@@ -9,6 +9,10 @@ export const SQL = {
     "INSERT INTO waitlist (name, email, message) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id",
   count: "SELECT count(*)::int AS count FROM waitlist",
   byEmail: "SELECT name, email, message FROM waitlist WHERE lower(email) = lower($1)",
+  hit: `INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES ($1, $2)
+    ON CONFLICT (client_key, window_start) DO UPDATE SET attempts = waitlist_rate_limit.attempts + 1
+    RETURNING attempts`,
+  prune: "DELETE FROM waitlist_rate_limit WHERE window_start < $1",
 } as const;
 
 export class ConfigError extends Error {
@@ -36,6 +40,11 @@ export interface Store {
   add(entry: WaitlistEntry): Promise<boolean>;
   count(): Promise<number>;
   find(email: string): Promise<WaitlistEntry | null>;
+  /**
+   * Counts one attempt of `clientKey` in the window starting at `windowStart` and returns the window's total.
+   * The first attempt of a window prunes windows older than the previous one.
+   */
+  hit(clientKey: string, windowStart: Date, windowMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -56,6 +65,12 @@ export function createStore(db: Db): Store {
       ]);
       return row ?? null;
     },
+    async hit(clientKey, windowStart, windowMs) {
+      const [row] = await db.query<{ attempts: number }>(SQL.hit, [clientKey, windowStart.toISOString()]);
+      const attempts = Number(row?.attempts ?? 1);
+      if (attempts === 1) await db.query(SQL.prune, [new Date(windowStart.getTime() - windowMs).toISOString()]);
+      return attempts;
+    },
     close: () => db.close(),
   };
 }
@@ -68,7 +83,7 @@ export async function openStore(config = getConfig()): Promise<Store> {
       const { neonConfig } = await import("@neondatabase/serverless");
       neonConfig.fetchEndpoint = config.neonFetchEndpoint;
     }
-    return createStore(createNeonDb(config.databaseUrl));
+    return createStore(createNeonDb(config.databaseUrl, config.dbTimeoutMs));
   }
   if (config.onNetlify) {
     throw new ConfigError("No database configured: set DATABASE_URL (or add Netlify Database) for this site.");

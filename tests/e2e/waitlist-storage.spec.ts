@@ -4,8 +4,8 @@
  */
 import { openPgliteDb } from "../../src/server/db-pglite";
 import { createStore } from "../../src/server/store";
+import { freePort, type RunningServer, startServer } from "../support/server";
 import { expect, isMobile, test } from "./fixtures";
-import { freePort, type RunningServer, startServer } from "./server";
 
 let server: RunningServer | undefined;
 

@@ -13,6 +13,7 @@ beforeAll(async () => {
   delete process.env["DATABASE_URL"];
   delete process.env["NETLIFY_DB_URL"];
   process.env["DATA_DIR"] = tempDataDir();
+  process.env["RATE_LIMIT_MAX"] = "100000"; // these tests post many times from one address
   resetConfig();
   await getStore();
 }, 60_000);

@@ -71,6 +71,7 @@ describe.skipIf(!reachable)("Neon HTTP driver → /sql protocol → PostgreSQL",
 
   it("the function stores a sign-up through DATABASE_URL", async () => {
     process.env["DATABASE_URL"] = database.url;
+    process.env["RATE_LIMIT_MAX"] = "100000";
     resetConfig();
     await closeStore();
     const res = await handler(

@@ -1,9 +1,10 @@
 import { Dialog, DialogBackdrop, DialogPanel } from "@headlessui/react";
 import { useEffect, useRef, useState } from "react";
-import { submitSignup } from "../../lib/waitlist/client";
+import { SubmitError, submitSignup } from "../../lib/waitlist/client";
 import { connectOpener } from "../../lib/waitlist/opener";
-import { MESSAGES, type SignupForm, validateSignup } from "../../lib/waitlist/schema";
+import { HONEYPOT_FIELD, MESSAGES, type SignupForm, validateSignup } from "../../lib/waitlist/schema";
 import { Toaster, toastError, toastSuccess } from "../ui/toast";
+import { Honeypot } from "../waitlist/Honeypot";
 import { ThankYou } from "../waitlist/ThankYou";
 import { WaitlistForm } from "../waitlist/WaitlistForm";
 
@@ -16,6 +17,7 @@ const EMPTY: SignupForm = { name: "", email: "", organization: "", why: "", conn
 export default function WaitlistDialog() {
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<SignupForm>(EMPTY);
+  const [honeypot, setHoneypot] = useState("");
   const [submitting, setSubmitting] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const opener = useRef<HTMLElement | null>(null);
@@ -33,6 +35,7 @@ export default function WaitlistDialog() {
   const close = () => {
     setOpen(false);
     setValues(EMPTY);
+    setHoneypot("");
     setSubmitted(false);
     setSubmitting(false);
     // Focus goes back to the control that opened the dialog.
@@ -50,12 +53,14 @@ export default function WaitlistDialog() {
     inFlight.current = true;
     setSubmitting(true);
     try {
-      await submitSignup(values);
+      await submitSignup({ ...values, [HONEYPOT_FIELD]: honeypot });
       toastSuccess(MESSAGES.success.title, MESSAGES.success.description);
       setSubmitted(true);
     } catch (error) {
       console.error("Waitlist sign-up failed:", error);
-      toastError(MESSAGES.failure.title, MESSAGES.failure.description);
+      const { title, description } =
+        error instanceof SubmitError && error.status === 429 ? MESSAGES.rateLimited : MESSAGES.failure;
+      toastError(title, description);
     } finally {
       inFlight.current = false;
       setSubmitting(false);
@@ -90,7 +95,9 @@ export default function WaitlistDialog() {
             {submitted ? (
               <ThankYou onClose={close} />
             ) : (
-              <WaitlistForm values={values} submitting={submitting} onChange={setValues} onSubmit={submit} />
+              <WaitlistForm values={values} submitting={submitting} onChange={setValues} onSubmit={submit}>
+                <Honeypot value={honeypot} onChange={setHoneypot} />
+              </WaitlistForm>
             )}
             <Toaster />
           </DialogPanel>

@@ -1,28 +1,23 @@
-import toast, { Toaster as HotToaster } from "react-hot-toast";
+import toast, { resolveValue, type Toast, useToaster } from "react-hot-toast/headless";
+import { cn } from "../../lib/cn";
 
-interface ToastBodyProps {
-  title: string;
-  description: string;
-}
-
-function ToastBody({ title, description }: ToastBodyProps) {
+/**
+ * Toasts on react-hot-toast's headless store, drawn with Tailwind: no runtime CSS-in-JS, so the strict
+ * Content-Security-Policy (hashed styles only) holds.
+ */
+function ToastBody({ title, description }: { title: string; description: string }) {
   return (
-    <span className="block">
-      <strong className="block font-semibold">{title}</strong>
-      <span className="mt-0.5 block text-sm">{description}</span>
-    </span>
+    <>
+      <p className="font-semibold">{title}</p>
+      <p className="mt-0.5 text-sm">{description}</p>
+    </>
   );
 }
-
-const base = { borderRadius: "0.75rem", padding: "0.75rem 1rem", maxWidth: "24rem", color: "#fff" };
 
 /** A destructive toast, announced at once to screen readers (role="alert"). */
 export function toastError(title: string, description: string) {
   toast.error(<ToastBody title={title} description={description} />, {
     duration: 6000,
-    className: "toast-destructive",
-    style: { ...base, background: "#b42318" },
-    iconTheme: { primary: "#fff", secondary: "#b42318" },
     ariaProps: { role: "alert", "aria-live": "assertive" },
   });
 }
@@ -31,14 +26,34 @@ export function toastError(title: string, description: string) {
 export function toastSuccess(title: string, description: string) {
   toast.success(<ToastBody title={title} description={description} />, {
     duration: 5000,
-    className: "toast-success",
-    style: { ...base, background: "#131a33" },
-    iconTheme: { primary: "#b7a9ff", secondary: "#131a33" },
     ariaProps: { role: "status", "aria-live": "polite" },
   });
 }
 
+function ToastItem({ item }: { item: Toast }) {
+  const destructive = item.type === "error";
+  return (
+    <div
+      {...item.ariaProps}
+      className={cn(
+        "pointer-events-auto w-full max-w-sm rounded-xl px-4 py-3 text-white shadow-lg ring-1 transition-opacity duration-200",
+        destructive ? "toast-destructive bg-danger-700 ring-danger-700" : "toast-success bg-ink-900 ring-ink-800",
+        item.visible ? "opacity-100" : "opacity-0",
+      )}
+    >
+      {resolveValue(item.message, item)}
+    </div>
+  );
+}
+
 /** Where toasts appear; render it where assistive technology can reach it (inside an open dialog). */
 export function Toaster() {
-  return <HotToaster position="top-center" containerStyle={{ top: 16, zIndex: 60 }} />;
+  const { toasts } = useToaster();
+  return (
+    <div className="pointer-events-none fixed inset-x-0 top-4 z-60 flex flex-col items-center gap-2 px-4">
+      {toasts.map((item) => (
+        <ToastItem key={item.id} item={item} />
+      ))}
+    </div>
+  );
 }

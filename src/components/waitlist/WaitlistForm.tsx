@@ -1,5 +1,5 @@
 import { Description, DialogTitle } from "@headlessui/react";
-import type { SubmitEvent } from "react";
+import type { ReactNode, SubmitEvent } from "react";
 import type { SignupForm } from "../../lib/waitlist/schema";
 import { Button, Field, Input, Textarea } from "../ui/field";
 
@@ -8,10 +8,12 @@ interface WaitlistFormProps {
   submitting: boolean;
   onChange: (values: SignupForm) => void;
   onSubmit: () => void;
+  /** Extra hidden parts (the honeypot). */
+  children?: ReactNode;
 }
 
 /** The sign-up fields. Validation is the caller's (noValidate: the brief's toasts, not browser bubbles). */
-export function WaitlistForm({ values, submitting, onChange, onSubmit }: WaitlistFormProps) {
+export function WaitlistForm({ values, submitting, onChange, onSubmit, children }: WaitlistFormProps) {
   const set = (key: keyof SignupForm) => (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) =>
     onChange({
       ...values,
@@ -80,6 +82,7 @@ export function WaitlistForm({ values, submitting, onChange, onSubmit }: Waitlis
           </a>
         </label>
       </div>
+      {children}
       <Button type="submit" disabled={submitting} className="w-full sm:w-auto">
         {submitting ? "Submitting..." : "Join the Waitlist"}
       </Button>

@@ -16,15 +16,32 @@ declare global {
 
 export const OPENER_SELECTOR = "[data-waitlist-open]";
 
+function bridge(): WaitlistBridge {
+  window.__waitlist ??= { pending: null, open: null };
+  return window.__waitlist;
+}
+
+/** Installed once per page, before hydration: routes opener clicks to the dialog, or parks the latest one. */
+export function captureOpenerClicks(): void {
+  document.addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target.closest<HTMLElement>(OPENER_SELECTOR) : null;
+    if (!target || event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    const current = bridge();
+    if (current.open) current.open(target);
+    else current.pending = target;
+  });
+}
+
 /** Connects the island to the bridge; returns the disconnect function. */
 export function connectOpener(open: (opener: HTMLElement) => void): () => void {
-  window.__waitlist ??= { pending: null, open: null };
-  const bridge = window.__waitlist;
-  bridge.open = open;
-  const pending = bridge.pending;
-  bridge.pending = null;
+  const current = bridge();
+  current.open = open;
+  const pending = current.pending;
+  current.pending = null;
   if (pending) open(pending);
   return () => {
-    bridge.open = null;
+    current.open = null;
   };
 }

@@ -17,22 +17,40 @@ export const MESSAGES = {
   emailLength: "Email must be less than 255 characters",
   organization: "Organization must be less than 200 characters",
   response: "Response must be less than 1000 characters",
+  /** Not in the brief: text Postgres cannot store (NUL) or that is not valid Unicode (lone surrogates). */
+  characters: "Please remove unsupported characters (such as NUL or broken emoji).",
   failure: { title: "Error", description: "Failed to submit. Please try again." },
+  /** Not in the brief: the answer to HTTP 429 from the rate limit. */
+  rateLimited: { title: "Too many attempts", description: "Please wait a few minutes and try again." },
   success: { title: "Success!", description: "You've been added to the waitlist." },
 } as const;
 
-const text = (max: number, message: string) => z.string().check(z.trim(), z.maxLength(max, message));
+/** NUL (which Postgres rejects in text) or a UTF-16 surrogate without its pair. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const storable = z.refine<string>((value) => !UNSTORABLE.test(value), { error: MESSAGES.characters });
+
+const text = (label: string, max: number, message: string) =>
+  z.string({ error: `${label} must be text` }).check(z.trim(), storable, z.maxLength(max, message));
 
 /** The schema on trimmed values; the order of keys is the order messages are reported in. */
 export const signupSchema = z.object({
-  name: z.optional(text(LIMITS.name, MESSAGES.name)),
-  email: z.string().check(z.trim(), z.email(MESSAGES.emailInvalid), z.maxLength(LIMITS.email, MESSAGES.emailLength)),
-  organization: z.optional(text(LIMITS.organization, MESSAGES.organization)),
-  why: z.optional(text(LIMITS.why, MESSAGES.response)),
-  connect: z.optional(text(LIMITS.connect, MESSAGES.response)),
+  name: z.optional(text("Name", LIMITS.name, MESSAGES.name)),
+  email: z
+    .string({ error: MESSAGES.emailInvalid })
+    .check(z.trim(), z.email(MESSAGES.emailInvalid), z.maxLength(LIMITS.email, MESSAGES.emailLength)),
+  organization: z.optional(text("Organization", LIMITS.organization, MESSAGES.organization)),
+  why: z.optional(text("Why", LIMITS.why, MESSAGES.response)),
+  connect: z.optional(text("Connect", LIMITS.connect, MESSAGES.response)),
 });
 
 export type Signup = z.infer<typeof signupSchema>;
+
+/**
+ * The honeypot: a field people never see or fill (hidden from sight, screen readers and the tab order, and
+ * named so password managers leave it alone). A sign-up that fills it is answered as a success and dropped.
+ */
+export const HONEYPOT_FIELD = "homepage";
 
 /** What the dialog holds and posts. */
 export interface SignupForm {
@@ -51,7 +69,11 @@ export type Validation = { ok: true; value: Signup } | { ok: false; title: strin
  * `termsAccepted` counts only when it is exactly `true`.
  */
 export function validateSignup(input: Partial<Record<keyof SignupForm, unknown>>): Validation {
-  if (typeof input.email !== "string" || input.email.trim() === "") {
+  if (
+    input.email === undefined ||
+    input.email === null ||
+    (typeof input.email === "string" && input.email.trim() === "")
+  ) {
     return { ok: false, title: MESSAGES.emailRequired.title, message: MESSAGES.emailRequired.description };
   }
   if (input.termsAccepted !== true) {

@@ -15,17 +15,21 @@ export async function freePort(): Promise<number> {
 
 export interface RunningServer {
   url: string;
+  pid: number;
   dataDir: string;
   output: () => string;
   stop: () => Promise<void>;
 }
 
 /** Starts `scripts/serve.ts` (the `npm start` server, without the build) with its own port and database. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  dataDir = join(mkdtempSync(join(tmpdir(), "e2e-server-")), "data"),
+): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = join(mkdtempSync(join(tmpdir(), "e2e-server-")), "data");
-  const child: ChildProcess = spawn("node_modules/.bin/tsx", ["scripts/serve.ts"], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env },
+  // One process (node with tsx's loader), so a signal reaches the server itself.
+  const child: ChildProcess = spawn("node_modules/.bin/node", ["--import", "tsx", "scripts/serve.ts"], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, RATE_LIMIT_MAX: "100000", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -44,6 +48,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   });
   return {
     url: `http://localhost:${port}`,
+    pid: child.pid ?? 0,
     dataDir,
     output: () => output,
     stop: () =>
