@@ -164,6 +164,35 @@ test.describe("waitlist dialog", () => {
     expect(errors.some((line) => line.includes("Waitlist sign-up failed"))).toBe(true);
   });
 
+  test("a rate-limited request shows a clear toast and keeps the values", async ({ page }) => {
+    await page.route("**/api/waitlist", (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { "Retry-After": "120" },
+        contentType: "application/json",
+        body: JSON.stringify({ error: "Too many sign-up attempts. Please try again in 2 minutes." }),
+      }),
+    );
+    await openFromNav(page);
+    const email = uniqueEmail("limited");
+    await field(page, "Email").fill(email);
+    await field(page, "I accept the").check();
+    await submitButton(page).click();
+    await expectToast(page, "Too many attempts", "Please wait a few minutes and try again.");
+    await expect(field(page, "Email")).toHaveValue(email);
+  });
+
+  test("the honeypot is invisible, hidden from assistive technology and out of the tab order", async ({ page }) => {
+    await openFromNav(page);
+    const trap = dialog(page).locator('input[name="homepage"]');
+    await expect(trap).toHaveCount(1);
+    await expect(trap).not.toBeInViewport();
+    await expect(trap).toHaveAttribute("tabindex", "-1");
+    await expect(trap).toHaveAttribute("autocomplete", "off");
+    await expect(trap.locator("xpath=ancestor::*[@aria-hidden='true']")).toHaveCount(1);
+    await expect(dialog(page).getByRole("textbox", { name: /leave this field/i })).toHaveCount(0);
+  });
+
   test("Escape, the close button and the backdrop dismiss it, and focus returns to the opener", async ({ page }) => {
     const opener = await openFromNav(page);
     await page.keyboard.press("Escape");

@@ -53,7 +53,7 @@ export async function startServer(
     output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.on("exit", () => resolve());
         child.kill("SIGTERM");
       }),
