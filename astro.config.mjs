@@ -5,6 +5,7 @@ import react from "@astrojs/react";
 import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
+import { fontSubset } from "./scripts/lib/font-subset.ts";
 import { netlifyFunctions } from "./scripts/lib/vite-functions.ts";
 import { SITE } from "./src/site.ts";
 
@@ -25,7 +26,11 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   trailingSlash: "never",
   build: { format: "file" },
-  integrations: [react(), sitemap({ filter: (page) => !page.includes("/404") })],
+  integrations: [
+    react(),
+    sitemap({ filter: (page) => !page.includes("/404") }),
+    fontSubset({ file: "fonts/inter-latin-var.woff2", source: "public/fonts/inter-latin-var.woff2" }),
+  ],
   // Hashes for every script and style Astro emits, in a <meta> CSP on each page: no 'unsafe-inline'.
   // frame-ancestors cannot live in a <meta>; netlify.toml sends it (and the other headers) as HTTP headers.
   security: {

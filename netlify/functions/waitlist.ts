@@ -1,6 +1,7 @@
 import type { Config, Context } from "@netlify/functions";
 import { toEntry } from "../../src/lib/waitlist/entry";
-import { HONEYPOT_FIELD, validateSignup } from "../../src/lib/waitlist/schema";
+import { HONEYPOT_FIELD } from "../../src/lib/waitlist/rules";
+import { validateSignup } from "../../src/lib/waitlist/schema";
 import { getConfig } from "../../src/server/config";
 import { BodyTooLargeError, json, readText, withTimeout } from "../../src/server/http";
 import { describeError, log } from "../../src/server/log";

@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
-import { HONEYPOT_FIELD, LIMITS, validateSignup } from "../../src/lib/waitlist/schema";
+import { HONEYPOT_FIELD, LIMITS } from "../../src/lib/waitlist/rules";
+import { validateSignup } from "../../src/lib/waitlist/schema";
 import { resetConfig } from "../../src/server/config";
 import { closeStore, getStore } from "../../src/server/store";
 import { fakeContext, tempDataDir } from "./helpers";

@@ -1,86 +1,156 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LIMITS, MESSAGES, validateSignup } from "../../src/lib/waitlist/schema";
+import { regexes } from "zod/v4/core";
+import {
+  checkSignup,
+  EMAIL_PATTERN,
+  LIMITS,
+  MESSAGES,
+  type SignupInput,
+  type Validation,
+} from "../../src/lib/waitlist/rules";
+import { validateSignup as zodValidate } from "../../src/lib/waitlist/schema";
 
-const valid = { email: "ada@example.com", termsAccepted: true };
-const errorOf = (input: Record<string, unknown>) => {
-  const result = validateSignup(input);
-  return result.ok ? null : result;
-};
+// The same suite runs against both validators: the server's zod schema and the island's dependency-free twin.
+const VALIDATORS: Array<[string, (input: SignupInput) => Validation]> = [
+  ["zod schema (function)", zodValidate],
+  ["rules (island)", checkSignup],
+];
 
-describe("validateSignup: the order of checks", () => {
-  it("reports an empty email before unchecked terms", () => {
-    expect(errorOf({ email: "", termsAccepted: false })).toEqual({
-      ok: false,
-      title: "Email required",
-      message: "Please provide your email address.",
-    });
-  });
+for (const [validatorName, validateSignup] of VALIDATORS) {
+  describe(validatorName, () => {
+    const valid = { email: "ada@example.com", termsAccepted: true };
+    const errorOf = (input: Record<string, unknown>) => {
+      const result = validateSignup(input);
+      return result.ok ? null : result;
+    };
 
-  it("treats a missing or whitespace-only email as empty", () => {
-    expect(errorOf({ termsAccepted: true })?.title).toBe("Email required");
-    expect(errorOf({ email: "   \t", termsAccepted: true })?.title).toBe("Email required");
-  });
+    describe("validateSignup: the order of checks", () => {
+      it("reports an empty email before unchecked terms", () => {
+        expect(errorOf({ email: "", termsAccepted: false })).toEqual({
+          ok: false,
+          title: "Email required",
+          message: "Please provide your email address.",
+        });
+      });
 
-  it("reports unchecked terms before any schema message", () => {
-    expect(errorOf({ email: "not-an-email", name: "x".repeat(500), termsAccepted: false })).toEqual({
-      ok: false,
-      title: "Terms of Service",
-      message: "Please accept the Terms of Service to continue.",
-    });
-  });
+      it("treats a missing or whitespace-only email as empty", () => {
+        expect(errorOf({ termsAccepted: true })?.title).toBe("Email required");
+        expect(errorOf({ email: "   \t", termsAccepted: true })?.title).toBe("Email required");
+      });
 
-  it("accepts terms only when exactly true", () => {
-    for (const termsAccepted of ["true", 1, "on", null, undefined]) {
-      expect(errorOf({ ...valid, termsAccepted })?.title).toBe("Terms of Service");
-    }
-  });
+      it("reports unchecked terms before any schema message", () => {
+        expect(errorOf({ email: "not-an-email", name: "x".repeat(500), termsAccepted: false })).toEqual({
+          ok: false,
+          title: "Terms of Service",
+          message: "Please accept the Terms of Service to continue.",
+        });
+      });
 
-  it("reports the first failing field in form order", () => {
-    const all = { email: "bad", name: "n".repeat(101), organization: "o".repeat(201), termsAccepted: true };
-    expect(errorOf(all)).toEqual({ ok: false, title: "Validation error", message: MESSAGES.name });
-    expect(errorOf({ ...all, name: "Ada" })?.message).toBe(MESSAGES.emailInvalid);
-    expect(errorOf({ ...all, name: "Ada", email: "ada@example.com" })?.message).toBe(MESSAGES.organization);
-  });
-});
+      it("accepts terms only when exactly true", () => {
+        for (const termsAccepted of ["true", 1, "on", null, undefined]) {
+          expect(errorOf({ ...valid, termsAccepted })?.title).toBe("Terms of Service");
+        }
+      });
 
-describe("validateSignup: limits are inclusive and apply to trimmed values", () => {
-  const cases = [
-    ["name", LIMITS.name, "Name must be less than 100 characters"],
-    ["organization", LIMITS.organization, "Organization must be less than 200 characters"],
-    ["why", LIMITS.why, "Response must be less than 1000 characters"],
-    ["connect", LIMITS.connect, "Response must be less than 1000 characters"],
-  ] as const;
-
-  for (const [field, limit, message] of cases) {
-    it(`${field}: ${limit} characters pass, ${limit + 1} fail with "${message}"`, () => {
-      expect(validateSignup({ ...valid, [field]: "a".repeat(limit) }).ok).toBe(true);
-      expect(validateSignup({ ...valid, [field]: `  ${"a".repeat(limit)}  ` }).ok).toBe(true);
-      expect(errorOf({ ...valid, [field]: "a".repeat(limit + 1) })).toEqual({
-        ok: false,
-        title: "Validation error",
-        message,
+      it("reports the first failing field in form order", () => {
+        const all = { email: "bad", name: "n".repeat(101), organization: "o".repeat(201), termsAccepted: true };
+        expect(errorOf(all)).toEqual({ ok: false, title: "Validation error", message: MESSAGES.name });
+        expect(errorOf({ ...all, name: "Ada" })?.message).toBe(MESSAGES.emailInvalid);
+        expect(errorOf({ ...all, name: "Ada", email: "ada@example.com" })?.message).toBe(MESSAGES.organization);
       });
     });
-  }
 
-  it("email: 255 characters pass, 256 fail with the length message", () => {
-    const at = (length: number) => `${"a".repeat(length - "@example.com".length)}@example.com`;
-    expect(at(255)).toHaveLength(255);
-    expect(validateSignup({ ...valid, email: at(255) }).ok).toBe(true);
-    expect(errorOf({ ...valid, email: at(256) })?.message).toBe("Email must be less than 255 characters");
-  });
+    describe("validateSignup: limits are inclusive and apply to trimmed values", () => {
+      const cases = [
+        ["name", LIMITS.name, "Name must be less than 100 characters"],
+        ["organization", LIMITS.organization, "Organization must be less than 200 characters"],
+        ["why", LIMITS.why, "Response must be less than 1000 characters"],
+        ["connect", LIMITS.connect, "Response must be less than 1000 characters"],
+      ] as const;
 
-  it("rejects invalid addresses with 'Invalid email address'", () => {
-    for (const email of ["plain", "a@b", "@example.com", "a@@example.com", "a b@example.com", "ada@example."]) {
-      expect(errorOf({ ...valid, email })?.message, email).toBe("Invalid email address");
-    }
-  });
+      for (const [field, limit, message] of cases) {
+        it(`${field}: ${limit} characters pass, ${limit + 1} fail with "${message}"`, () => {
+          expect(validateSignup({ ...valid, [field]: "a".repeat(limit) }).ok).toBe(true);
+          expect(validateSignup({ ...valid, [field]: `  ${"a".repeat(limit)}  ` }).ok).toBe(true);
+          expect(errorOf({ ...valid, [field]: "a".repeat(limit + 1) })).toEqual({
+            ok: false,
+            title: "Validation error",
+            message,
+          });
+        });
+      }
 
-  it("returns trimmed values", () => {
-    const result = validateSignup({ ...valid, email: "  ada@example.com\n", name: "  Ada ", why: " because " });
-    expect(result).toEqual({
-      ok: true,
-      value: { email: "ada@example.com", name: "Ada", why: "because" },
+      it("email: 255 characters pass, 256 fail with the length message", () => {
+        const at = (length: number) => `${"a".repeat(length - "@example.com".length)}@example.com`;
+        expect(at(255)).toHaveLength(255);
+        expect(validateSignup({ ...valid, email: at(255) }).ok).toBe(true);
+        expect(errorOf({ ...valid, email: at(256) })?.message).toBe("Email must be less than 255 characters");
+      });
+
+      it("rejects invalid addresses with 'Invalid email address'", () => {
+        for (const email of ["plain", "a@b", "@example.com", "a@@example.com", "a b@example.com", "ada@example."]) {
+          expect(errorOf({ ...valid, email })?.message, email).toBe("Invalid email address");
+        }
+      });
+
+      it("returns trimmed values", () => {
+        const result = validateSignup({ ...valid, email: "  ada@example.com\n", name: "  Ada ", why: " because " });
+        expect(result).toEqual({
+          ok: true,
+          value: { email: "ada@example.com", name: "Ada", why: "because" },
+        });
+      });
     });
+  });
+}
+
+describe("the two validators", () => {
+  it("use zod's own e-mail pattern", () => {
+    const samples = fc.oneof(
+      fc.emailAddress(),
+      fc.string({ maxLength: 30 }),
+      fc.stringMatching(/^[a-z.+_-]{1,8}@[a-z.-]{1,8}$/),
+    );
+    fc.assert(
+      fc.property(samples, (sample) => {
+        expect(EMAIL_PATTERN.test(sample)).toBe(regexes.email.test(sample));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("give the same verdict on 5,000 generated inputs", () => {
+    const field = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.string({ unit: fc.constantFrom("a", " ", "\u0000", "\ud800", "🧠", "@", "."), maxLength: 8 }),
+      fc.constant("x".repeat(101)),
+      fc.constant("x".repeat(1001)),
+      fc.integer(),
+      fc.constant(null),
+    );
+    const email = fc.oneof(
+      fc.emailAddress(),
+      fc.string({ maxLength: 12 }),
+      fc.constant(` ${"a".repeat(250)}@example.com `),
+      field,
+    );
+    const input = fc.record(
+      {
+        name: field,
+        email,
+        organization: field,
+        why: field,
+        connect: field,
+        termsAccepted: fc.oneof(fc.constant(true), fc.anything()),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(input, (value) => {
+        expect(checkSignup(value)).toEqual(zodValidate(value));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -2,7 +2,7 @@ import { Dialog, DialogBackdrop, DialogPanel } from "@headlessui/react";
 import { useEffect, useRef, useState } from "react";
 import { SubmitError, submitSignup } from "../../lib/waitlist/client";
 import { connectOpener } from "../../lib/waitlist/opener";
-import { HONEYPOT_FIELD, MESSAGES, type SignupForm, validateSignup } from "../../lib/waitlist/schema";
+import { checkSignup, HONEYPOT_FIELD, MESSAGES, type SignupForm } from "../../lib/waitlist/rules";
 import { Toaster, toastError, toastSuccess } from "../ui/toast";
 import { Honeypot } from "../waitlist/Honeypot";
 import { ThankYou } from "../waitlist/ThankYou";
@@ -45,7 +45,7 @@ export default function WaitlistDialog() {
 
   const submit = async () => {
     if (inFlight.current) return;
-    const result = validateSignup(values);
+    const result = checkSignup(values);
     if (!result.ok) {
       toastError(result.title, result.message);
       return;

@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD } from "../../lib/waitlist/schema";
+import { HONEYPOT_FIELD } from "../../lib/waitlist/rules";
 
 interface HoneypotProps {
   value: string;

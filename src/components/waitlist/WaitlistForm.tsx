@@ -1,6 +1,6 @@
 import { Description, DialogTitle } from "@headlessui/react";
 import type { ReactNode, SubmitEvent } from "react";
-import type { SignupForm } from "../../lib/waitlist/schema";
+import type { SignupForm } from "../../lib/waitlist/rules";
 import { Button, Field, Input, Textarea } from "../ui/field";
 
 interface WaitlistFormProps {

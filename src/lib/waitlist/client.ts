@@ -1,4 +1,4 @@
-import type { SignupForm } from "./schema";
+import type { SignupForm } from "./rules";
 
 export const WAITLIST_ENDPOINT = "/api/waitlist";
 

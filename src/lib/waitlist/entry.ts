@@ -1,4 +1,4 @@
-import type { Signup } from "./schema";
+import type { Signup } from "./rules";
 
 /** A row of the `waitlist` table, as the brief defines it. */
 export interface WaitlistEntry {

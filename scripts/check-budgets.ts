@@ -1,0 +1,45 @@
+/**
+ * Size budgets for the production build (dist/), enforced by `npm test`. Per page, gzip: every JS file the
+ * page can load (islands, renderers and their imports, inline scripts) at most 100 KB; CSS at most 12 KB;
+ * HTML at most 20 KB; no parser-blocking script in <head>; the font subset, woff2, swapped and preloaded.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { measurePages } from "./lib/page-weight";
+
+export const BUDGETS = { js: 100_000, css: 12_000, html: 20_000, font: 30_000 };
+const FONT = "fonts/inter-latin-var.woff2";
+const dist = process.argv[2] ?? "dist";
+const failures: string[] = [];
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+
+console.log("page                     html gz   css gz    js gz");
+for (const page of measurePages(dist)) {
+  console.log(
+    `${page.page.padEnd(24)} ${kb(page.html).padStart(8)} ${kb(page.css).padStart(8)} ${kb(page.js).padStart(8)}`,
+  );
+  if (page.js > BUDGETS.js) failures.push(`${page.page}: JavaScript ${kb(page.js)} > ${kb(BUDGETS.js)}`);
+  if (page.css > BUDGETS.css) failures.push(`${page.page}: CSS ${kb(page.css)} > ${kb(BUDGETS.css)}`);
+  if (page.html > BUDGETS.html) failures.push(`${page.page}: HTML ${kb(page.html)} > ${kb(BUDGETS.html)}`);
+  if (page.blockingHeadScripts > 0)
+    failures.push(`${page.page}: ${page.blockingHeadScripts} render-blocking script(s) in <head>`);
+  const html = readFileSync(join(dist, page.page), "utf8");
+  if (!html.includes(`<link rel="preload" href="/${FONT}" as="font" type="font/woff2" crossorigin`)) {
+    failures.push(`${page.page}: the font is not preloaded`);
+  }
+}
+
+const font = statSync(join(dist, FONT)).size;
+console.log(`font ${FONT}: ${kb(font)} (woff2, subset)`);
+if (font > BUDGETS.font) failures.push(`font: ${kb(font)} > ${kb(BUDGETS.font)} (is it subset?)`);
+const styles = readdirSync(join(dist, "_astro"))
+  .filter((file) => file.endsWith(".css"))
+  .map((file) => readFileSync(join(dist, "_astro", file), "utf8"))
+  .join("\n");
+if (!/font-display:\s*swap/.test(styles)) failures.push("font: @font-face lacks font-display: swap");
+
+if (failures.length > 0) {
+  console.error(`\nBudget exceeded:\n- ${failures.join("\n- ")}`);
+  process.exit(1);
+}
+console.log("budgets: all pages within JS 100 KB, CSS 12 KB, HTML 20 KB (gzip); font subset, swapped, preloaded");

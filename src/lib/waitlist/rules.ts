@@ -1,0 +1,120 @@
+/**
+ * The waitlist's rules, shared by the dialog island and the function: limits, messages, the order of checks.
+ * This module has no dependency, so the island stays small; schema.ts builds the server's zod schema from
+ * the same limits, messages and patterns, and a property test holds the two to the same verdicts.
+ */
+
+/** Inclusive character limits from the brief. */
+export const LIMITS = { name: 100, email: 255, organization: 200, why: 1000, connect: 1000 } as const;
+
+/** Every user-facing string of the form, word for word from the brief. */
+export const MESSAGES = {
+  emailRequired: { title: "Email required", description: "Please provide your email address." },
+  termsRequired: { title: "Terms of Service", description: "Please accept the Terms of Service to continue." },
+  validationTitle: "Validation error",
+  name: "Name must be less than 100 characters",
+  emailInvalid: "Invalid email address",
+  emailLength: "Email must be less than 255 characters",
+  organization: "Organization must be less than 200 characters",
+  response: "Response must be less than 1000 characters",
+  /** Not in the brief: text Postgres cannot store (NUL) or that is not valid Unicode (lone surrogates). */
+  characters: "Please remove unsupported characters (such as NUL or broken emoji).",
+  failure: { title: "Error", description: "Failed to submit. Please try again." },
+  /** Not in the brief: the answer to HTTP 429 from the rate limit. */
+  rateLimited: { title: "Too many attempts", description: "Please wait a few minutes and try again." },
+  success: { title: "Success!", description: "You've been added to the waitlist." },
+} as const;
+
+/** NUL (which Postgres rejects in text) or a UTF-16 surrogate without its pair. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point
+export const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** zod's own e-mail pattern (`regexes.email` in zod/v4/core), so both validators agree; a test checks it. */
+export const EMAIL_PATTERN =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+/** The optional text fields, in the order their messages are reported, with the label for type errors. */
+export const TEXT_FIELDS = [
+  { key: "name", label: "Name", max: LIMITS.name, message: MESSAGES.name },
+  { key: "organization", label: "Organization", max: LIMITS.organization, message: MESSAGES.organization },
+  { key: "why", label: "Why", max: LIMITS.why, message: MESSAGES.response },
+  { key: "connect", label: "Connect", max: LIMITS.connect, message: MESSAGES.response },
+] as const;
+
+/** A validated sign-up: trimmed values; absent optional fields stay absent. */
+export interface Signup {
+  name?: string | undefined;
+  email: string;
+  organization?: string | undefined;
+  why?: string | undefined;
+  connect?: string | undefined;
+}
+
+/**
+ * The honeypot: a field people never see or fill (hidden from sight, screen readers and the tab order, and
+ * named so password managers leave it alone). A sign-up that fills it is answered as a success and dropped.
+ */
+export const HONEYPOT_FIELD = "homepage";
+
+/** What the dialog holds and posts. */
+export interface SignupForm {
+  name: string;
+  email: string;
+  organization: string;
+  why: string;
+  connect: string;
+  termsAccepted: boolean;
+}
+
+export type Validation = { ok: true; value: Signup } | { ok: false; title: string; message: string };
+
+export type SignupInput = Partial<Record<keyof SignupForm, unknown>>;
+
+const invalid = (message: string): Validation => ({ ok: false, title: MESSAGES.validationTitle, message });
+
+/** The checks that come before the schema, in the brief's order: email empty, then terms not accepted. */
+export function precheck(input: SignupInput): Validation | null {
+  if (
+    input.email === undefined ||
+    input.email === null ||
+    (typeof input.email === "string" && input.email.trim() === "")
+  ) {
+    return { ok: false, title: MESSAGES.emailRequired.title, message: MESSAGES.emailRequired.description };
+  }
+  if (input.termsAccepted !== true) {
+    return { ok: false, title: MESSAGES.termsRequired.title, message: MESSAGES.termsRequired.description };
+  }
+  return null;
+}
+
+/**
+ * The brief's checks, in its order: email empty, then terms not accepted, then each field on its trimmed
+ * value (name, email, organization, why, connect). `termsAccepted` counts only when it is exactly `true`.
+ * Dependency-free twin of schema.ts's zod validation, for the browser.
+ */
+export function checkSignup(input: SignupInput): Validation {
+  const early = precheck(input);
+  if (early) return early;
+  const value: Signup = { email: "" };
+
+  const checkText = ({ key, label, max, message }: (typeof TEXT_FIELDS)[number]): string | null => {
+    const raw = input[key];
+    if (raw === undefined || raw === null) return null;
+    if (typeof raw !== "string") return `${label} must be text`;
+    const text = raw.trim();
+    if (UNSTORABLE.test(text)) return MESSAGES.characters;
+    if (text.length > max) return message;
+    value[key] = text;
+    return null;
+  };
+  const checkEmail = (): string | null => {
+    if (typeof input.email !== "string") return MESSAGES.emailInvalid;
+    value.email = input.email.trim();
+    if (!EMAIL_PATTERN.test(value.email)) return MESSAGES.emailInvalid;
+    return value.email.length > LIMITS.email ? MESSAGES.emailLength : null;
+  };
+
+  const [name, ...others] = TEXT_FIELDS;
+  const error = checkText(name) ?? checkEmail() ?? others.map(checkText).find((message) => message !== null) ?? null;
+  return error ? invalid(error) : { ok: true, value };
+}
