@@ -5,7 +5,7 @@ import { validateSignup } from "../../src/lib/waitlist/schema";
 import { getConfig } from "../../src/server/config";
 import { BodyTooLargeError, json, readText, withTimeout } from "../../src/server/http";
 import { describeError, log } from "../../src/server/log";
-import { checkRateLimit } from "../../src/server/rate-limit";
+import { clientKey, rateWindow } from "../../src/server/rate-limit";
 import { getStore } from "../../src/server/store";
 
 /** 16 KiB: ten times the largest valid sign-up. */
@@ -13,9 +13,10 @@ const MAX_BODY = 16 * 1024;
 const ACCEPTED = { ok: true } as const;
 
 /**
- * POST /api/waitlist: method → content type → size → parse → rate limit → honeypot → validate → store → respond.
- * A repeated address, and a bot caught by the honeypot, get exactly the answer of a new sign-up, so the API
- * never reveals who is on the list or what tripped a filter.
+ * POST /api/waitlist: method → content type → size → parse → validate → rate limit + store → respond.
+ * Every parsed attempt counts against the client's rate limit, valid or not; a valid one is counted and
+ * stored in a single statement. A repeated address, and a bot caught by the honeypot, get exactly the answer
+ * of a new sign-up, so the API never reveals who is on the list or what tripped a filter.
  */
 export default async (req: Request, context: Context): Promise<Response> => {
   if (req.method !== "POST") {
@@ -44,32 +45,46 @@ export default async (req: Request, context: Context): Promise<Response> => {
     return json(400, { error: "Request body must be a JSON object." });
   }
   const fields = body as Record<string, unknown>;
+  const honeypot = fields[HONEYPOT_FIELD];
+  const caught = honeypot !== undefined && honeypot !== null && honeypot !== "";
+  const result = validateSignup(fields);
 
   const config = getConfig();
+  const window = rateWindow(config);
+  const key = clientKey(context.ip ?? "", config);
   try {
     return await withTimeout(
       (async () => {
         const store = await getStore();
-        const rate = await checkRateLimit(store, context.ip ?? "", config);
-        if (!rate.allowed) {
-          log("warn", "waitlist.rate_limited", { retryAfter: rate.retryAfterSeconds });
-          const minutes = Math.ceil(rate.retryAfterSeconds / 60);
+        let attempts: number;
+        if (result.ok && !caught) {
+          const outcome = await store.hitAndAdd(
+            key,
+            window.start,
+            window.windowMs,
+            config.rateLimitMax,
+            toEntry(result.value),
+          );
+          attempts = outcome.attempts;
+          if (attempts <= config.rateLimitMax)
+            log("info", "waitlist.signup", { added: outcome.added, db: store.db.kind });
+        } else {
+          attempts = await store.hit(key, window.start, window.windowMs);
+        }
+        if (attempts > config.rateLimitMax) {
+          log("warn", "waitlist.rate_limited", { retryAfter: window.retryAfterSeconds });
+          const minutes = Math.ceil(window.retryAfterSeconds / 60);
           return json(
             429,
             { error: `Too many sign-up attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` },
-            { "Retry-After": String(rate.retryAfterSeconds) },
+            { "Retry-After": String(window.retryAfterSeconds) },
           );
         }
-        const honeypot = fields[HONEYPOT_FIELD];
-        if (honeypot !== undefined && honeypot !== null && honeypot !== "") {
+        if (caught) {
           log("info", "waitlist.honeypot");
           return json(201, ACCEPTED);
         }
-        const result = validateSignup(fields);
-        if (!result.ok) return json(400, { error: result.message });
-        const added = await store.add(toEntry(result.value));
-        log("info", "waitlist.signup", { added, db: store.db.kind });
-        return json(201, ACCEPTED);
+        return result.ok ? json(201, ACCEPTED) : json(400, { error: result.message });
       })(),
       config.dbTimeoutMs,
     );

@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { ServerConfig } from "./config";
-import type { Store } from "./store";
 
 let secret: { for: string | null; key: Buffer } | undefined;
 
@@ -30,18 +29,13 @@ export function clientKey(ip: string, config: ServerConfig): string {
     .digest("base64url");
 }
 
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
-/** Counts this attempt and decides: at most `rateLimitMax` attempts per client per fixed window. */
-export async function checkRateLimit(
-  store: Store,
-  ip: string,
-  config: ServerConfig,
-  now = Date.now(),
-): Promise<RateDecision> {
+/** The fixed window `now` falls in, and the seconds until it ends. */
+export function rateWindow(config: ServerConfig, now = Date.now()) {
   const windowMs = config.rateLimitWindowSeconds * 1000;
-  const windowStart = Math.floor(now / windowMs) * windowMs;
-  const attempts = await store.hit(clientKey(ip, config), new Date(windowStart), windowMs);
-  if (attempts <= config.rateLimitMax) return { allowed: true };
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) };
+  const start = Math.floor(now / windowMs) * windowMs;
+  return {
+    start: new Date(start),
+    windowMs,
+    retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
+  };
 }

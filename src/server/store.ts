@@ -13,6 +13,18 @@ export const SQL = {
     ON CONFLICT (client_key, window_start) DO UPDATE SET attempts = waitlist_rate_limit.attempts + 1
     RETURNING attempts`,
   prune: "DELETE FROM waitlist_rate_limit WHERE window_start < $1",
+  /** One round trip for a valid sign-up: count the attempt, and insert only when within the limit. */
+  hitAndInsert: `WITH hit AS (
+      INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES ($1, $2)
+      ON CONFLICT (client_key, window_start) DO UPDATE SET attempts = waitlist_rate_limit.attempts + 1
+      RETURNING attempts
+    ), added AS (
+      INSERT INTO waitlist (name, email, message)
+      SELECT $4::text, $5::text, $6::text FROM hit WHERE hit.attempts <= $3::int
+      ON CONFLICT ((lower(email))) DO NOTHING
+      RETURNING id
+    )
+    SELECT (SELECT attempts FROM hit) AS attempts, (SELECT count(*)::int FROM added) AS added`,
 } as const;
 
 export class ConfigError extends Error {
@@ -45,10 +57,25 @@ export interface Store {
    * The first attempt of a window prunes windows older than the previous one.
    */
   hit(clientKey: string, windowStart: Date, windowMs: number): Promise<number>;
+  /**
+   * `hit`, then `add` only if the window's attempts are at most `max`, in one statement. Resolves to the
+   * window's attempts and whether a row was added.
+   */
+  hitAndAdd(
+    clientKey: string,
+    windowStart: Date,
+    windowMs: number,
+    max: number,
+    entry: WaitlistEntry,
+  ): Promise<{ attempts: number; added: boolean }>;
   close(): Promise<void>;
 }
 
 export function createStore(db: Db): Store {
+  /** Drops windows older than the one before `windowStart`. */
+  const prune = (windowStart: Date, windowMs: number) =>
+    db.query(SQL.prune, [new Date(windowStart.getTime() - windowMs).toISOString()]);
+
   return {
     db,
     async add(entry) {
@@ -68,8 +95,15 @@ export function createStore(db: Db): Store {
     async hit(clientKey, windowStart, windowMs) {
       const [row] = await db.query<{ attempts: number }>(SQL.hit, [clientKey, windowStart.toISOString()]);
       const attempts = Number(row?.attempts ?? 1);
-      if (attempts === 1) await db.query(SQL.prune, [new Date(windowStart.getTime() - windowMs).toISOString()]);
+      if (attempts === 1) await prune(windowStart, windowMs);
       return attempts;
+    },
+    async hitAndAdd(key, windowStart, windowMs, max, entry) {
+      const params = [key, windowStart.toISOString(), max, entry.name, entry.email, entry.message];
+      const [row] = await db.query<{ attempts: number; added: number }>(SQL.hitAndInsert, params);
+      const attempts = Number(row?.attempts ?? 1);
+      if (attempts === 1) await prune(windowStart, windowMs);
+      return { attempts, added: Number(row?.added ?? 0) === 1 };
     },
     close: () => db.close(),
   };
