@@ -28,7 +28,7 @@ export default defineConfig({
   build: { format: "file" },
   integrations: [
     react(),
-    sitemap({ filter: (page) => !page.includes("/404") }),
+    sitemap({ filter: (page) => !page.includes("/404") && !page.includes("/join/thanks") }),
     fontSubset({ file: "fonts/inter-latin-var.woff2", source: "public/fonts/inter-latin-var.woff2" }),
   ],
   // Hashes for every script and style Astro emits, in a <meta> CSP on each page: no 'unsafe-inline'.

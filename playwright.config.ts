@@ -2,6 +2,8 @@ import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "./scripts/lib/chromium";
 
 const port = Number(process.env["E2E_PORT"] ?? 4329);
+/** The export token of the browser tests' server (a test value, not a secret). */
+export const E2E_ADMIN_TOKEN = "e2e-export-token-not-a-secret";
 const found = await findChromium();
 const launchOptions = {
   args: CHROMIUM_ARGS,
@@ -40,7 +42,7 @@ export default defineConfig({
     // A fresh embedded database for every run.
     command: "rm -rf .data/e2e && tsx scripts/serve.ts",
     // The browser tests sign up many times from one address: they raise the rate limit explicitly.
-    env: { PORT: String(port), DATA_DIR: ".data/e2e", RATE_LIMIT_MAX: "100000" },
+    env: { PORT: String(port), DATA_DIR: ".data/e2e", RATE_LIMIT_MAX: "100000", WAITLIST_ADMIN_TOKEN: E2E_ADMIN_TOKEN },
     url: `http://localhost:${port}/`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -6,10 +6,14 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { measurePages } from "./lib/page-weight";
+import { writeSection } from "./lib/perf-doc";
 
 export const BUDGETS = { js: 100_000, css: 12_000, html: 20_000, font: 30_000 };
 const FONT = "fonts/inter-latin-var.woff2";
-const dist = process.argv[2] ?? "dist";
+const args = process.argv.slice(2);
+const write = args.includes("--write");
+const dist = args.find((arg) => !arg.startsWith("--")) ?? "dist";
+const lines: string[] = [];
 const failures: string[] = [];
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
@@ -41,5 +45,14 @@ if (!/font-display:\s*swap/.test(styles)) failures.push("font: @font-face lacks 
 if (failures.length > 0) {
   console.error(`\nBudget exceeded:\n- ${failures.join("\n- ")}`);
   process.exit(1);
+}
+if (write) {
+  writeSection(
+    "budgets",
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run budgets -- --write\` on the production build. ` +
+      `Budgets (bytes, gzip): JS ${BUDGETS.js}, CSS ${BUDGETS.css}, HTML ${BUDGETS.html} per page; font ${kb(font)} (subset woff2).\n\n` +
+      "| page | HTML | CSS | JS (all it can load) | JS files |\n| --- | ---: | ---: | ---: | ---: |\n" +
+      lines.join("\n"),
+  );
 }
 console.log("budgets: all pages within JS 100 KB, CSS 12 KB, HTML 20 KB (gzip); font subset, swapped, preloaded");

@@ -1,7 +1,7 @@
 /**
  * Serves the production build (dist/) at http://localhost:4321 (PORT overrides), offline, with
  * netlify.toml's headers and redirects, a true 404 for unknown paths, and the functions at their paths.
- * The database is opened before the first request, so no sign-up waits for it.
+ * The database opens alongside, before the first sign-up needs it.
  */
 import { createServer } from "node:http";
 import { getConfig } from "../src/server/config";
@@ -15,14 +15,18 @@ const host = process.env["HOST"] ?? "localhost";
 const rules = loadNetlifyRules();
 const started = performance.now();
 
-try {
-  const store = await getStore();
-  const where = store.db.kind === "pglite" ? `embedded Postgres in ${getConfig().dataDir}/` : "Neon (DATABASE_URL)";
-  console.log(`Waitlist database: ${where}, ready in ${Math.round(performance.now() - started)} ms`);
-} catch (error) {
-  console.error(`Cannot open the waitlist database: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-}
+// The database opens (on a new folder: initdb, seconds) while the server already answers pages; a sign-up
+// that arrives first waits for it, and no request ever pays for it twice.
+getStore().then(
+  (store) => {
+    const where = store.db.kind === "pglite" ? `embedded Postgres in ${getConfig().dataDir}/` : "Neon (DATABASE_URL)";
+    console.log(`Waitlist database: ${where}, ready in ${Math.round(performance.now() - started)} ms`);
+  },
+  (error: unknown) => {
+    console.error(`Cannot open the waitlist database: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
 
 const handler = createSiteHandler({ root: rules.publish, rules, functions: await loadFunctions() });
 const server = createServer((req, res) => {

@@ -24,6 +24,6 @@ export const NAV: readonly NavLink[] = [
   { label: "Contact", href: "/#contact" },
 ];
 
-/** Where a "Join the Waitlist" control leads when the dialog cannot open it. */
-export const WAITLIST_HREF = "/#contact";
+/** Where a "Join the Waitlist" control leads without JavaScript (with it, the same click opens the dialog). */
+export const WAITLIST_HREF = "/join";
 export const WAITLIST_LABEL = "Join the Waitlist";

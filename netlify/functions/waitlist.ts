@@ -3,6 +3,7 @@ import { toEntry } from "../../src/lib/waitlist/entry";
 import { HONEYPOT_FIELD } from "../../src/lib/waitlist/rules";
 import { validateSignup } from "../../src/lib/waitlist/schema";
 import { getConfig } from "../../src/server/config";
+import { formErrorPage, formSuccess } from "../../src/server/form-page";
 import { BodyTooLargeError, json, readText, withTimeout } from "../../src/server/http";
 import { describeError, log } from "../../src/server/log";
 import { clientKey, rateWindow } from "../../src/server/rate-limit";
@@ -11,9 +12,33 @@ import { getStore } from "../../src/server/store";
 /** 16 KiB: ten times the largest valid sign-up. */
 const MAX_BODY = 16 * 1024;
 const ACCEPTED = { ok: true } as const;
+const JSON_TYPE = "application/json";
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+/** The fields of a form post (the /join page without JavaScript); a checked box counts as `true`. */
+function formFields(text: string): Record<string, unknown> {
+  const params = new URLSearchParams(text);
+  const fields: Record<string, unknown> = Object.fromEntries(params);
+  fields["termsAccepted"] = ["on", "true"].includes(params.get("termsAccepted") ?? "");
+  return fields;
+}
+
+/** Answers in the caller's language: JSON for the dialog, a redirect or a small HTML page for a form post. */
+function answer(form: boolean) {
+  return {
+    accepted: () => (form ? formSuccess() : json(201, ACCEPTED)),
+    error: (status: number, error: string, headers: Record<string, string> = {}) => {
+      if (!form) return json(status, { error }, headers);
+      const page = formErrorPage(status, status === 400 ? "Please check the form" : "Please try again", error);
+      for (const [name, value] of Object.entries(headers)) page.headers.set(name, value);
+      return page;
+    },
+  };
+}
 
 /**
  * POST /api/waitlist: method → content type → size → parse → validate → rate limit + store → respond.
+ * JSON from the dialog gets JSON; a form post from /join (no JavaScript) gets a 303 to /join/thanks or a page.
  * Every parsed attempt counts against the client's rate limit, valid or not; a valid one is counted and
  * stored in a single statement. A repeated address, and a bot caught by the honeypot, get exactly the answer
  * of a new sign-up, so the API never reveals who is on the list or what tripped a filter.
@@ -23,21 +48,23 @@ export default async (req: Request, context: Context): Promise<Response> => {
     return json(405, { error: "Method not allowed. Use POST." }, { Allow: "POST" });
   }
   const type = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") {
-    return json(415, { error: "Content-Type must be application/json." });
+  if (type !== JSON_TYPE && type !== FORM_TYPE) {
+    return json(415, { error: `Content-Type must be ${JSON_TYPE} (or ${FORM_TYPE} from the /join form).` });
   }
+  const form = type === FORM_TYPE;
+  const reply = answer(form);
 
   let text: string;
   try {
     text = await readText(req, MAX_BODY);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return json(413, { error: "Request body is too large." });
-    return json(400, { error: "Request body is not valid UTF-8." });
+    if (error instanceof BodyTooLargeError) return reply.error(413, "Request body is too large.");
+    return reply.error(400, "Request body is not valid UTF-8.");
   }
 
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = form ? formFields(text) : JSON.parse(text);
   } catch {
     return json(400, { error: "Request body is not valid JSON." });
   }
@@ -50,12 +77,22 @@ export default async (req: Request, context: Context): Promise<Response> => {
   const result = validateSignup(fields);
 
   const config = getConfig();
+  // Deploy previews and branch deploys never write unless told to (ALLOW_PREVIEW_WRITES=1): a dry run.
+  const deployContext = (context as Partial<Context>).deploy?.context;
+  if (deployContext && !["production", "dev"].includes(deployContext) && !config.allowPreviewWrites) {
+    log("info", "waitlist.preview_dry_run", { context: deployContext, valid: result.ok });
+    if (!result.ok) return reply.error(400, result.message);
+    const response = reply.accepted();
+    response.headers.set("X-Waitlist-Dry-Run", deployContext);
+    return response;
+  }
   const window = rateWindow(config);
   const key = clientKey(context.ip ?? "", config);
   try {
+    // Opening the store is not timed: locally, a new embedded database runs initdb (seconds) once.
+    const store = await getStore();
     return await withTimeout(
       (async () => {
-        const store = await getStore();
         let attempts: number;
         if (result.ok && !caught) {
           const outcome = await store.hitAndAdd(
@@ -74,23 +111,23 @@ export default async (req: Request, context: Context): Promise<Response> => {
         if (attempts > config.rateLimitMax) {
           log("warn", "waitlist.rate_limited", { retryAfter: window.retryAfterSeconds });
           const minutes = Math.ceil(window.retryAfterSeconds / 60);
-          return json(
+          return reply.error(
             429,
-            { error: `Too many sign-up attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` },
+            `Too many sign-up attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
             { "Retry-After": String(window.retryAfterSeconds) },
           );
         }
         if (caught) {
           log("info", "waitlist.honeypot");
-          return json(201, ACCEPTED);
+          return reply.accepted();
         }
-        return result.ok ? json(201, ACCEPTED) : json(400, { error: result.message });
+        return result.ok ? reply.accepted() : reply.error(400, result.message);
       })(),
       config.dbTimeoutMs,
     );
   } catch (error) {
     log("error", "waitlist.store_failed", describeError(error));
-    return json(503, { error: "The waitlist is unavailable right now. Please try again." });
+    return reply.error(503, "The waitlist is unavailable right now. Please try again.");
   }
 };
 

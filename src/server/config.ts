@@ -14,6 +14,10 @@ export interface ServerConfig {
   rateLimitSecret: string | null;
   /** How long one database operation may take before the request answers 503 (DB_TIMEOUT_MS, default 5000). */
   dbTimeoutMs: number;
+  /** Bearer token for GET /api/waitlist/export (WAITLIST_ADMIN_TOKEN); null: the endpoint does not exist. */
+  adminToken: string | null;
+  /** ALLOW_PREVIEW_WRITES=1 lets deploy previews and branch deploys write sign-ups to their database. */
+  allowPreviewWrites: boolean;
   /** True inside Netlify's runtime, where an embedded database would be lost: a URL is required there. */
   onNetlify: boolean;
 }
@@ -28,6 +32,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     rateLimitWindowSeconds: positiveInt(env["RATE_LIMIT_WINDOW_SECONDS"], 600),
     rateLimitSecret: env["RATE_LIMIT_SECRET"]?.trim() || null,
     dbTimeoutMs: positiveInt(env["DB_TIMEOUT_MS"], 5000),
+    adminToken: env["WAITLIST_ADMIN_TOKEN"]?.trim() || null,
+    allowPreviewWrites: env["ALLOW_PREVIEW_WRITES"] === "1",
     onNetlify: Boolean(env["NETLIFY"] || env["AWS_LAMBDA_FUNCTION_NAME"] || env["NETLIFY_BLOBS_CONTEXT"]),
   };
 }

@@ -8,6 +8,12 @@ export const SQL = {
   insert:
     "INSERT INTO waitlist (name, email, message) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id",
   count: "SELECT count(*)::int AS count FROM waitlist",
+  list: `SELECT created_at, name, email, message FROM waitlist
+    WHERE $1::timestamptz IS NULL OR created_at >= $1::timestamptz ORDER BY id`,
+  perDay: `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, count(w.id)::int AS count
+    FROM generate_series(current_date - ($1::int - 1), current_date, interval '1 day') AS d(day)
+    LEFT JOIN waitlist w ON w.created_at >= d.day AND w.created_at < d.day + interval '1 day'
+    GROUP BY d.day ORDER BY d.day`,
   byEmail: "SELECT name, email, message FROM waitlist WHERE lower(email) = lower($1)",
   hit: `INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES ($1, $2)
     ON CONFLICT (client_key, window_start) DO UPDATE SET attempts = waitlist_rate_limit.attempts + 1
@@ -46,12 +52,20 @@ export async function applySchema(db: Db): Promise<void> {
   for (const statement of schemaStatements()) await db.query(statement);
 }
 
+export interface ExportedEntry extends WaitlistEntry {
+  created_at: string;
+}
+
 export interface Store {
   readonly db: Db;
   /** Adds an entry; a repeated address (any case) adds nothing. Resolves to whether a row was added. */
   add(entry: WaitlistEntry): Promise<boolean>;
   count(): Promise<number>;
   find(email: string): Promise<WaitlistEntry | null>;
+  /** Every entry, oldest first; only those created on or after `since` when given. */
+  list(since?: Date): Promise<ExportedEntry[]>;
+  /** Sign-ups per day for the last `days` days (UTC), today included, days without sign-ups as 0. */
+  perDay(days: number): Promise<Array<{ day: string; count: number }>>;
   /**
    * Counts one attempt of `clientKey` in the window starting at `windowStart` and returns the window's total.
    * The first attempt of a window prunes windows older than the previous one.
@@ -104,6 +118,21 @@ export function createStore(db: Db): Store {
       const attempts = Number(row?.attempts ?? 1);
       if (attempts === 1) await prune(windowStart, windowMs);
       return { attempts, added: Number(row?.added ?? 0) === 1 };
+    },
+    async list(since) {
+      const rows = await db.query<{
+        created_at: Date | string;
+        name: string | null;
+        email: string;
+        message: string | null;
+      }>(SQL.list, [since ? since.toISOString() : null]);
+      return rows.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() }));
+    },
+    async perDay(days) {
+      return (await db.query<{ day: string; count: number }>(SQL.perDay, [days])).map((r) => ({
+        ...r,
+        count: Number(r.count),
+      }));
     },
     close: () => db.close(),
   };

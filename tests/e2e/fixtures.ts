@@ -1,7 +1,14 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 
-export const PAGES = ["/", "/product", "/terms-of-service", "/this-page-does-not-exist"] as const;
+export const PAGES = [
+  "/",
+  "/product",
+  "/terms-of-service",
+  "/join",
+  "/join/thanks",
+  "/this-page-does-not-exist",
+] as const;
 export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 /** Runs axe on the page as it is now and fails with the violations listed. */

@@ -3,6 +3,8 @@
  * through a test-only server speaking the driver's `/sql` protocol. Runs when PostgreSQL is reachable on
  * 127.0.0.1:5432; REQUIRE_POSTGRES=1 (set by .ci/run) makes it mandatory.
  */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { neonConfig } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
@@ -85,4 +87,16 @@ describe.skipIf(!reachable)("Neon HTTP driver → /sql protocol → PostgreSQL",
       message: "Organization: Analytical Engines",
     });
   });
+
+  it("the CLI counts and exports from DATABASE_URL", async () => {
+    const run = promisify(execFile);
+    const env = { ...process.env, DATABASE_URL: database.url, NEON_FETCH_ENDPOINT: proxy.url };
+    const cli = (...args: string[]) =>
+      run("node_modules/.bin/node", ["--import", "tsx", "scripts/waitlist.ts", ...args], { env });
+    const count = await cli("count");
+    expect(count.stdout).toContain(`Waitlist: ${await store.count()} sign-ups in Neon (DATABASE_URL)`);
+    const csv = (await cli("export")).stdout;
+    expect(csv).toContain("Ada,Ada@Example.com,Why: graphs\r\n");
+    expect(csv).toContain("lovelace@example.com");
+  }, 60_000);
 });

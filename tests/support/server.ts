@@ -38,7 +38,8 @@ export async function startServer(
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const check = () => {
-      if (output.includes("Serving ")) {
+      // Ready when it serves and its database is open (a new embedded one runs initdb first).
+      if (output.includes("Serving ") && output.includes("Waitlist database:")) {
         clearTimeout(timer);
         resolve();
       }

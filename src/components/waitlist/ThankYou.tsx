@@ -1,4 +1,5 @@
 import { DialogTitle } from "@headlessui/react";
+import { FORM_COPY } from "../../lib/waitlist/copy";
 import { Button } from "../ui/field";
 
 interface ThankYouProps {
@@ -24,10 +25,7 @@ export function ThankYou({ onClose }: ThankYouProps) {
       <DialogTitle className="mt-5 text-2xl font-bold tracking-tight text-ink-950">
         Thank you for signing up!
       </DialogTitle>
-      <p className="mx-auto mt-3 max-w-md text-ink-700">
-        We're growing fast and the product is in active development. We'll let you know as soon as your early-access
-        account is ready.
-      </p>
+      <p className="mx-auto mt-3 max-w-md text-ink-700">{FORM_COPY.thanks.body}</p>
       <Button type="button" className="mt-8" onClick={onClose} autoFocus>
         Close
       </Button>

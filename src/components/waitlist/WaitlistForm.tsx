@@ -1,5 +1,6 @@
 import { Description, DialogTitle } from "@headlessui/react";
 import type { ReactNode, SubmitEvent } from "react";
+import { FORM_COPY } from "../../lib/waitlist/copy";
 import type { SignupForm } from "../../lib/waitlist/rules";
 import { Button, Field, Input, Textarea } from "../ui/field";
 
@@ -27,16 +28,14 @@ export function WaitlistForm({ values, submitting, onChange, onSubmit, children 
   return (
     <form noValidate onSubmit={submit} className="space-y-5" aria-busy={submitting}>
       <div>
-        <DialogTitle className="text-2xl font-bold tracking-tight text-ink-950">Join the Waitlist</DialogTitle>
-        <Description className="mt-2 text-ink-700">
-          Get early access and help shape what we build. Only your e-mail address is required.
-        </Description>
+        <DialogTitle className="text-2xl font-bold tracking-tight text-ink-950">{FORM_COPY.title}</DialogTitle>
+        <Description className="mt-2 text-ink-700">{FORM_COPY.intro}</Description>
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field id="waitlist-name" label="Name" hint="(optional)">
+        <Field id="waitlist-name" {...FORM_COPY.labels.name}>
           <Input id="waitlist-name" name="name" autoComplete="name" value={values.name} onChange={set("name")} />
         </Field>
-        <Field id="waitlist-email" label="Email" hint="(required)">
+        <Field id="waitlist-email" {...FORM_COPY.labels.email}>
           <Input
             id="waitlist-email"
             name="email"
@@ -50,7 +49,7 @@ export function WaitlistForm({ values, submitting, onChange, onSubmit, children 
           />
         </Field>
       </div>
-      <Field id="waitlist-organization" label="Organization" hint="(optional)">
+      <Field id="waitlist-organization" {...FORM_COPY.labels.organization}>
         <Input
           id="waitlist-organization"
           name="organization"
@@ -59,10 +58,10 @@ export function WaitlistForm({ values, submitting, onChange, onSubmit, children 
           onChange={set("organization")}
         />
       </Field>
-      <Field id="waitlist-why" label="Why are you interested?" hint="(optional)">
+      <Field id="waitlist-why" {...FORM_COPY.labels.why}>
         <Textarea id="waitlist-why" name="why" rows={3} value={values.why} onChange={set("why")} />
       </Field>
-      <Field id="waitlist-connect" label="How would you like to connect or contribute?" hint="(optional)">
+      <Field id="waitlist-connect" {...FORM_COPY.labels.connect}>
         <Textarea id="waitlist-connect" name="connect" rows={3} value={values.connect} onChange={set("connect")} />
       </Field>
       <div className="flex items-start gap-3">
@@ -76,15 +75,16 @@ export function WaitlistForm({ values, submitting, onChange, onSubmit, children 
           className="mt-0.5 size-5 shrink-0 rounded border-ink-300 accent-brand-600"
         />
         <label htmlFor="waitlist-terms" className="text-sm text-ink-800">
-          I accept the{" "}
+          {FORM_COPY.terms.before}{" "}
           <a href="/terms-of-service" target="_blank" rel="noopener" className="font-semibold text-brand-700 underline">
-            Terms of Service<span className="sr-only"> (opens in a new tab)</span>
+            {FORM_COPY.terms.link}
+            <span className="sr-only"> {FORM_COPY.terms.newTab}</span>
           </a>
         </label>
       </div>
       {children}
       <Button type="submit" disabled={submitting} className="w-full sm:w-auto">
-        {submitting ? "Submitting..." : "Join the Waitlist"}
+        {submitting ? FORM_COPY.submitting : FORM_COPY.submit}
       </Button>
     </form>
   );

@@ -1,0 +1,54 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Config } from "@netlify/functions";
+import { getConfig } from "../../src/server/config";
+import { formatEntries } from "../../src/server/export";
+import { json, withTimeout } from "../../src/server/http";
+import { describeError, log } from "../../src/server/log";
+import { getStore } from "../../src/server/store";
+
+/** Compares two secrets in constant time (digests first, so lengths do not leak either). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * GET /api/waitlist/export: the waitlist as CSV, for `Authorization: Bearer <WAITLIST_ADMIN_TOKEN>`.
+ * Without WAITLIST_ADMIN_TOKEN set, the endpoint does not exist (404); with a wrong token, 401.
+ */
+export default async (req: Request): Promise<Response> => {
+  const config = getConfig();
+  if (!config.adminToken) return json(404, { error: "Not found." });
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    return json(405, { error: "Method not allowed. Use GET." }, { Allow: "GET, HEAD" });
+  }
+  const token =
+    req.headers
+      .get("authorization")
+      ?.match(/^Bearer\s+(.+)$/i)?.[1]
+      ?.trim() ?? "";
+  if (!sameSecret(token, config.adminToken)) {
+    log("warn", "waitlist.export_denied");
+    return json(401, { error: "A valid bearer token is required." }, { "WWW-Authenticate": 'Bearer realm="waitlist"' });
+  }
+  try {
+    const entries = await withTimeout(
+      getStore().then((store) => store.list()),
+      config.dbTimeoutMs * 4,
+    );
+    log("info", "waitlist.export", { rows: entries.length });
+    return new Response(req.method === "HEAD" ? null : formatEntries(entries, "csv"), {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="waitlist-${new Date().toISOString().slice(0, 10)}.csv"`,
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  } catch (error) {
+    log("error", "waitlist.export_failed", describeError(error));
+    return json(503, { error: "The waitlist is unavailable right now. Please try again." });
+  }
+};
+
+export const config: Config = { path: "/api/waitlist/export" };

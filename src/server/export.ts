@@ -1,0 +1,11 @@
+import { toCsv } from "./csv";
+import type { ExportedEntry } from "./store";
+
+export const EXPORT_COLUMNS = ["created_at", "name", "email", "message"] as const;
+export type ExportFormat = "csv" | "json";
+
+/** The waitlist as CSV (RFC 4180, formulas neutralised) or as a JSON array. */
+export function formatEntries(entries: readonly ExportedEntry[], format: ExportFormat): string {
+  if (format === "json") return `${JSON.stringify(entries, null, 2)}\n`;
+  return toCsv(EXPORT_COLUMNS, entries as unknown as ReadonlyArray<Record<string, unknown>>);
+}

@@ -1,0 +1,54 @@
+import { E2E_ADMIN_TOKEN } from "../../playwright.config";
+import { expect, isMobile, test } from "./fixtures";
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("every Join the Waitlist control is a link to /join, whose form signs up", async ({ page, request }) => {
+    await page.goto("/");
+    const links = page.locator("[data-waitlist-open]");
+    expect(await links.count()).toBeGreaterThan(2);
+    for (const href of await links.evaluateAll((all) => all.map((a) => a.getAttribute("href"))))
+      expect(href).toBe("/join");
+
+    await page.locator("#contact").getByRole("link", { name: "Join the Waitlist" }).click();
+    await expect(page).toHaveURL("/join");
+    const email = `nojs.${Date.now()}.${isMobile(page) ? "m" : "d"}@example.com`;
+    await expect(page.getByLabel("Email (required)")).toHaveAttribute("required", "");
+    await expect(page.getByLabel("Email (required)")).toHaveAttribute("type", "email");
+    await expect(page.getByLabel("Name (optional)")).toHaveAttribute("maxlength", "100");
+    await page.getByLabel("Name (optional)").fill("No Script");
+    await page.getByLabel("Email (required)").fill(email);
+    await page.getByLabel("Organization (optional)").fill("Plain HTML Inc.");
+    await page.getByLabel("I accept the").check();
+    await page.getByRole("button", { name: "Join the Waitlist" }).click();
+
+    await expect(page).toHaveURL("/join/thanks");
+    await expect(page.getByRole("heading", { name: "Thank you for signing up!" })).toBeVisible();
+    await expect(page.getByText("growing fast")).toBeVisible();
+
+    const csv = await (
+      await request.get("/api/waitlist/export", { headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` } })
+    ).text();
+    expect(csv).toContain(`No Script,${email},Organization: Plain HTML Inc.\r\n`);
+  });
+
+  test("a form error shows the brief's message and a link back", async ({ page }) => {
+    await page.goto("/join");
+    // The browser accepts an address without a domain suffix; the function's schema does not.
+    await page.getByLabel("Email (required)").fill("someone@localhost");
+    await page.getByLabel("I accept the").check();
+    await page.getByRole("button", { name: "Join the Waitlist" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Invalid email address");
+    await page.getByRole("link", { name: "Back to the form" }).click();
+    await expect(page).toHaveURL("/join");
+  });
+});
+
+test("with JavaScript, the /join links open the dialog instead", async ({ page }) => {
+  await page.goto("/");
+  await page.waitForFunction(() => Boolean(window.__waitlist?.open));
+  await page.locator("#contact").getByRole("link", { name: "Join the Waitlist" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await expect(page).toHaveURL("/");
+});

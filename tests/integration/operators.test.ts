@@ -1,0 +1,180 @@
+/** For the people who run it: the export endpoint, form posts without JavaScript, preview dry runs, the CLI. */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import type { Context } from "@netlify/functions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import handler from "../../netlify/functions/waitlist";
+import exportHandler from "../../netlify/functions/waitlist-export";
+import { resetConfig } from "../../src/server/config";
+import { closeStore, getStore } from "../../src/server/store";
+import { fakeContext, tempDataDir } from "./helpers";
+
+const run = promisify(execFile);
+const TOKEN = "test-admin-token-0123456789abcdef";
+const dataDir = tempDataDir("operators-");
+const exportRequest = (token?: string) =>
+  new Request("http://localhost/api/waitlist/export", { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+const formPost = (fields: Record<string, string>) =>
+  new Request("http://localhost/api/waitlist", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+
+beforeAll(async () => {
+  delete process.env["DATABASE_URL"];
+  process.env["DATA_DIR"] = dataDir;
+  process.env["RATE_LIMIT_MAX"] = "100000";
+  resetConfig();
+  await getStore();
+}, 60_000);
+
+afterAll(async () => {
+  await closeStore();
+  delete process.env["WAITLIST_ADMIN_TOKEN"];
+  resetConfig();
+});
+
+describe("sign-up by form post (no JavaScript)", () => {
+  it("303 to /join/thanks and stores the entry", async () => {
+    const res = await handler(
+      formPost({ name: "Form User", email: " form@example.com ", why: "No JS", termsAccepted: "true", homepage: "" }),
+      fakeContext(),
+    );
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/join/thanks");
+    expect(await (await getStore()).find("form@example.com")).toEqual({
+      name: "Form User",
+      email: "form@example.com",
+      message: "Why: No JS",
+    });
+  });
+
+  it("400 with a small HTML page showing the brief's message, escaped, and a link back", async () => {
+    const res = await handler(
+      formPost({ email: "form2@example.com", name: "<b>x</b>".repeat(20), termsAccepted: "on" }),
+      fakeContext(),
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    const html = await res.text();
+    expect(html).toContain("Name must be less than 100 characters");
+    expect(html).toContain('href="/join"');
+    expect(html).not.toContain("<b>");
+    const unchecked = await handler(formPost({ email: "form3@example.com" }), fakeContext());
+    expect(await unchecked.text()).toContain("Please accept the Terms of Service to continue.");
+  });
+
+  it("a filled honeypot redirects like a success and stores nothing", async () => {
+    const res = await handler(
+      formPost({ email: "formbot@example.com", termsAccepted: "on", homepage: "x" }),
+      fakeContext(),
+    );
+    expect(res.status).toBe(303);
+    expect(await (await getStore()).find("formbot@example.com")).toBeNull();
+  });
+});
+
+describe("deploy previews", () => {
+  const preview = (ip: string) => ({ ...fakeContext(ip), deploy: { context: "deploy-preview" } }) as unknown as Context;
+
+  it("validate but never write unless ALLOW_PREVIEW_WRITES=1", async () => {
+    const store = await getStore();
+    const before = await store.count();
+    const res = await handler(
+      new Request("http://localhost/api/waitlist", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "preview@example.com", termsAccepted: true }),
+      }),
+      preview("10.9.9.9"),
+    );
+    expect(res.status).toBe(201);
+    expect(res.headers.get("x-waitlist-dry-run")).toBe("deploy-preview");
+    expect(await store.count()).toBe(before);
+
+    process.env["ALLOW_PREVIEW_WRITES"] = "1";
+    resetConfig();
+    try {
+      const allowed = await handler(
+        new Request("http://localhost/api/waitlist", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ email: "preview@example.com", termsAccepted: true }),
+        }),
+        preview("10.9.9.9"),
+      );
+      expect(allowed.status).toBe(201);
+      expect(await store.count()).toBe(before + 1);
+    } finally {
+      delete process.env["ALLOW_PREVIEW_WRITES"];
+      resetConfig();
+    }
+  });
+});
+
+describe("GET /api/waitlist/export", () => {
+  it("does not exist without WAITLIST_ADMIN_TOKEN", async () => {
+    delete process.env["WAITLIST_ADMIN_TOKEN"];
+    resetConfig();
+    expect((await exportHandler(exportRequest(TOKEN))).status).toBe(404);
+  });
+
+  it("401 without or with a wrong token; CSV with no-store for the right one", async () => {
+    process.env["WAITLIST_ADMIN_TOKEN"] = TOKEN;
+    resetConfig();
+    for (const token of [undefined, "wrong", `${TOKEN}x`, TOKEN.slice(0, -1)]) {
+      const res = await exportHandler(exportRequest(token));
+      expect(res.status, String(token)).toBe(401);
+      expect(res.headers.get("www-authenticate")).toContain("Bearer");
+    }
+    const res = await exportHandler(exportRequest(TOKEN));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const csv = await res.text();
+    expect(csv.split("\r\n")[0]).toBe("created_at,name,email,message");
+    expect(csv).toContain("form@example.com");
+  });
+});
+
+describe("npm run waitlist (CLI) on the embedded database", () => {
+  const cli = (...args: string[]) =>
+    run("node_modules/.bin/node", ["--import", "tsx", "scripts/waitlist.ts", ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+    });
+
+  it("refuses, clearly and without change, while another process holds the database", async () => {
+    const failure = await cli("count").then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain("is in use by another process");
+    expect(failure?.stderr).toContain("Nothing was changed.");
+  });
+
+  it("counts and exports once the owner has closed it", async () => {
+    const store = await getStore();
+    await store.add({ name: '=HYPERLINK("x")', email: "csv@example.com", message: 'Why: a, "b"\nc' });
+    const total = await store.count();
+    await closeStore();
+
+    const count = await cli("count");
+    expect(count.stdout).toContain(`Waitlist: ${total} sign-ups`);
+    expect(count.stdout.match(/^ {2}\d{4}-\d{2}-\d{2} /gm)).toHaveLength(14);
+
+    const csv = (await cli("export")).stdout;
+    expect(csv.startsWith("created_at,name,email,message\r\n")).toBe(true);
+    expect(csv).toContain(`,"'=HYPERLINK(""x"")",csv@example.com,"Why: a, ""b""\nc"\r\n`);
+
+    const json = JSON.parse((await cli("export", "--format", "json")).stdout) as Array<{ email: string }>;
+    expect(json).toHaveLength(total);
+    expect((await cli("export", "--since", "2999-01-01")).stdout).toBe("created_at,name,email,message\r\n");
+
+    const bad = await cli("export", "--since", "yesterday").catch((error: { code: number; stderr: string }) => error);
+    expect(bad).toMatchObject({ code: 2 });
+    const help = await cli("--help");
+    expect(help.stdout).toContain("Usage: npm run waitlist -- <command>");
+  }, 60_000);
+});
