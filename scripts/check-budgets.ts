@@ -22,6 +22,7 @@ for (const page of measurePages(dist)) {
   console.log(
     `${page.page.padEnd(24)} ${kb(page.html).padStart(8)} ${kb(page.css).padStart(8)} ${kb(page.js).padStart(8)}`,
   );
+  lines.push(`| ${page.page} | ${page.html} | ${page.css} | ${page.js} | ${page.jsFiles.length} |`);
   if (page.js > BUDGETS.js) failures.push(`${page.page}: JavaScript ${kb(page.js)} > ${kb(BUDGETS.js)}`);
   if (page.css > BUDGETS.css) failures.push(`${page.page}: CSS ${kb(page.css)} > ${kb(BUDGETS.css)}`);
   if (page.html > BUDGETS.html) failures.push(`${page.page}: HTML ${kb(page.html)} > ${kb(BUDGETS.html)}`);

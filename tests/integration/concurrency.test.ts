@@ -8,19 +8,14 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadFunctions } from "../../scripts/lib/functions";
 import { parseNetlifyRules } from "../../scripts/lib/netlify-rules";
 import { createSiteHandler } from "../../scripts/lib/static-server";
-import { resetConfig } from "../../src/server/config";
-import { closeStore, getStore } from "../../src/server/store";
-import { tempDataDir } from "./helpers";
+import { getStore } from "../../src/server/store";
+import { releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  delete process.env["DATABASE_URL"];
-  process.env["DATA_DIR"] = tempDataDir("concurrency-");
-  process.env["RATE_LIMIT_MAX"] = "100000"; // every request comes from 127.0.0.1
-  resetConfig();
-  await getStore();
+  await useEmbeddedStore("concurrency-", 100_000); // every request comes from 127.0.0.1
   const handler = createSiteHandler({ root: "dist", rules: parseNetlifyRules(""), functions: await loadFunctions() });
   server = createServer((req, res) => void handler(req, res));
   server.maxConnections = 1000;
@@ -30,9 +25,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await closeStore();
-  delete process.env["RATE_LIMIT_MAX"];
-  resetConfig();
+  await releaseEmbeddedStore();
 });
 
 const respell = (email: string, i: number) =>

@@ -8,25 +8,13 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { HONEYPOT_FIELD, LIMITS } from "../../src/lib/waitlist/rules";
 import { validateSignup } from "../../src/lib/waitlist/schema";
-import { resetConfig } from "../../src/server/config";
-import { closeStore, getStore } from "../../src/server/store";
-import { fakeContext, tempDataDir } from "./helpers";
+import { getStore } from "../../src/server/store";
+import { fakeContext, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 const RUNS = { bytes: 3000, json: 3000, nearValid: 4000 };
 
-beforeAll(async () => {
-  delete process.env["DATABASE_URL"];
-  process.env["DATA_DIR"] = tempDataDir("fuzz-");
-  process.env["RATE_LIMIT_MAX"] = "1000000"; // the fuzzer is one client
-  resetConfig();
-  await getStore();
-}, 60_000);
-
-afterAll(async () => {
-  await closeStore();
-  delete process.env["RATE_LIMIT_MAX"];
-  resetConfig();
-});
+beforeAll(() => useEmbeddedStore("fuzz-", 1_000_000), 60_000); // the fuzzer is one client
+afterAll(releaseEmbeddedStore);
 
 const text = (max: number) =>
   fc.oneof(

@@ -4,23 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { resetConfig } from "../../src/server/config";
 import { closeStore, getStore } from "../../src/server/store";
-import { fakeContext, post, tempDataDir } from "./helpers";
+import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 const call = (request: Request) => handler(request, fakeContext());
 const valid = { email: "grace@example.com", termsAccepted: true };
 
-beforeAll(async () => {
-  delete process.env["DATABASE_URL"];
-  delete process.env["NETLIFY_DB_URL"];
-  process.env["DATA_DIR"] = tempDataDir();
-  process.env["RATE_LIMIT_MAX"] = "100000"; // these tests post many times from one address
-  resetConfig();
-  await getStore();
-}, 60_000);
-
-afterAll(async () => {
-  await closeStore();
-});
+beforeAll(() => useEmbeddedStore("handler-", 100_000), 60_000); // many posts from one address
+afterAll(releaseEmbeddedStore);
 
 describe("POST /api/waitlist on the embedded database", () => {
   it("201: stores a valid sign-up with its combined message", async () => {

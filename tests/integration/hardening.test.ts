@@ -7,7 +7,7 @@ import handler from "../../netlify/functions/waitlist";
 import { getConfig, resetConfig } from "../../src/server/config";
 import { clientKey } from "../../src/server/rate-limit";
 import { closeStore, getStore } from "../../src/server/store";
-import { fakeContext, post, tempDataDir } from "./helpers";
+import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 const valid = { email: "valid@example.com", termsAccepted: true };
 let ipCounter = 0;
@@ -28,19 +28,8 @@ async function captureLogs<T>(run: () => Promise<T>): Promise<{ result: T; lines
   }
 }
 
-beforeAll(async () => {
-  delete process.env["DATABASE_URL"];
-  process.env["DATA_DIR"] = tempDataDir();
-  process.env["RATE_LIMIT_MAX"] = "1000";
-  resetConfig();
-  await getStore();
-}, 60_000);
-
-afterAll(async () => {
-  await closeStore();
-  delete process.env["RATE_LIMIT_MAX"];
-  resetConfig();
-});
+beforeAll(() => useEmbeddedStore("hardening-", 1000), 60_000);
+afterAll(releaseEmbeddedStore);
 
 describe("bad input: a clear JSON error and nothing stored", () => {
   let before: number;

@@ -2,6 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Context } from "@netlify/functions";
+import { resetConfig } from "../../src/server/config";
+import { closeStore, getStore } from "../../src/server/store";
 
 /** A fresh, empty folder for an embedded database. */
 export function tempDataDir(prefix = "waitlist-"): string {
@@ -19,4 +21,25 @@ export function post(body: unknown, headers: Record<string, string> = {}): Reque
     headers: { "Content-Type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+}
+
+/**
+ * Points the process's store at a fresh embedded database (no DATABASE_URL) with the rate limit set to
+ * `rateLimitMax` (these tests post many times from few addresses), and opens it. Returns the folder.
+ */
+export async function useEmbeddedStore(prefix: string, rateLimitMax: number, dataDir = tempDataDir(prefix)) {
+  delete process.env["DATABASE_URL"];
+  delete process.env["NETLIFY_DB_URL"];
+  process.env["DATA_DIR"] = dataDir;
+  process.env["RATE_LIMIT_MAX"] = String(rateLimitMax);
+  resetConfig();
+  await getStore();
+  return dataDir;
+}
+
+/** Closes the store that useEmbeddedStore opened and forgets its settings. */
+export async function releaseEmbeddedStore() {
+  await closeStore();
+  delete process.env["RATE_LIMIT_MAX"];
+  resetConfig();
 }

@@ -7,7 +7,7 @@ import handler from "../../netlify/functions/waitlist";
 import exportHandler from "../../netlify/functions/waitlist-export";
 import { resetConfig } from "../../src/server/config";
 import { closeStore, getStore } from "../../src/server/store";
-import { fakeContext, tempDataDir } from "./helpers";
+import { fakeContext, releaseEmbeddedStore, tempDataDir, useEmbeddedStore } from "./helpers";
 
 const run = promisify(execFile);
 const TOKEN = "test-admin-token-0123456789abcdef";
@@ -21,18 +21,10 @@ const formPost = (fields: Record<string, string>) =>
     body: new URLSearchParams(fields).toString(),
   });
 
-beforeAll(async () => {
-  delete process.env["DATABASE_URL"];
-  process.env["DATA_DIR"] = dataDir;
-  process.env["RATE_LIMIT_MAX"] = "100000";
-  resetConfig();
-  await getStore();
-}, 60_000);
-
+beforeAll(() => useEmbeddedStore("operators-", 100_000, dataDir), 60_000);
 afterAll(async () => {
-  await closeStore();
   delete process.env["WAITLIST_ADMIN_TOKEN"];
-  resetConfig();
+  await releaseEmbeddedStore();
 });
 
 describe("sign-up by form post (no JavaScript)", () => {
