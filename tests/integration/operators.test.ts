@@ -7,7 +7,7 @@ import handler from "../../netlify/functions/waitlist";
 import exportHandler from "../../netlify/functions/waitlist-export";
 import { resetConfig } from "../../src/server/config";
 import { closeStore, getStore } from "../../src/server/store";
-import { fakeContext, releaseEmbeddedStore, tempDataDir, useEmbeddedStore } from "./helpers";
+import { fakeContext, post, releaseEmbeddedStore, tempDataDir, useEmbeddedStore } from "./helpers";
 
 const run = promisify(execFile);
 const TOKEN = "test-admin-token-0123456789abcdef";
@@ -68,19 +68,13 @@ describe("sign-up by form post (no JavaScript)", () => {
 });
 
 describe("deploy previews", () => {
+  const previewSignup = { email: "preview@example.com", termsAccepted: true };
   const preview = (ip: string) => ({ ...fakeContext(ip), deploy: { context: "deploy-preview" } }) as unknown as Context;
 
   it("validate but never write unless ALLOW_PREVIEW_WRITES=1", async () => {
     const store = await getStore();
     const before = await store.count();
-    const res = await handler(
-      new Request("http://localhost/api/waitlist", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email: "preview@example.com", termsAccepted: true }),
-      }),
-      preview("10.9.9.9"),
-    );
+    const res = await handler(post(previewSignup), preview("10.9.9.9"));
     expect(res.status).toBe(201);
     expect(res.headers.get("x-waitlist-dry-run")).toBe("deploy-preview");
     expect(await store.count()).toBe(before);
@@ -88,14 +82,7 @@ describe("deploy previews", () => {
     process.env["ALLOW_PREVIEW_WRITES"] = "1";
     resetConfig();
     try {
-      const allowed = await handler(
-        new Request("http://localhost/api/waitlist", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ email: "preview@example.com", termsAccepted: true }),
-        }),
-        preview("10.9.9.9"),
-      );
+      const allowed = await handler(post(previewSignup), preview("10.9.9.9"));
       expect(allowed.status).toBe(201);
       expect(await store.count()).toBe(before + 1);
     } finally {
