@@ -3,6 +3,11 @@ import type { WaitlistEntry } from "../lib/waitlist/entry";
 import { getConfig } from "./config";
 import type { Db } from "./db";
 
+/** Counts one attempt of client $1 in the window starting at $2; returns the window's attempts. */
+const HIT = `INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES ($1, $2)
+  ON CONFLICT (client_key, window_start) DO UPDATE SET attempts = waitlist_rate_limit.attempts + 1
+  RETURNING attempts`;
+
 /** The one place that holds the waitlist's SQL; both backends run exactly these statements. */
 export const SQL = {
   insert:
@@ -15,16 +20,10 @@ export const SQL = {
     LEFT JOIN waitlist w ON w.created_at >= d.day AND w.created_at < d.day + interval '1 day'
     GROUP BY d.day ORDER BY d.day`,
   byEmail: "SELECT name, email, message FROM waitlist WHERE lower(email) = lower($1)",
-  hit: `INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES ($1, $2)
-    ON CONFLICT (client_key, window_start) DO UPDATE SET attempts = waitlist_rate_limit.attempts + 1
-    RETURNING attempts`,
+  hit: HIT,
   prune: "DELETE FROM waitlist_rate_limit WHERE window_start < $1",
   /** One round trip for a valid sign-up: count the attempt, and insert only when within the limit. */
-  hitAndInsert: `WITH hit AS (
-      INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES ($1, $2)
-      ON CONFLICT (client_key, window_start) DO UPDATE SET attempts = waitlist_rate_limit.attempts + 1
-      RETURNING attempts
-    ), added AS (
+  hitAndInsert: `WITH hit AS (${HIT}), added AS (
       INSERT INTO waitlist (name, email, message)
       SELECT $4::text, $5::text, $6::text FROM hit WHERE hit.attempts <= $3::int
       ON CONFLICT ((lower(email))) DO NOTHING
@@ -86,9 +85,11 @@ export interface Store {
 }
 
 export function createStore(db: Db): Store {
-  /** Drops windows older than the one before `windowStart`. */
-  const prune = (windowStart: Date, windowMs: number) =>
-    db.query(SQL.prune, [new Date(windowStart.getTime() - windowMs).toISOString()]);
+  /** The first attempt of a window drops windows older than the one before it; returns `attempts`. */
+  const pruneOnFirst = async (attempts: number, windowStart: Date, windowMs: number) => {
+    if (attempts === 1) await db.query(SQL.prune, [new Date(windowStart.getTime() - windowMs).toISOString()]);
+    return attempts;
+  };
 
   return {
     db,
@@ -108,15 +109,12 @@ export function createStore(db: Db): Store {
     },
     async hit(clientKey, windowStart, windowMs) {
       const [row] = await db.query<{ attempts: number }>(SQL.hit, [clientKey, windowStart.toISOString()]);
-      const attempts = Number(row?.attempts ?? 1);
-      if (attempts === 1) await prune(windowStart, windowMs);
-      return attempts;
+      return pruneOnFirst(Number(row?.attempts ?? 1), windowStart, windowMs);
     },
     async hitAndAdd(key, windowStart, windowMs, max, entry) {
       const params = [key, windowStart.toISOString(), max, entry.name, entry.email, entry.message];
       const [row] = await db.query<{ attempts: number; added: number }>(SQL.hitAndInsert, params);
-      const attempts = Number(row?.attempts ?? 1);
-      if (attempts === 1) await prune(windowStart, windowMs);
+      const attempts = await pruneOnFirst(Number(row?.attempts ?? 1), windowStart, windowMs);
       return { attempts, added: Number(row?.added ?? 0) === 1 };
     },
     async list(since) {
