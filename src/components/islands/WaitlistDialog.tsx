@@ -2,13 +2,20 @@ import { Dialog, DialogBackdrop, DialogPanel } from "@headlessui/react";
 import { useEffect, useRef, useState } from "react";
 import { SubmitError, submitSignup } from "../../lib/waitlist/client";
 import { connectOpener } from "../../lib/waitlist/opener";
-import { checkSignup, HONEYPOT_FIELD, MESSAGES, type SignupForm } from "../../lib/waitlist/rules";
+import { checkSignup, MESSAGES } from "../../lib/waitlist/rules";
 import { Toaster, toastError, toastSuccess } from "../ui/toast";
-import { Honeypot } from "../waitlist/Honeypot";
 import { ThankYou } from "../waitlist/ThankYou";
-import { WaitlistForm } from "../waitlist/WaitlistForm";
+import { type DialogValues, WaitlistForm } from "../waitlist/WaitlistForm";
 
-const EMPTY: SignupForm = { name: "", email: "", organization: "", why: "", connect: "", termsAccepted: false };
+const EMPTY: DialogValues = {
+  name: "",
+  email: "",
+  organization: "",
+  why: "",
+  connect: "",
+  termsAccepted: false,
+  homepage: "",
+};
 
 /**
  * The waitlist dialog: open form → submitting → submitted (thank-you view). Closing resets everything.
@@ -16,8 +23,7 @@ const EMPTY: SignupForm = { name: "", email: "", organization: "", why: "", conn
  */
 export default function WaitlistDialog() {
   const [open, setOpen] = useState(false);
-  const [values, setValues] = useState<SignupForm>(EMPTY);
-  const [honeypot, setHoneypot] = useState("");
+  const [values, setValues] = useState<DialogValues>(EMPTY);
   const [submitting, setSubmitting] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const opener = useRef<HTMLElement | null>(null);
@@ -35,7 +41,6 @@ export default function WaitlistDialog() {
   const close = () => {
     setOpen(false);
     setValues(EMPTY);
-    setHoneypot("");
     setSubmitted(false);
     setSubmitting(false);
     // Focus goes back to the control that opened the dialog.
@@ -53,7 +58,7 @@ export default function WaitlistDialog() {
     inFlight.current = true;
     setSubmitting(true);
     try {
-      await submitSignup({ ...values, [HONEYPOT_FIELD]: honeypot });
+      await submitSignup(values);
       toastSuccess(MESSAGES.success.title, MESSAGES.success.description);
       setSubmitted(true);
     } catch (error) {
@@ -95,9 +100,7 @@ export default function WaitlistDialog() {
             {submitted ? (
               <ThankYou onClose={close} />
             ) : (
-              <WaitlistForm values={values} submitting={submitting} onChange={setValues} onSubmit={submit}>
-                <Honeypot value={honeypot} onChange={setHoneypot} />
-              </WaitlistForm>
+              <WaitlistForm values={values} submitting={submitting} onChange={setValues} onSubmit={submit} />
             )}
             <Toaster />
           </DialogPanel>

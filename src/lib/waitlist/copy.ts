@@ -2,13 +2,14 @@
 export const FORM_COPY = {
   title: "Join the Waitlist",
   intro: "Get early access and help shape what we build. Only your e-mail address is required.",
-  labels: {
-    name: { label: "Name", hint: "(optional)" },
-    email: { label: "Email", hint: "(required)" },
-    organization: { label: "Organization", hint: "(optional)" },
-    why: { label: "Why are you interested?", hint: "(optional)" },
-    connect: { label: "How would you like to connect or contribute?", hint: "(optional)" },
-  },
+  /** The text fields in form order; the first two share a row on wide screens. */
+  fields: [
+    { key: "name", label: "Name", hint: "(optional)", autoComplete: "name" },
+    { key: "email", label: "Email", hint: "(required)", autoComplete: "email", type: "email", required: true },
+    { key: "organization", label: "Organization", hint: "(optional)", autoComplete: "organization" },
+    { key: "why", label: "Why are you interested?", hint: "(optional)", multiline: true },
+    { key: "connect", label: "How would you like to connect or contribute?", hint: "(optional)", multiline: true },
+  ],
   terms: { before: "I accept the", link: "Terms of Service", newTab: "(opens in a new tab)" },
   submit: "Join the Waitlist",
   submitting: "Submitting...",

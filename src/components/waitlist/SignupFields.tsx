@@ -1,0 +1,81 @@
+import type { ChangeEvent } from "react";
+import { FORM_COPY } from "../../lib/waitlist/copy";
+import { LIMITS, type SignupForm } from "../../lib/waitlist/rules";
+import { Field, Input, Textarea } from "../ui/field";
+import { Honeypot } from "./Honeypot";
+
+interface SignupFieldsProps {
+  /** Prefix of the controls' ids: one form of each kind per page. */
+  idPrefix: string;
+  /** Controlled values (the dialog); without them the controls are plain HTML (the /join page). */
+  values?: SignupForm & { homepage: string };
+  onChange?: (values: SignupForm & { homepage: string }) => void;
+  /** Native `maxlength` limits: for the no-JavaScript form; the dialog reports overlong text instead. */
+  limits?: boolean;
+}
+
+/**
+ * The sign-up controls, shared by the dialog and the /join page so both ask the same thing the same way:
+ * the five text fields, the terms checkbox (its link opens a new tab) and the honeypot.
+ */
+export function SignupFields({ idPrefix, values, onChange, limits = false }: SignupFieldsProps) {
+  const bind = (key: keyof SignupForm | "homepage") =>
+    values && onChange
+      ? {
+          ...(key === "termsAccepted" ? { checked: values.termsAccepted } : { value: String(values[key]) }),
+          onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+            onChange({
+              ...values,
+              [key]:
+                key === "termsAccepted" ? (event.currentTarget as HTMLInputElement).checked : event.currentTarget.value,
+            }),
+        }
+      : {};
+  const [first, second, ...rest] = FORM_COPY.fields.map((field) => {
+    const id = `${idPrefix}-${field.key}`;
+    const common = { id, name: field.key, ...(limits ? { maxLength: LIMITS[field.key] } : {}), ...bind(field.key) };
+    return (
+      <Field key={field.key} id={id} label={field.label} hint={field.hint}>
+        {"multiline" in field ? (
+          <Textarea rows={3} {...common} />
+        ) : (
+          <Input
+            autoComplete={field.autoComplete}
+            {...("type" in field ? { type: field.type } : {})}
+            {...("required" in field ? { required: true, "aria-required": true, "data-autofocus": true } : {})}
+            {...common}
+          />
+        )}
+      </Field>
+    );
+  });
+
+  return (
+    <>
+      <div className="grid gap-5 sm:grid-cols-2">
+        {first}
+        {second}
+      </div>
+      {rest}
+      <div className="flex items-start gap-3">
+        <input
+          id={`${idPrefix}-terms`}
+          name="termsAccepted"
+          type="checkbox"
+          value="true"
+          required
+          className="mt-0.5 size-5 shrink-0 rounded border-ink-300 accent-brand-600"
+          {...bind("termsAccepted")}
+        />
+        <label htmlFor={`${idPrefix}-terms`} className="text-sm text-ink-800">
+          {FORM_COPY.terms.before}{" "}
+          <a href="/terms-of-service" target="_blank" rel="noopener" className="font-semibold text-brand-700 underline">
+            {FORM_COPY.terms.link}
+            <span className="sr-only"> {FORM_COPY.terms.newTab}</span>
+          </a>
+        </label>
+      </div>
+      <Honeypot id={`${idPrefix}-homepage`} {...bind("homepage")} />
+    </>
+  );
+}
