@@ -7,8 +7,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { openPgliteDb } from "../src/server/db-pglite";
-import { applySchema, createStore } from "../src/server/store";
+import { openPgliteDb } from "../src/server/db/pglite";
+import { createStore } from "../src/server/store";
 import { startServer } from "../tests/support/server";
 import { summariseProfiles } from "./lib/cpu-profile";
 import { writeSection } from "./lib/perf-doc";
@@ -18,7 +18,6 @@ const fresh = (name: string) => join(mkdtempSync(join(tmpdir(), `bench-${name}-`
 
 async function rawInsertRate(): Promise<number> {
   const db = await openPgliteDb(fresh("raw"));
-  await applySchema(db);
   const store = createStore(db);
   const until = performance.now() + SECONDS * 1000;
   let n = 0;

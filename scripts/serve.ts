@@ -1,34 +1,43 @@
 /**
- * Serves the production build (dist/) at http://localhost:4321 (PORT overrides), offline, with
- * netlify.toml's headers and redirects, a true 404 for unknown paths, and the functions at their paths.
- * The database opens alongside, before the first sign-up needs it.
+ * Serves the production build at http://localhost:4321 (PORT overrides), offline, as Netlify would (see
+ * lib/site-server.ts), with the functions at their paths. Without a database URL they use the embedded
+ * database, which opens alongside, before the first sign-up needs it.
  */
 import { createServer } from "node:http";
+import { resolveConfig } from "@netlify/config";
 import { getConfig } from "../src/server/config";
-import { closeStore, getStore } from "../src/server/store";
+import { chooseConnection, describeConnection } from "../src/server/db/connection";
+import { openPgliteDb } from "../src/server/db/pglite";
+import { allowEmbeddedDatabase, closeStore, getStore } from "../src/server/store-instance";
 import { loadFunctions } from "./lib/functions";
-import { loadNetlifyRules } from "./lib/netlify-rules";
-import { createSiteHandler } from "./lib/static-server";
+import { createSiteHandler, loadHeaderRules } from "./lib/site-server";
 
 const port = Number(process.env["PORT"] ?? 4321);
 const host = process.env["HOST"] ?? "localhost";
-const rules = loadNetlifyRules();
 const started = performance.now();
 
+allowEmbeddedDatabase(openPgliteDb);
 // The database opens (on a new folder: initdb, seconds) while the server already answers pages; a sign-up
 // that arrives first waits for it, and no request ever pays for it twice.
-getStore().then(
-  (store) => {
-    const where = store.db.kind === "pglite" ? `embedded Postgres in ${getConfig().dataDir}/` : "Neon (DATABASE_URL)";
+getStore()
+  .then(async (store) => {
+    // A network database is only reached by the first query: make one, so a wrong URL shows now.
+    await store.count();
+    const where = describeConnection(chooseConnection(getConfig()));
     console.log(`Waitlist database: ${where}, ready in ${Math.round(performance.now() - started)} ms`);
-  },
-  (error: unknown) => {
+  })
+  .catch((error: unknown) => {
     console.error(`Cannot open the waitlist database: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
-  },
-);
+  });
 
-const handler = createSiteHandler({ root: rules.publish, rules, functions: await loadFunctions() });
+const { config, configPath } = await resolveConfig({ cwd: process.cwd(), offline: true, context: "production" });
+const publish = config.build.publish;
+const handler = createSiteHandler({
+  publish,
+  headerRules: await loadHeaderRules(configPath ?? "netlify.toml", publish),
+  functions: await loadFunctions(config.functionsDirectory ?? "netlify/functions"),
+});
 const server = createServer((req, res) => {
   handler(req, res).catch((error: unknown) => {
     console.error(JSON.stringify({ level: "error", event: "serve.error", error: String(error) }));
@@ -43,7 +52,7 @@ server.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 server.listen(port, host, () => {
-  console.log(`Serving ${rules.publish}/ at http://${host}:${port}`);
+  console.log(`Serving ${publish} at http://${host}:${port}`);
 });
 
 let stopping = false;
@@ -52,6 +61,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     if (stopping) return;
     stopping = true;
     server.close();
-    closeStore().finally(() => process.exit(0));
+    handler
+      .settled()
+      .then(closeStore)
+      .finally(() => process.exit(0));
   });
 }

@@ -2,15 +2,20 @@
  * `npm run waitlist -- <command>`: the waitlist from the command line.
  *   count                                      total, and sign-ups per day for the last 14 days
  *   export [--format csv|json] [--since DATE]  every entry (or those since DATE, YYYY-MM-DD) to standard output
- * Reads DATABASE_URL / NETLIFY_DB_URL (Neon), else the embedded database in DATA_DIR (default .data/).
+ * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
+ * Any failure is one line on standard error and exit status 2; nothing is ever changed.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { getConfig } from "../src/server/config";
+import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
+import { DataDirLockedError } from "../src/server/db/lock";
+import { openPgliteDb } from "../src/server/db/pglite";
 import { type ExportFormat, formatEntries } from "../src/server/export";
-import { DataDirLockedError } from "../src/server/lock";
-import { openStore, type Store } from "../src/server/store";
+import type { Store } from "../src/server/store";
+import { allowEmbeddedDatabase, openStore } from "../src/server/store-instance";
+import { explainDbError } from "./lib/db-errors";
 
 const HELP = `Usage: npm run waitlist -- <command> [options]
 
@@ -20,7 +25,7 @@ Commands:
     --format csv|json         output format (default: csv; RFC 4180, formulas neutralised)
     --since YYYY-MM-DD        only entries created on or after that day (UTC)
 
-Reads DATABASE_URL or NETLIFY_DB_URL (Neon), else the embedded database in DATA_DIR (default .data/).
+Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
 While \`npm start\` holds the embedded database, stop it first: nothing is changed either way.`;
 
 function fail(message: string): never {
@@ -54,14 +59,21 @@ if (values.since !== undefined) {
 }
 
 const config = getConfig();
-const source = config.databaseUrl ? "Neon (DATABASE_URL)" : `the embedded database in ${config.dataDir}/`;
-if (!config.databaseUrl && !existsSync(join(config.dataDir, "pg"))) {
+let connection: Connection;
+try {
+  connection = chooseConnection(config);
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+const source = describeConnection(connection);
+if (connection.kind === "embedded" && !existsSync(join(connection.dataDir, "pg"))) {
   // Opening would create a database: report an empty list instead, and change nothing.
-  if (command === "count") console.log(`No sign-ups yet: there is no embedded database in ${config.dataDir}/.`);
+  if (command === "count") console.log(`No sign-ups yet: there is no embedded database in ${connection.dataDir}/.`);
   else process.stdout.write(formatEntries([], format));
   process.exit(0);
 }
 
+allowEmbeddedDatabase(openPgliteDb);
 let store: Store;
 try {
   store = await openStore(config);
@@ -71,7 +83,7 @@ try {
       `${error.message}\nThe local server (npm start) holds it; stop the server, then run this again. Nothing was changed.`,
     );
   }
-  fail(`cannot open ${source}: ${error instanceof Error ? error.message : String(error)}`);
+  fail(`cannot open ${explainDbError(error, connection)}`);
 }
 
 try {
@@ -86,6 +98,8 @@ try {
   } else {
     process.stdout.write(formatEntries(await store.list(since), format));
   }
-} finally {
-  await store.close();
+} catch (error) {
+  await store.close().catch(() => {});
+  fail(`cannot read ${explainDbError(error, connection)}`);
 }
+await store.close();

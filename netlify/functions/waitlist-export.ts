@@ -4,7 +4,7 @@ import { getConfig } from "../../src/server/config";
 import { formatEntries } from "../../src/server/export";
 import { json, withTimeout } from "../../src/server/http";
 import { describeError, log } from "../../src/server/log";
-import { getStore } from "../../src/server/store";
+import { getStore } from "../../src/server/store-instance";
 
 /** Compares two secrets in constant time (digests first, so lengths do not leak either). */
 function sameSecret(given: string, expected: string): boolean {

@@ -1,13 +1,14 @@
 import type { Config, Context } from "@netlify/functions";
 import { toEntry } from "../../src/lib/waitlist/entry";
 import { HONEYPOT_FIELD } from "../../src/lib/waitlist/rules";
-import { validateSignup } from "../../src/lib/waitlist/schema";
+import { loadValidator } from "../../src/lib/waitlist/schema";
 import { getConfig } from "../../src/server/config";
+import { isDryRun } from "../../src/server/db/connection";
 import { formErrorPage, formSuccess } from "../../src/server/form-page";
 import { BodyTooLargeError, json, readText, withTimeout } from "../../src/server/http";
 import { describeError, log } from "../../src/server/log";
 import { clientKey, rateWindow } from "../../src/server/rate-limit";
-import { getStore } from "../../src/server/store";
+import { getStore } from "../../src/server/store-instance";
 
 /** 16 KiB: ten times the largest valid sign-up. */
 const MAX_BODY = 16 * 1024;
@@ -74,16 +75,17 @@ export default async (req: Request, context: Context): Promise<Response> => {
   const fields = body as Record<string, unknown>;
   const honeypot = fields[HONEYPOT_FIELD];
   const caught = honeypot !== undefined && honeypot !== null && honeypot !== "";
-  const result = validateSignup(fields);
+  const result = (await loadValidator())(fields);
 
   const config = getConfig();
-  // Deploy previews and branch deploys never write unless told to (ALLOW_PREVIEW_WRITES=1): a dry run.
+  // Deploy previews and branch deploys write only to a database of their own (Netlify Database's preview
+  // branch, or ALLOW_PREVIEW_WRITES=1); with a shared DATABASE_URL they are dry runs.
   const deployContext = (context as Partial<Context>).deploy?.context;
-  if (deployContext && !["production", "dev"].includes(deployContext) && !config.allowPreviewWrites) {
+  if (isDryRun(deployContext, config)) {
     log("info", "waitlist.preview_dry_run", { context: deployContext, valid: result.ok });
     if (!result.ok) return reply.error(400, result.message);
     const response = reply.accepted();
-    response.headers.set("X-Waitlist-Dry-Run", deployContext);
+    response.headers.set("X-Waitlist-Dry-Run", deployContext ?? "");
     return response;
   }
   const window = rateWindow(config);

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { FetchHandler, FunctionRoute } from "./static-server";
+import type { FetchHandler, FunctionRoute } from "./site-server";
 
 interface FunctionModule {
   default: FetchHandler;

@@ -1,6 +1,6 @@
 import type { Plugin } from "vite";
 import { loadFunctions } from "./functions";
-import { runFunction } from "./static-server";
+import { runFunction } from "./site-server";
 
 /** Serves netlify/functions in `astro dev`, reloading them through Vite on every change. */
 export function netlifyFunctions(): Plugin {
@@ -10,13 +10,18 @@ export function netlifyFunctions(): Plugin {
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         const url = new URL(req.url ?? "/", "http://localhost");
-        loadFunctions("netlify/functions", (file) => server.ssrLoadModule(file))
-          .then(async (routes) => {
-            const route = routes.find((r) => r.path === url.pathname);
-            if (!route) return next();
-            await runFunction(req, res, route.handler, url);
-          })
-          .catch(next);
+        (async () => {
+          // The functions' own module instances (Vite's), so the embedded database reaches their store.
+          const [{ allowEmbeddedDatabase }, { openPgliteDb }] = await Promise.all([
+            server.ssrLoadModule("/src/server/store-instance.ts"),
+            server.ssrLoadModule("/src/server/db/pglite.ts"),
+          ]);
+          allowEmbeddedDatabase(openPgliteDb);
+          const routes = await loadFunctions("netlify/functions", (file) => server.ssrLoadModule(file));
+          const route = routes.find((r) => r.path === url.pathname);
+          if (!route) return next();
+          await runFunction(req, res, route.handler, url);
+        })().catch(next);
       });
     },
   };

@@ -1,7 +1,11 @@
 /** Server configuration, read from the environment once, on first use. Never sent to the client. */
 export interface ServerConfig {
-  /** Postgres connection string for Neon (DATABASE_URL, else Netlify Database's NETLIFY_DB_URL). */
+  /** A Postgres the deployer brings (DATABASE_URL): Neon, Supabase, RDS, a local server… */
   databaseUrl: string | null;
+  /** DATABASE_DRIVER: `neon-http` or `pg` forces how DATABASE_URL is spoken to; null picks by host. */
+  databaseDriver: string | null;
+  /** Netlify Database (NETLIFY_DB_URL, set by the platform and by `netlify dev`); used when DATABASE_URL is unset. */
+  netlifyDbUrl: string | null;
   /** Folder of the embedded database used when no URL is set. */
   dataDir: string;
   /** Where neon() sends queries instead of Neon's own endpoint (a local Neon proxy); null for Neon's. */
@@ -16,16 +20,21 @@ export interface ServerConfig {
   dbTimeoutMs: number;
   /** Bearer token for GET /api/waitlist/export (WAITLIST_ADMIN_TOKEN); null: the endpoint does not exist. */
   adminToken: string | null;
-  /** ALLOW_PREVIEW_WRITES=1 lets deploy previews and branch deploys write sign-ups to their database. */
+  /** ALLOW_PREVIEW_WRITES=1 lets deploy previews write to DATABASE_URL (Netlify Database previews always write). */
   allowPreviewWrites: boolean;
   /** True inside Netlify's runtime, where an embedded database would be lost: a URL is required there. */
   onNetlify: boolean;
 }
 
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
 export function readConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
-  const url = env["DATABASE_URL"]?.trim() || env["NETLIFY_DB_URL"]?.trim() || null;
   return {
-    databaseUrl: url,
+    databaseUrl: env["DATABASE_URL"]?.trim() || null,
+    databaseDriver: env["DATABASE_DRIVER"]?.trim() || null,
+    netlifyDbUrl: env["NETLIFY_DB_URL"]?.trim() || null,
     dataDir: env["DATA_DIR"]?.trim() || ".data",
     neonFetchEndpoint: env["NEON_FETCH_ENDPOINT"]?.trim() || null,
     rateLimitMax: positiveInt(env["RATE_LIMIT_MAX"], 5),

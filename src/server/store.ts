@@ -1,14 +1,19 @@
-import { readFileSync } from "node:fs";
 import type { WaitlistEntry } from "../lib/waitlist/entry";
-import { getConfig } from "./config";
-import type { Db } from "./db";
+import type { Db } from "./db/types";
 
 /** Counts one attempt of client $1 in the window starting at $2; returns the window's attempts. */
 const HIT = `INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES ($1, $2)
   ON CONFLICT (client_key, window_start) DO UPDATE SET attempts = waitlist_rate_limit.attempts + 1
   RETURNING attempts`;
 
-/** The one place that holds the waitlist's SQL; both backends run exactly these statements. */
+/** The first attempt of a window drops windows that started before $3 (the one before it), in the same statement. */
+const PRUNE = `DELETE FROM waitlist_rate_limit
+  WHERE window_start < $3::timestamptz AND (SELECT attempts FROM hit) = 1`;
+
+/**
+ * The one place that holds the waitlist's SQL; every driver runs exactly these statements. Each call of the
+ * request path is one statement, so a sign-up costs one database round trip.
+ */
 export const SQL = {
   insert:
     "INSERT INTO waitlist (name, email, message) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id",
@@ -20,36 +25,17 @@ export const SQL = {
     LEFT JOIN waitlist w ON w.created_at >= d.day AND w.created_at < d.day + interval '1 day'
     GROUP BY d.day ORDER BY d.day`,
   byEmail: "SELECT name, email, message FROM waitlist WHERE lower(email) = lower($1)",
-  hit: HIT,
-  prune: "DELETE FROM waitlist_rate_limit WHERE window_start < $1",
-  /** One round trip for a valid sign-up: count the attempt, and insert only when within the limit. */
-  hitAndInsert: `WITH hit AS (${HIT}), added AS (
+  /** Counts an attempt (and prunes on a window's first); returns the window's attempts. */
+  hit: `WITH hit AS (${HIT}), pruned AS (${PRUNE}) SELECT attempts FROM hit`,
+  /** Counts an attempt, prunes on a window's first, and inserts only when within the limit ($4). */
+  hitAndInsert: `WITH hit AS (${HIT}), pruned AS (${PRUNE}), added AS (
       INSERT INTO waitlist (name, email, message)
-      SELECT $4::text, $5::text, $6::text FROM hit WHERE hit.attempts <= $3::int
+      SELECT $5::text, $6::text, $7::text FROM hit WHERE hit.attempts <= $4::int
       ON CONFLICT ((lower(email))) DO NOTHING
       RETURNING id
     )
     SELECT (SELECT attempts FROM hit) AS attempts, (SELECT count(*)::int FROM added) AS added`,
 } as const;
-
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
-
-/** schema.sql split into statements, comments removed. */
-export function schemaStatements(
-  source = readFileSync(new URL("../../schema.sql", import.meta.url), "utf8"),
-): string[] {
-  return source
-    .replace(/--.*$/gm, "")
-    .split(/;\s*(?:\n|$)/)
-    .map((statement) => statement.trim())
-    .filter(Boolean);
-}
-
-export async function applySchema(db: Db): Promise<void> {
-  for (const statement of schemaStatements()) await db.query(statement);
-}
 
 export interface ExportedEntry extends WaitlistEntry {
   created_at: string;
@@ -85,11 +71,8 @@ export interface Store {
 }
 
 export function createStore(db: Db): Store {
-  /** The first attempt of a window drops windows older than the one before it; returns `attempts`. */
-  const pruneOnFirst = async (attempts: number, windowStart: Date, windowMs: number) => {
-    if (attempts === 1) await db.query(SQL.prune, [new Date(windowStart.getTime() - windowMs).toISOString()]);
-    return attempts;
-  };
+  /** The window before `windowStart`: older windows are pruned. */
+  const pruneBefore = (windowStart: Date, windowMs: number) => new Date(windowStart.getTime() - windowMs).toISOString();
 
   return {
     db,
@@ -108,14 +91,22 @@ export function createStore(db: Db): Store {
       return row ?? null;
     },
     async hit(clientKey, windowStart, windowMs) {
-      const [row] = await db.query<{ attempts: number }>(SQL.hit, [clientKey, windowStart.toISOString()]);
-      return pruneOnFirst(Number(row?.attempts ?? 1), windowStart, windowMs);
+      const params = [clientKey, windowStart.toISOString(), pruneBefore(windowStart, windowMs)];
+      const [row] = await db.query<{ attempts: number }>(SQL.hit, params);
+      return Number(row?.attempts ?? 1);
     },
     async hitAndAdd(key, windowStart, windowMs, max, entry) {
-      const params = [key, windowStart.toISOString(), max, entry.name, entry.email, entry.message];
+      const params = [
+        key,
+        windowStart.toISOString(),
+        pruneBefore(windowStart, windowMs),
+        max,
+        entry.name,
+        entry.email,
+        entry.message,
+      ];
       const [row] = await db.query<{ attempts: number; added: number }>(SQL.hitAndInsert, params);
-      const attempts = await pruneOnFirst(Number(row?.attempts ?? 1), windowStart, windowMs);
-      return { attempts, added: Number(row?.added ?? 0) === 1 };
+      return { attempts: Number(row?.attempts ?? 1), added: Number(row?.added ?? 0) === 1 };
     },
     async list(since) {
       const rows = await db.query<{
@@ -134,43 +125,4 @@ export function createStore(db: Db): Store {
     },
     close: () => db.close(),
   };
-}
-
-/** Opens the configured database: Neon when a URL is set, else the embedded PGlite with the schema applied. */
-export async function openStore(config = getConfig()): Promise<Store> {
-  if (config.databaseUrl) {
-    const { createNeonDb } = await import("./db-neon");
-    if (config.neonFetchEndpoint) {
-      const { neonConfig } = await import("@neondatabase/serverless");
-      neonConfig.fetchEndpoint = config.neonFetchEndpoint;
-    }
-    return createStore(createNeonDb(config.databaseUrl, config.dbTimeoutMs));
-  }
-  if (config.onNetlify) {
-    throw new ConfigError("No database configured: set DATABASE_URL (or add Netlify Database) for this site.");
-  }
-  const { openPgliteDb } = await import("./db-pglite");
-  const db = await openPgliteDb(config.dataDir);
-  await applySchema(db);
-  return createStore(db);
-}
-
-let current: Promise<Store> | undefined;
-
-/** The process's store, created on first use; a failed open is retried on the next call. */
-export function getStore(): Promise<Store> {
-  if (!current) {
-    current = openStore();
-    current.catch(() => {
-      current = undefined;
-    });
-  }
-  return current;
-}
-
-/** Closes the process's store (for a clean shutdown, or between tests). */
-export async function closeStore(): Promise<void> {
-  const store = current;
-  current = undefined;
-  if (store) await (await store).close();
 }

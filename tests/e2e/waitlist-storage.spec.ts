@@ -2,7 +2,7 @@
  * The whole path, with its own server each: browser → dialog → function → database, then the database read
  * back after the server has stopped. These start a server of their own, so they run on the desktop project.
  */
-import { openPgliteDb } from "../../src/server/db-pglite";
+import { openPgliteDb } from "../../src/server/db/pglite";
 import { createStore } from "../../src/server/store";
 import { freePort, type RunningServer, startServer } from "../support/server";
 import { expect, isMobile, test } from "./fixtures";

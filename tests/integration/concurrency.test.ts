@@ -6,9 +6,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadFunctions } from "../../scripts/lib/functions";
-import { parseNetlifyRules } from "../../scripts/lib/netlify-rules";
-import { createSiteHandler } from "../../scripts/lib/static-server";
-import { getStore } from "../../src/server/store";
+import { createSiteHandler } from "../../scripts/lib/site-server";
+import { getStore } from "../../src/server/store-instance";
 import { releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 let server: Server;
@@ -16,7 +15,7 @@ let base: string;
 
 beforeAll(async () => {
   await useEmbeddedStore("concurrency-", 100_000); // every request comes from 127.0.0.1
-  const handler = createSiteHandler({ root: "dist", rules: parseNetlifyRules(""), functions: await loadFunctions() });
+  const handler = createSiteHandler({ publish: "dist", headerRules: [], functions: await loadFunctions() });
   server = createServer((req, res) => void handler(req, res));
   server.maxConnections = 1000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", 1024, resolve));

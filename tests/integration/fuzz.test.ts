@@ -7,9 +7,11 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { HONEYPOT_FIELD, LIMITS } from "../../src/lib/waitlist/rules";
-import { validateSignup } from "../../src/lib/waitlist/schema";
-import { getStore } from "../../src/server/store";
+import { loadValidator } from "../../src/lib/waitlist/schema";
+import { getStore } from "../../src/server/store-instance";
 import { fakeContext, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
+
+const validateSignup = await loadValidator();
 
 const RUNS = { bytes: 3000, json: 3000, nearValid: 4000 };
 

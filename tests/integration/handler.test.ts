@@ -3,7 +3,7 @@ import { neonConfig } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { resetConfig } from "../../src/server/config";
-import { closeStore, getStore } from "../../src/server/store";
+import { closeStore, getStore } from "../../src/server/store-instance";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 const call = (request: Request) => handler(request, fakeContext());

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { getConfig, resetConfig } from "../../src/server/config";
 import { clientKey } from "../../src/server/rate-limit";
-import { closeStore, getStore } from "../../src/server/store";
+import { closeStore, getStore } from "../../src/server/store-instance";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 const valid = { email: "valid@example.com", termsAccepted: true };

@@ -2,17 +2,19 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Context } from "@netlify/functions";
+import { createContext } from "../../scripts/lib/netlify-context";
 import { resetConfig } from "../../src/server/config";
-import { closeStore, getStore } from "../../src/server/store";
+import { openPgliteDb } from "../../src/server/db/pglite";
+import { allowEmbeddedDatabase, closeStore, getStore } from "../../src/server/store-instance";
 
 /** A fresh, empty folder for an embedded database. */
 export function tempDataDir(prefix = "waitlist-"): string {
   return join(mkdtempSync(join(tmpdir(), prefix)), "data");
 }
 
-/** What Netlify passes as the second argument; the handler reads only `ip`. */
+/** What Netlify passes as the second argument, as the local server builds it, from `ip`. */
 export function fakeContext(ip = "203.0.113.7"): Context {
-  return { ip } as Context;
+  return createContext(new Request("http://localhost/api/waitlist"), ip, new Set());
 }
 
 export function post(body: unknown, headers: Record<string, string> = {}): Request {
@@ -33,6 +35,7 @@ export async function useEmbeddedStore(prefix: string, rateLimitMax: number, dat
   process.env["DATA_DIR"] = dataDir;
   process.env["RATE_LIMIT_MAX"] = String(rateLimitMax);
   resetConfig();
+  allowEmbeddedDatabase(openPgliteDb);
   await getStore();
   return dataDir;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import exportHandler from "../../netlify/functions/waitlist-export";
 import { resetConfig } from "../../src/server/config";
-import { closeStore, getStore } from "../../src/server/store";
+import { closeStore, getStore } from "../../src/server/store-instance";
 import { fakeContext, post, releaseEmbeddedStore, tempDataDir, useEmbeddedStore } from "./helpers";
 
 const run = promisify(execFile);

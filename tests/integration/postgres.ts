@@ -1,4 +1,5 @@
 import pg from "pg";
+import { migrate, pgExecutor } from "../../src/server/db/migrations";
 
 /** The PostgreSQL server CI provides; REQUIRE_POSTGRES=1 makes its absence a failure instead of a skip. */
 export const POSTGRES_ADMIN_URL = process.env["TEST_POSTGRES_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -35,4 +36,17 @@ export async function createTestDatabase(prefix: string): Promise<{ url: string;
       await client.end();
     },
   };
+}
+
+/** A throw-away database with the migrations applied, as `npm run db:migrate` applies them. */
+export async function createMigratedDatabase(prefix: string) {
+  const database = await createTestDatabase(prefix);
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    await migrate(pgExecutor(client));
+  } finally {
+    await client.end();
+  }
+  return database;
 }

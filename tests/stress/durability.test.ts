@@ -3,7 +3,7 @@
  * restarted on the same folder, and every sign-up that got a success answer must be there.
  */
 import { expect, it } from "vitest";
-import { openPgliteDb } from "../../src/server/db-pglite";
+import { openPgliteDb } from "../../src/server/db/pglite";
 import { startServer } from "../support/server";
 
 const LOAD_MS = 3000;

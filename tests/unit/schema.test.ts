@@ -9,7 +9,9 @@ import {
   type SignupInput,
   type Validation,
 } from "../../src/lib/waitlist/rules";
-import { validateSignup as zodValidate } from "../../src/lib/waitlist/schema";
+import { loadValidator } from "../../src/lib/waitlist/schema";
+
+const zodValidate = await loadValidator();
 
 // The same suite runs against both validators: the server's zod schema and the island's dependency-free twin.
 const VALIDATORS: Array<[string, (input: SignupInput) => Validation]> = [

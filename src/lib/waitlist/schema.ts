@@ -1,8 +1,10 @@
 /**
  * The server's schema, in zod/mini, built from the shared rules (rules.ts): the same limits, messages,
  * patterns and order. The function validates with it; the island uses rules.ts's dependency-free twin.
+ * zod is loaded on first use (`loadValidator`), so importing the function stays light and the answers that
+ * need no validation (405, 415, 413) never pay for it.
  */
-import { z } from "zod/mini";
+import type { z as Zod } from "zod/mini";
 import {
   EMAIL_PATTERN,
   LIMITS,
@@ -15,45 +17,57 @@ import {
   type Validation,
 } from "./rules";
 
-const storable = z.refine<string>((value) => !UNSTORABLE.test(value), { error: MESSAGES.characters });
-
-const text = ({ label, max, message }: (typeof TEXT_FIELDS)[number]) =>
-  z.optional(z.string({ error: `${label} must be text` }).check(z.trim(), storable, z.maxLength(max, message)));
-
-const [name, organization, why, connect] = TEXT_FIELDS.map(text);
+export type Validator = (input: SignupInput) => Validation;
 
 /** The schema on trimmed values; the order of keys is the order messages are reported in. */
-export const signupSchema = z.object({
-  name: name as ReturnType<typeof text>,
-  email: z
-    .string({ error: MESSAGES.emailInvalid })
-    .check(
-      z.trim(),
-      z.email({ pattern: EMAIL_PATTERN, error: MESSAGES.emailInvalid }),
-      z.maxLength(LIMITS.email, MESSAGES.emailLength),
-    ),
-  organization: organization as ReturnType<typeof text>,
-  why: why as ReturnType<typeof text>,
-  connect: connect as ReturnType<typeof text>,
-});
+export function createSignupSchema(z: typeof Zod) {
+  const storable = z.refine<string>((value) => !UNSTORABLE.test(value), { error: MESSAGES.characters });
+  const text = ({ label, max, message }: (typeof TEXT_FIELDS)[number]) =>
+    z.optional(z.string({ error: `${label} must be text` }).check(z.trim(), storable, z.maxLength(max, message)));
+  const [name, organization, why, connect] = TEXT_FIELDS.map(text);
+  return z.object({
+    name: name as ReturnType<typeof text>,
+    email: z
+      .string({ error: MESSAGES.emailInvalid })
+      .check(
+        z.trim(),
+        z.email({ pattern: EMAIL_PATTERN, error: MESSAGES.emailInvalid }),
+        z.maxLength(LIMITS.email, MESSAGES.emailLength),
+      ),
+    organization: organization as ReturnType<typeof text>,
+    why: why as ReturnType<typeof text>,
+    connect: connect as ReturnType<typeof text>,
+  });
+}
 
 /** The brief's checks in its order, the schema last; unknown fields are dropped. */
-export function validateSignup(input: SignupInput): Validation {
-  const early = precheck(input);
-  if (early) return early;
-  const result = signupSchema.safeParse({
-    name: input.name ?? undefined,
-    email: input.email,
-    organization: input.organization ?? undefined,
-    why: input.why ?? undefined,
-    connect: input.connect ?? undefined,
-  });
-  if (!result.success) {
-    return {
-      ok: false,
-      title: MESSAGES.validationTitle,
-      message: result.error.issues[0]?.message ?? MESSAGES.emailInvalid,
-    };
-  }
-  return { ok: true, value: result.data satisfies Signup };
+export function createValidator(z: typeof Zod): Validator {
+  const schema = createSignupSchema(z);
+  return (input) => {
+    const early = precheck(input);
+    if (early) return early;
+    const result = schema.safeParse({
+      name: input.name ?? undefined,
+      email: input.email,
+      organization: input.organization ?? undefined,
+      why: input.why ?? undefined,
+      connect: input.connect ?? undefined,
+    });
+    if (!result.success) {
+      return {
+        ok: false,
+        title: MESSAGES.validationTitle,
+        message: result.error.issues[0]?.message ?? MESSAGES.emailInvalid,
+      };
+    }
+    return { ok: true, value: result.data satisfies Signup };
+  };
+}
+
+let loading: Promise<Validator> | undefined;
+
+/** The validator, zod loaded on the first call and kept. */
+export function loadValidator(): Promise<Validator> {
+  loading ??= import("zod/mini").then(({ z }) => createValidator(z));
+  return loading;
 }

@@ -1,0 +1,35 @@
+import { randomUUID } from "node:crypto";
+import type { Context } from "@netlify/functions";
+
+/**
+ * The second argument Netlify passes to a v2 function, as `@netlify/functions` types it, for a request the
+ * local server answers. Values the platform would know (site, account, geography) are local placeholders;
+ * `waitUntil` work is tracked so the server can wait for it before it stops.
+ */
+export function createContext(request: Request, ip: string, pending: Set<Promise<unknown>>): Context {
+  const url = new URL(request.url);
+  return {
+    account: { id: "local" },
+    cookies: {
+      get: () => undefined,
+      set: () => {},
+      delete: () => {},
+    } as unknown as Context["cookies"],
+    deploy: { context: "dev", id: "0", published: false },
+    geo: {},
+    ip,
+    json: (input: unknown) => Response.json(input),
+    log: console.log,
+    next: () => Promise.reject(new Error("context.next() is for edge functions")),
+    params: {},
+    requestId: randomUUID(),
+    rewrite: (to: string | URL) => fetch(new URL(to, url)),
+    server: { region: "local" },
+    site: { id: "local", name: "local", url: url.origin },
+    url,
+    waitUntil: (promise: Promise<unknown>) => {
+      const tracked = promise.catch(() => {}).finally(() => pending.delete(tracked));
+      pending.add(tracked);
+    },
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * Serves a built site the way Netlify does, with Netlify's own parts: `@netlify/config` reads netlify.toml
+ * as the build does, `@netlify/static` maps a URL to a file (`/product`, `/product/` and `/product.html`
+ * alike), `@netlify/headers-parser` matches header rules (case-insensitively, `/_astro/*` matching
+ * `/_astro` too). Added here, as a CDN adds them: brotli/gzip, `404.html` with a true 404 for every
+ * unmatched path, and v2 functions at their `config.path`, called with a platform-shaped context.
+ * tests/integration/netlify-parity.test.ts holds the answers equal to `@netlify/dev`'s.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
+import type { Context } from "@netlify/functions";
+import { parseAllHeaders } from "@netlify/headers-parser";
+import { StaticHandler } from "@netlify/static";
+import { createContext } from "./netlify-context";
+
+export type FetchHandler = (request: Request, context: Context) => Response | Promise<Response>;
+export interface FunctionRoute {
+  path: string;
+  handler: FetchHandler;
+}
+export interface HeaderRule {
+  for: string;
+  forRegExp: RegExp;
+  values: Record<string, string>;
+}
+
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml)|image\/svg\+xml)/;
+
+/** Header rules from netlify.toml and `<publish>/_headers`, parsed by Netlify's own parser. */
+export async function loadHeaderRules(configPath: string, publish: string): Promise<HeaderRule[]> {
+  const { headers, errors } = await parseAllHeaders({
+    headersFiles: [join(publish, "_headers")],
+    netlifyConfigPath: configPath,
+    configHeaders: [],
+    minimal: false,
+  });
+  if (errors.length) throw new Error(`netlify.toml headers: ${errors.map((e) => e.message).join("; ")}`);
+  return headers as HeaderRule[];
+}
+
+/** Every rule that matches applies; a later rule's value wins (as @netlify/headers does). */
+function headersFor(rules: HeaderRule[], path: string): Record<string, string> {
+  return Object.assign({}, ...rules.filter((rule) => rule.forRegExp.test(path)).map((rule) => rule.values));
+}
+
+export function createSiteHandler(options: {
+  publish: string;
+  headerRules: HeaderRule[];
+  functions?: FunctionRoute[];
+}) {
+  const files = new StaticHandler({ directory: options.publish });
+  const functions = options.functions ?? [];
+  const encoded = new Map<string, { body: Buffer; encoding?: "br" | "gzip" }>();
+  const pending = new Set<Promise<unknown>>();
+
+  const encode = async (key: string, response: Response, accept: string) => {
+    const type = response.headers.get("content-type") ?? "";
+    const wants = !COMPRESSIBLE.test(type)
+      ? undefined
+      : /\bbr\b/.test(accept)
+        ? "br"
+        : /\bgzip\b/.test(accept)
+          ? "gzip"
+          : undefined;
+    const cacheKey = `${wants ?? "identity"}:${key}`;
+    let hit = encoded.get(cacheKey);
+    if (!hit) {
+      const raw = Buffer.from(await response.arrayBuffer());
+      hit =
+        wants === "br"
+          ? { body: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }), encoding: "br" }
+          : wants === "gzip"
+            ? { body: gzipSync(raw, { level: 9 }), encoding: "gzip" }
+            : { body: raw };
+      encoded.set(cacheKey, hit);
+    } else {
+      await response.body?.cancel();
+    }
+    return hit;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+    const fn = functions.find((route) => route.path === url.pathname);
+    if (fn) return runFunction(req, res, fn.handler, url, pending);
+
+    // An unmatched path gets 404.html as if it had been asked for (its headers too: a 404 under /_astro/
+    // must not be cached as an immutable asset), with a true 404 status.
+    let path = url.pathname;
+    let status = 200;
+    let match = await files.match(new Request(url));
+    if (!match) {
+      [path, status] = ["/404.html", 404];
+      match = await files.match(new Request(new URL(path, url)));
+    }
+    if (!match) {
+      res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not Found\n");
+      return;
+    }
+    const response = await match.handle();
+    const { body, encoding } = await encode(path, response, String(req.headers["accept-encoding"] ?? ""));
+    // Header rules override the file's own headers, as Netlify applies them (names are case-insensitive).
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(headersFor(options.headerRules, path))) headers.set(name, value);
+    headers.set("content-length", String(body.length));
+    headers.set("vary", "Accept-Encoding");
+    if (encoding) headers.set("content-encoding", encoding);
+    res.writeHead(status, Object.fromEntries(headers));
+    res.end(req.method === "HEAD" ? undefined : body);
+  };
+
+  /** Resolves once every `context.waitUntil` promise has settled. */
+  const settled = async () => {
+    while (pending.size) await Promise.all(pending);
+  };
+  return Object.assign(handle, { settled });
+}
+
+/** Calls a web-standard handler for a Node request and writes its Response back. */
+export async function runFunction(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handler: FetchHandler,
+  url: URL,
+  pending = new Set<Promise<unknown>>(),
+): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  const request = new Request(url, {
+    method: req.method ?? "GET",
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
+  } as RequestInit);
+  const response = await handler(request, createContext(request, req.socket.remoteAddress ?? "", pending));
+  const body = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(req.method === "HEAD" ? undefined : body);
+}

@@ -1,0 +1,168 @@
+/**
+ * The store's SQL, unchanged, on every way the project reaches Postgres: the embedded PGlite, PostgreSQL over
+ * TCP (node-postgres), and PostgreSQL through Neon's HTTP protocol (the real `neon()` driver in front of a
+ * test-only `/sql` server). The PostgreSQL rows run when 127.0.0.1:5432 answers; REQUIRE_POSTGRES=1 (CI)
+ * makes them mandatory.
+ */
+import { readdirSync } from "node:fs";
+import { neonConfig } from "@neondatabase/serverless";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIGRATIONS_DIR } from "../../src/server/db/migrations";
+import { createNeonHttpDb } from "../../src/server/db/neon-http";
+import { createPgDb } from "../../src/server/db/pg";
+import { openPgliteDb } from "../../src/server/db/pglite";
+import type { Db } from "../../src/server/db/types";
+import { createStore, type Store } from "../../src/server/store";
+import { tempDataDir } from "./helpers";
+import { startSqlProxy } from "./neon-sql-proxy";
+import { startWireCounter } from "./pg-wire-counter";
+import { createMigratedDatabase, postgresReachable } from "./postgres";
+
+const reachable = await postgresReachable();
+
+interface Opened {
+  store: Store;
+  /** Database round trips made so far, counted where they happen (the wire, the HTTP endpoint, the calls). */
+  roundTrips(): number;
+  close(): Promise<void>;
+}
+
+/** Counts calls for the embedded database, where a query is a call, not a network exchange. */
+function counting(db: Db): { db: Db; calls: () => number } {
+  let calls = 0;
+  return {
+    db: {
+      kind: db.kind,
+      query: (sql, params) => {
+        calls++;
+        return db.query(sql, params);
+      },
+      close: () => db.close(),
+    },
+    calls: () => calls,
+  };
+}
+
+const BACKENDS: Array<[string, boolean, () => Promise<Opened>]> = [
+  [
+    "embedded PGlite",
+    true,
+    async () => {
+      const { db, calls } = counting(await openPgliteDb(tempDataDir()));
+      const store = createStore(db);
+      return { store, roundTrips: calls, close: () => store.close() };
+    },
+  ],
+  [
+    "PostgreSQL over TCP (node-postgres)",
+    reachable,
+    async () => {
+      const database = await createMigratedDatabase("store_pg");
+      const counter = await startWireCounter(database.url);
+      const store = createStore(createPgDb(counter.url));
+      return {
+        store,
+        roundTrips: counter.roundTrips,
+        close: async () => {
+          await store.close();
+          await counter.close();
+          await database.drop();
+        },
+      };
+    },
+  ],
+  [
+    "PostgreSQL through Neon's HTTP protocol (neon())",
+    reachable,
+    async () => {
+      const database = await createMigratedDatabase("store_neon");
+      const proxy = await startSqlProxy();
+      const previous = neonConfig.fetchEndpoint;
+      neonConfig.fetchEndpoint = proxy.url;
+      const store = createStore(createNeonHttpDb(database.url));
+      return {
+        store,
+        roundTrips: () => proxy.requests.length,
+        close: async () => {
+          neonConfig.fetchEndpoint = previous;
+          await proxy.close();
+          await database.drop();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
+  let opened: Opened;
+  let store: Store;
+  beforeAll(async () => {
+    if (!available) return;
+    opened = await open();
+    store = opened.store;
+  }, 60_000);
+  afterAll(async () => opened?.close());
+
+  it.skipIf(!available)("adds entries, one per address whatever its case", async () => {
+    expect(await store.add({ name: "Ada", email: "ada@example.com", message: null })).toBe(true);
+    expect(await store.add({ name: "Ada again", email: "ADA@EXAMPLE.COM", message: "Why: again" })).toBe(false);
+    expect(await store.count()).toBe(1);
+    expect(await store.find("Ada@Example.com")).toEqual({ name: "Ada", email: "ada@example.com", message: null });
+  });
+
+  it.skipIf(!available)("stores text exactly: quotes, SQL, emoji, right-to-left and line breaks", async () => {
+    const message = "Why: Robert'); DROP TABLE waitlist;--\n\nConnect: 🧠 مرحبا \u200b ok";
+    expect(await store.add({ name: "O'Brien", email: "obrien@example.com", message })).toBe(true);
+    expect(await store.find("obrien@example.com")).toEqual({ name: "O'Brien", email: "obrien@example.com", message });
+  });
+
+  it.skipIf(!available)("counts and stores a valid sign-up in exactly one round trip, within the limit", async () => {
+    const window = new Date("2026-01-01T00:00:00Z");
+    const signUp = (email: string) =>
+      store.hitAndAdd("client-a", window, 600_000, 2, { name: null, email, message: "Why: one trip" });
+    const before = opened.roundTrips();
+    expect(await signUp("first@example.com")).toEqual({ attempts: 1, added: true });
+    expect(opened.roundTrips() - before).toBe(1);
+    expect(await signUp("FIRST@example.com")).toEqual({ attempts: 2, added: false });
+    expect(await signUp("third@example.com")).toEqual({ attempts: 3, added: false });
+    expect(opened.roundTrips() - before).toBe(3);
+    expect(await store.find("third@example.com")).toBeNull();
+  });
+
+  it.skipIf(!available)(
+    "prunes windows older than the previous one on a window's first attempt, in the same trip",
+    async () => {
+      const minute = 60_000;
+      const at = (m: number) => new Date(Date.UTC(2026, 1, 1, 0, m));
+      await store.hit("client-b", at(0), minute);
+      await store.hit("client-c", at(1), minute);
+      const before = opened.roundTrips();
+      expect(await store.hit("client-d", at(2), minute)).toBe(1);
+      expect(opened.roundTrips() - before).toBe(1);
+      const windows = await store.db.query<{ client_key: string }>(
+        "SELECT client_key FROM waitlist_rate_limit WHERE client_key LIKE 'client-_' ORDER BY client_key",
+      );
+      expect(windows.map((w) => w.client_key)).toEqual(["client-c", "client-d"]);
+    },
+  );
+
+  it.skipIf(!available)("lists entries oldest first and counts them per day", async () => {
+    const list = await store.list();
+    expect(list.map((e) => e.email)).toEqual(["ada@example.com", "obrien@example.com", "first@example.com"]);
+    expect(list[0]?.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(await store.list(new Date("2999-01-01"))).toEqual([]);
+    const days = await store.perDay(3);
+    expect(days).toHaveLength(3);
+    expect(days.at(-1)?.count).toBe(3);
+  });
+
+  it.skipIf(!available)("raises a database error with its Postgres code", async () => {
+    await expect(store.db.query("INSERT INTO waitlist (email) VALUES (NULL)")).rejects.toMatchObject({ code: "23502" });
+  });
+
+  it.skipIf(!available)("records the applied migrations where Netlify Database does", async () => {
+    const rows = await store.db.query<{ name: string }>("SELECT name FROM netlify.migrations ORDER BY name");
+    const files = readdirSync(MIGRATIONS_DIR).map((file) => file.replace(/\.sql$/, ""));
+    expect(rows.map((r) => r.name)).toEqual(files.sort());
+  });
+});

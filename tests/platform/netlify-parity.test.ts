@@ -1,0 +1,74 @@
+/**
+ * `npm start`'s server and Netlify's emulator (`@netlify/dev`) answer the same requests with the same status,
+ * security and cache headers. Every browser test runs against our server; this holds it to the platform.
+ */
+import { readdirSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolveConfig } from "@netlify/config";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadFunctions } from "../../scripts/lib/functions";
+import { createSiteHandler, loadHeaderRules } from "../../scripts/lib/site-server";
+import { type Emulator, startEmulator } from "./netlify-dev";
+
+const COMPARED = [
+  "content-type",
+  "cache-control",
+  "content-security-policy",
+  "strict-transport-security",
+  "x-content-type-options",
+  "x-frame-options",
+  "referrer-policy",
+  "permissions-policy",
+  "cross-origin-opener-policy",
+  "cross-origin-resource-policy",
+  "allow",
+];
+const asset = `/_astro/${readdirSync("dist/_astro").find((file) => file.endsWith(".js"))}`;
+const CASES: Array<[string, string, RequestInit?]> = [
+  ["GET", "/"],
+  ["GET", "/product"],
+  ["GET", "/product/"],
+  ["GET", "/PRODUCT"],
+  ["GET", "/terms-of-service.html"],
+  ["GET", asset],
+  ["GET", "/fonts/inter-latin-var.woff2"],
+  ["GET", "/no-such-page"],
+  ["GET", "/api/waitlist"],
+  ["POST", "/api/waitlist", { headers: { "Content-Type": "text/plain" }, body: "hello" }],
+];
+
+let emulator: Emulator;
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ database: false });
+  const { config, configPath } = await resolveConfig({ cwd: process.cwd(), offline: true, context: "production" });
+  const handler = createSiteHandler({
+    publish: config.build.publish,
+    headerRules: await loadHeaderRules(configPath ?? "netlify.toml", config.build.publish),
+    functions: await loadFunctions(),
+  });
+  server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  await emulator?.stop();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+});
+
+const summary = (res: Response) => ({
+  status: res.status,
+  ...Object.fromEntries(COMPARED.map((name) => [name, res.headers.get(name)])),
+});
+
+describe("npm start's server answers as @netlify/dev does", () => {
+  it.each(CASES)("%s %s", async (method, path, init) => {
+    const ours = await fetch(`${base}${path}`, { method, ...init });
+    const theirs = await emulator.fetch(path, { method, ...init });
+    expect(summary(ours)).toEqual(summary(theirs));
+  });
+});
