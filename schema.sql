@@ -1,4 +1,6 @@
--- The waitlist. Idempotent: safe to apply on every start and every deploy.
+-- The whole schema, to read. Databases are built from netlify/database/migrations/ (Netlify applies them at
+-- every deploy; `netlify dev`, `npm run db:migrate` and the embedded database apply them too);
+-- tests/integration/schema-sql.test.ts fails when this file and the migrations define different things.
 CREATE TABLE IF NOT EXISTS waitlist (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   name text NULL,

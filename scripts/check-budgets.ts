@@ -2,13 +2,16 @@
  * Size budgets for the production build (dist/), enforced by `npm test`. Per page, gzip: every JS file the
  * page can load (islands, renderers and their imports, inline scripts) at most 100 KB; CSS at most 12 KB;
  * HTML at most 20 KB; no parser-blocking script in <head>; the font subset, woff2, swapped and preloaded.
+ * Functions, zipped by Netlify's own bundler from netlify.toml: at most 1 MB each.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bundleFunctions } from "./lib/bundle-functions";
 import { measurePages } from "./lib/page-weight";
 import { writeSection } from "./lib/perf-doc";
 
-export const BUDGETS = { js: 100_000, css: 12_000, html: 20_000, font: 30_000 };
+export const BUDGETS = { js: 100_000, css: 12_000, html: 20_000, font: 30_000, functionZip: 1_000_000 };
 const FONT = "fonts/inter-latin-var.woff2";
 const args = process.argv.slice(2);
 const write = args.includes("--write");
@@ -43,6 +46,15 @@ const styles = readdirSync(join(dist, "_astro"))
   .join("\n");
 if (!/font-display:\s*swap/.test(styles)) failures.push("font: @font-face lacks font-display: swap");
 
+const zipDir = join(tmpdir(), `budget-functions-${process.pid}`);
+const zips = await bundleFunctions(zipDir);
+rmSync(zipDir, { recursive: true, force: true });
+for (const fn of zips) {
+  console.log(`function ${fn.name}: ${kb(fn.size)} zipped (@netlify/zip-it-and-ship-it)`);
+  if (fn.size > BUDGETS.functionZip)
+    failures.push(`function ${fn.name}: ${kb(fn.size)} zipped > ${kb(BUDGETS.functionZip)}`);
+}
+
 if (failures.length > 0) {
   console.error(`\nBudget exceeded:\n- ${failures.join("\n- ")}`);
   process.exit(1);
@@ -53,7 +65,12 @@ if (write) {
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run budgets -- --write\` on the production build. ` +
       `Budgets (bytes, gzip): JS ${BUDGETS.js}, CSS ${BUDGETS.css}, HTML ${BUDGETS.html} per page; font ${kb(font)} (subset woff2).\n\n` +
       "| page | HTML | CSS | JS (all it can load) | JS files |\n| --- | ---: | ---: | ---: | ---: |\n" +
-      lines.join("\n"),
+      lines.join("\n") +
+      `\n\nFunctions as Netlify zips them (@netlify/zip-it-and-ship-it, budget ${kb(BUDGETS.functionZip)} each): ` +
+      zips.map((fn) => `${fn.name} ${kb(fn.size)}`).join(", ") +
+      ".",
   );
 }
-console.log("budgets: all pages within JS 100 KB, CSS 12 KB, HTML 20 KB (gzip); font subset, swapped, preloaded");
+console.log(
+  "budgets: all pages within JS 100 KB, CSS 12 KB, HTML 20 KB (gzip); font subset, swapped, preloaded; functions ≤ 1 MB zipped",
+);

@@ -1,4 +1,5 @@
--- The waitlist. Idempotent: safe to apply on every start and every deploy.
+-- 0001: the waitlist and its rate limit. Written idempotently (IF NOT EXISTS), so a database that was set up
+-- from schema.sql before migrations existed takes it without error and keeps its rows.
 CREATE TABLE IF NOT EXISTS waitlist (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   name text NULL,

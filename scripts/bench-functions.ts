@@ -1,0 +1,93 @@
+/**
+ * `npm run bench:functions`: the functions as Netlify deploys them (zipped by @netlify/zip-it-and-ship-it),
+ * unpacked outside the project, then, in 5 fresh Node processes each, the time to import the waitlist
+ * handler (a cold start's import) and, with PostgreSQL on 127.0.0.1:5432, the time from a cold import to
+ * the first 201. Medians to docs/performance.md.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import pg from "pg";
+import { bundleFunctions, unpackFunction } from "./lib/bundle-functions";
+import { writeSection } from "./lib/perf-doc";
+
+const RUNS = 5;
+const work = mkdtempSync(join(tmpdir(), "bench-functions-"));
+const built = await bundleFunctions(join(work, "zips"));
+const zip = built.find((fn) => fn.name === "waitlist");
+if (!zip) throw new Error("no waitlist function was built");
+const entry = pathToFileURL(unpackFunction(zip.path, "waitlist", join(work, "waitlist"))).href;
+const unzipped = Number(execFileSync("du", ["-sb", join(work, "waitlist")], { encoding: "utf8" }).split("\t")[0]);
+
+/** One fresh process: import the handler, optionally sign up once; prints the two times in ms. */
+const probe = `
+  const t0 = performance.now();
+  const { default: handler } = await import(${JSON.stringify(entry)});
+  const imported = performance.now() - t0;
+  let first = null;
+  if (process.env.DATABASE_URL) {
+    const res = await handler(new Request("http://localhost/api/waitlist", { method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "cold" + process.pid + "@example.com", termsAccepted: true }) }),
+      { ip: "192.0.2.1", deploy: { context: "production" } });
+    if (res.status !== 201) throw new Error("status " + res.status);
+    first = performance.now() - t0;
+  }
+  console.log(JSON.stringify({ imported, first }));
+  process.exit(0);
+`;
+const node = "node_modules/.bin/node";
+const run = (env: Record<string, string>) =>
+  JSON.parse(
+    execFileSync(node, ["--input-type=module", "-e", probe], { env: { ...process.env, ...env }, encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .at(-1) ?? "{}",
+  ) as { imported: number; first: number | null };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+const imports = Array.from({ length: RUNS }, () => run({ DATABASE_URL: "" }).imported);
+
+let firstSignUp: number | null = null;
+const admin = "postgresql://postgres@127.0.0.1:5432/postgres";
+const name = `bench_functions_${process.pid}`;
+try {
+  const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 2000 });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = `postgresql://postgres@127.0.0.1:5432/${name}`;
+  execFileSync(node, ["--import", "tsx", "scripts/migrate.ts"], { env: { ...process.env, DATABASE_URL: url } });
+  firstSignUp = median(
+    Array.from({ length: RUNS }, () => run({ DATABASE_URL: url, RATE_LIMIT_MAX: "1000" }).first ?? 0),
+  );
+  const drop = new pg.Client({ connectionString: admin });
+  await drop.connect();
+  await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await drop.end();
+} catch (error) {
+  console.warn(`PostgreSQL not used (${(error as Error).message}); cold start to first sign-up not measured.`);
+}
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const lines = [
+  "| measure | value |",
+  "| --- | ---: |",
+  ...built.map((fn) => `| ${fn.name}.zip | ${kb(statSync(fn.path).size)} |`),
+  `| waitlist unzipped | ${kb(unzipped)} |`,
+  `| import of the bundled handler, fresh process (median of ${RUNS}; goal ≤ 50 ms) | ${ms(median(imports))} |`,
+  ...(firstSignUp === null
+    ? []
+    : [
+        `| fresh process to first 201 over PostgreSQL TCP (import + drivers + zod + connect + insert) | ${ms(firstSignUp)} |`,
+      ]),
+];
+console.log(lines.join("\n"));
+writeSection(
+  "functions",
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:functions\` (Node ${process.versions.node}, ` +
+    `runs: ${imports.map((value) => value.toFixed(1)).join(", ")} ms).\n\n${lines.join("\n")}`,
+);

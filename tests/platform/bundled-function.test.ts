@@ -1,0 +1,110 @@
+/**
+ * The waitlist function as Netlify deploys it: zipped by @netlify/zip-it-and-ship-it from netlify.toml,
+ * unpacked outside the project, imported and called with a Request and a platform-shaped context, against
+ * PostgreSQL over TCP and through Neon's HTTP protocol. Each valid sign-up is exactly one database round trip,
+ * counted on the wire. Needs PostgreSQL on 127.0.0.1:5432 (REQUIRE_POSTGRES=1 in CI makes it mandatory).
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { unzipSync } from "fflate";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { bundleFunctions, unpackFunction } from "../../scripts/lib/bundle-functions";
+import { createContext } from "../../scripts/lib/netlify-context";
+import { type SqlProxy, startSqlProxy } from "../integration/neon-sql-proxy";
+import { startWireCounter, type WireCounter } from "../integration/pg-wire-counter";
+import { createMigratedDatabase, postgresReachable } from "../integration/postgres";
+
+type Handler = (request: Request, context: ReturnType<typeof createContext>) => Promise<Response>;
+const reachable = await postgresReachable();
+const work = mkdtempSync(join(tmpdir(), "bundled-"));
+let zip: string;
+let entry: string;
+let database: Awaited<ReturnType<typeof createMigratedDatabase>>;
+let counter: WireCounter;
+let proxy: SqlProxy;
+let instances = 0;
+
+/** A fresh instance of the bundled module, configured by `env` as a deployment would be. */
+async function load(env: Record<string, string>): Promise<Handler> {
+  vi.unstubAllEnvs();
+  for (const [name, value] of Object.entries({ RATE_LIMIT_MAX: "1000", ...env })) vi.stubEnv(name, value);
+  const mod = (await import(/* @vite-ignore */ `${pathToFileURL(entry).href}?instance=${++instances}`)) as {
+    default: Handler;
+  };
+  return mod.default;
+}
+
+const signUp = (handler: Handler, email: string) =>
+  handler(
+    new Request("http://localhost/api/waitlist", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email, termsAccepted: true, connect: "bundled" }),
+    }),
+    createContext(new Request("http://localhost/api/waitlist"), "192.0.2.10", new Set()),
+  );
+
+beforeAll(async () => {
+  const built = await bundleFunctions(join(work, "zips"));
+  zip = built.find((fn) => fn.name === "waitlist")?.path ?? "";
+  entry = unpackFunction(zip, "waitlist", join(work, "waitlist"));
+  if (!reachable) return;
+  database = await createMigratedDatabase("bundled_fn");
+  counter = await startWireCounter(database.url);
+  proxy = await startSqlProxy();
+}, 120_000);
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await counter?.close();
+  await proxy?.close();
+  await database?.drop();
+});
+
+describe("the deployable waitlist function", () => {
+  it("ships no embedded database and no migrations tool", () => {
+    const files = Object.keys(unzipSync(readFileSync(zip)));
+    expect(files).toContain("netlify/functions/waitlist.mjs");
+    expect(files.filter((file) => /pglite|database-dev|pg-gateway/.test(file))).toEqual([]);
+  });
+
+  it.skipIf(!reachable)("answers 201 over PostgreSQL TCP with one round trip per valid sign-up", async () => {
+    const handler = await load({ DATABASE_URL: counter.url });
+    for (const email of ["tcp1@example.com", "tcp2@example.com", "TCP1@example.com"]) {
+      const before = counter.roundTrips();
+      const res = await signUp(handler, email);
+      expect(res.status).toBe(201);
+      expect(counter.roundTrips() - before).toBe(1);
+    }
+  });
+
+  it.skipIf(!reachable)("answers 201 through Neon's HTTP protocol with one request per valid sign-up", async () => {
+    const handler = await load({
+      DATABASE_URL: database.url,
+      DATABASE_DRIVER: "neon-http",
+      NEON_FETCH_ENDPOINT: proxy.url,
+    });
+    for (const email of ["http1@example.com", "http2@example.com", "Http1@Example.com"]) {
+      const before = proxy.requests.length;
+      const res = await signUp(handler, email);
+      expect(res.status).toBe(201);
+      expect(proxy.requests.length - before).toBe(1);
+    }
+  });
+
+  it.skipIf(!reachable)("stored exactly the distinct addresses", async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const { rows } = await client.query("SELECT email FROM waitlist ORDER BY id");
+    await client.end();
+    expect(rows.map((row) => row.email)).toEqual([
+      "tcp1@example.com",
+      "tcp2@example.com",
+      "http1@example.com",
+      "http2@example.com",
+    ]);
+  });
+});
