@@ -6,6 +6,7 @@ import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import { fontSubset } from "./scripts/lib/font-subset.ts";
+import { intentDirective } from "./scripts/lib/intent-directive.ts";
 import { netlifyFunctions } from "./scripts/lib/vite-functions.ts";
 import { SITE } from "./src/site.ts";
 
@@ -25,9 +26,11 @@ export default defineConfig({
   // No code blocks on the site; Shiki's inline styles would need 'unsafe-inline' under the CSP.
   markdown: { syntaxHighlight: false },
   trailingSlash: "never",
-  build: { format: "file" },
+  // Styles inline in each page (hashed in its CSP): no render-blocking stylesheet request.
+  build: { format: "file", inlineStylesheets: "always" },
   integrations: [
     react(),
+    intentDirective(),
     sitemap({ filter: (page) => !page.includes("/404") && !page.includes("/join/thanks") }),
     fontSubset({ file: "fonts/inter-latin-var.woff2", source: "public/fonts/inter-latin-var.woff2" }),
   ],

@@ -19,17 +19,23 @@ const started = performance.now();
 allowEmbeddedDatabase(openPgliteDb);
 // The database opens (on a new folder: initdb, seconds) while the server already answers pages; a sign-up
 // that arrives first waits for it, and no request ever pays for it twice.
-getStore()
-  .then(async (store) => {
-    // A network database is only reached by the first query: make one, so a wrong URL shows now.
-    await store.count();
+getStore().then(
+  async (store) => {
     const where = describeConnection(chooseConnection(getConfig()));
-    console.log(`Waitlist database: ${where}, ready in ${Math.round(performance.now() - started)} ms`);
-  })
-  .catch((error: unknown) => {
+    try {
+      // A network database is only reached by the first query: make one, so a wrong URL shows now.
+      await store.count();
+      console.log(`Waitlist database: ${where}, ready in ${Math.round(performance.now() - started)} ms`);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      console.error(`Waitlist database: ${where}, unreachable (${reason}); sign-ups answer 503 until it is back.`);
+    }
+  },
+  (error: unknown) => {
     console.error(`Cannot open the waitlist database: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
-  });
+  },
+);
 
 const { config, configPath } = await resolveConfig({ cwd: process.cwd(), offline: true, context: "production" });
 const publish = config.build.publish;

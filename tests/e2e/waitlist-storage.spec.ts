@@ -20,7 +20,6 @@ test.afterEach(async () => {
 
 async function signUp(page: import("@playwright/test").Page, baseUrl: string, values: Record<string, string>) {
   await page.goto(`${baseUrl}/`);
-  await page.waitForFunction(() => Boolean(window.__waitlist?.open));
   await page.getByRole("banner").getByRole("link", { name: "Join the Waitlist" }).click();
   const dialog = page.getByRole("dialog");
   for (const [label, value] of Object.entries(values)) await dialog.getByLabel(label, { exact: true }).fill(value);

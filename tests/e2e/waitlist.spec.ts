@@ -6,11 +6,6 @@ const dialog = (page: Page) => page.getByRole("dialog");
 const field = (page: Page, label: string | RegExp) => dialog(page).getByLabel(label);
 const submitButton = (page: Page) => dialog(page).getByRole("button", { name: /Join the Waitlist|Submitting/ });
 
-/** Waits until the dialog island has hydrated and connected to the page's click bridge. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => Boolean(window.__waitlist?.open));
-}
-
 /** Opens the dialog from the navigation (the mobile menu on small screens); returns the opener. */
 async function openFromNav(page: Page): Promise<Locator> {
   await openMenuIfMobile(page);
@@ -43,8 +38,8 @@ async function expectToast(page: Page, title: string, description: string) {
 
 test.describe("waitlist dialog", () => {
   test.beforeEach(async ({ page }) => {
+    // No waiting for the island: it loads on intent, and the first click opens it once it has.
     await page.goto("/");
-    await hydrated(page);
   });
 
   test("opens from the navigation with focus inside, at most max-w-2xl wide", async ({ page }) => {

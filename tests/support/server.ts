@@ -45,6 +45,7 @@ export async function startServer(
       }
     };
     child.stdout?.on("data", check);
+    child.stderr?.on("data", check);
     child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
   });
   return {

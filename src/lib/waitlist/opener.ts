@@ -1,12 +1,18 @@
 /**
  * The contract between the page's tiny click-capture script (WaitlistCapture.astro, runs before any island)
- * and the dialog island: a click on a `[data-waitlist-open]` control before hydration is remembered in
- * `pending`; once hydrated, the island sets `open` and handles the pending click.
+ * and the dialog island (hydrated on intent, `client:intent`): a click on a `[data-waitlist-open]` control
+ * before hydration is remembered in `pending`; once hydrated, the island sets `open` and handles the pending
+ * click. If the island is not ready within FALLBACK_MS of that click, the visitor goes to the control's own
+ * link (/join, the form that works without JavaScript): no dead button.
  */
 export interface WaitlistBridge {
   pending: HTMLElement | null;
   open: ((opener: HTMLElement) => void) | null;
+  fallback?: ReturnType<typeof setTimeout> | undefined;
 }
+
+/** How long a parked click waits for the island before the link is followed instead. */
+export const FALLBACK_MS = 3000;
 
 declare global {
   interface Window {
@@ -29,8 +35,14 @@ export function captureOpenerClicks(): void {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     const current = bridge();
-    if (current.open) current.open(target);
-    else current.pending = target;
+    if (current.open) return current.open(target);
+    current.pending = target;
+    current.fallback ??= setTimeout(() => {
+      const parked = current.pending;
+      if (current.open || !parked) return;
+      current.pending = null;
+      window.location.assign(parked.getAttribute("href") ?? "/join");
+    }, FALLBACK_MS);
   });
 }
 
@@ -38,6 +50,8 @@ export function captureOpenerClicks(): void {
 export function connectOpener(open: (opener: HTMLElement) => void): () => void {
   const current = bridge();
   current.open = open;
+  clearTimeout(current.fallback);
+  current.fallback = undefined;
   const pending = current.pending;
   current.pending = null;
   if (pending) open(pending);

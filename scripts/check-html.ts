@@ -1,0 +1,78 @@
+/**
+ * `npm run check:html`: every built page through the Nu Html Checker (vnu.jar from npm's `vnu-jar`; needs
+ * Java 17+), errors only. A page passes with 0 errors, except for the exact messages below: each is the
+ * checker's limit or Astro's own output, not a mistake of ours, and its reason is written beside it.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+const SUPPRESSED: Array<{ message: RegExp; reason: string }> = [
+  {
+    message: /^A “style” element in “body” must be the first child of its parent\.$/,
+    reason:
+      "Astro itself appends `<style>astro-island,astro-slot,astro-static-slot{display:contents}</style>` " +
+      "after the first island in <body>; only that element may be excused (see `extract` below).",
+  },
+  {
+    message: /^CSS: Unrecognized at-rule “@property”\.?$/,
+    reason:
+      "vnu's CSS checker predates @property (CSS Properties and Values API, Baseline 2024), which Tailwind 4 emits.",
+  },
+  {
+    message: /^CSS: “margin-trim”: Property “margin-trim” doesn't exist\.$/,
+    reason:
+      "Tailwind 4's preflight tests `@supports (margin-trim: block)`; a feature query for an unknown property is valid CSS.",
+  },
+  {
+    message: /^CSS: “transition-property”: “--tw-gradient-(from|via|to)” is not a “transition-property” value\.$/,
+    reason: "Custom properties are valid transition-property values (CSS Transitions); vnu's grammar lacks them.",
+  },
+];
+
+interface VnuMessage {
+  type: string;
+  url: string;
+  message: string;
+  extract?: string;
+}
+
+const dist = process.argv[2] ?? "dist";
+const pages = readdirSync(dist, { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith(".html"))
+  .map((file) => join(dist, file));
+const jar = join(dirname(createRequire(import.meta.url).resolve("vnu-jar")), "build", "dist", "vnu.jar");
+let output: string;
+try {
+  output = execFileSync(
+    "java",
+    ["-jar", jar, "--errors-only", "--format", "json", "--stdout", "--exit-zero-always", ...pages],
+    {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+} catch (error) {
+  console.error(
+    `check:html needs Java 17+ on PATH (Debian: apt-get install -y default-jre-headless): ${String(error)}`,
+  );
+  process.exit(1);
+}
+const messages = (JSON.parse(output) as { messages: VnuMessage[] }).messages.filter((m) => m.type === "error");
+/** Only Astro's own island style element is excused from the first rule, nothing else in <body>. */
+const isAstroStyle = (m: VnuMessage) => (m.extract ?? "").includes("<style>astro-");
+const excused = (m: VnuMessage) =>
+  SUPPRESSED.some(({ message }, index) => message.test(m.message) && (index !== 0 || isAstroStyle(m)));
+const errors = messages.filter((m) => !excused(m));
+const counts = new Map<string, number>();
+for (const m of messages.filter(excused)) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
+
+for (const [message, count] of counts) console.log(`excused ×${count}: ${message}`);
+for (const error of errors)
+  console.error(`${error.url.replace(/^.*\/dist\//, "dist/")}: ${error.message}\n  ${error.extract ?? ""}`);
+if (errors.length) {
+  console.error(`\ncheck:html: ${errors.length} error(s) in ${pages.length} pages`);
+  process.exit(1);
+}
+console.log(`check:html: ${pages.length} pages, 0 errors (Nu Html Checker)`);
