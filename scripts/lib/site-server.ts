@@ -45,11 +45,16 @@ function headersFor(rules: HeaderRule[], path: string): Record<string, string> {
   return Object.assign({}, ...rules.filter((rule) => rule.forRegExp.test(path)).map((rule) => rule.values));
 }
 
-export function createSiteHandler(options: {
+export interface SiteOptions {
   publish: string;
   headerRules: HeaderRule[];
   functions?: FunctionRoute[];
-}) {
+  /** What an unmatched path gets: 404.html with 404 (default), or a single-page app's index.html with 200. */
+  notFound?: { path: string; status: number };
+}
+
+export function createSiteHandler(options: SiteOptions) {
+  const notFound = options.notFound ?? { path: "/404.html", status: 404 };
   const files = new StaticHandler({ directory: options.publish });
   const functions = options.functions ?? [];
   const encoded = new Map<string, { body: Buffer; encoding?: "br" | "gzip" }>();
@@ -92,7 +97,7 @@ export function createSiteHandler(options: {
     let status = 200;
     let match = await files.match(new Request(url));
     if (!match) {
-      [path, status] = ["/404.html", 404];
+      [path, status] = [notFound.path, notFound.status];
       match = await files.match(new Request(new URL(path, url)));
     }
     if (!match) {
