@@ -61,7 +61,9 @@ async function compareTarget(spec: string): Promise<Target> {
   return { name: /^https?:/.test(spec) ? new URL(spec).host : basename(resolve(spec)), ...served, pages };
 }
 
-function metricsOf(lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"]): Metrics {
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
+
+function metricsOf(lhr: Lhr): Metrics {
   const requests = (lhr.audits["network-requests"]?.details as { items?: Array<Record<string, unknown>> } | undefined)
     ?.items;
   const js = (requests ?? [])
@@ -104,14 +106,27 @@ try {
             logLevel: "error",
             onlyCategories: [...CATEGORIES],
           };
-          const result = await lighthouse(
-            `${target.url}${page}`,
-            flags,
-            preset === "desktop" ? desktopConfig : undefined,
-          );
-          if (!result?.lhr) throw new Error(`Lighthouse gave no result for ${target.name} ${page}`);
+          let lhr: Awaited<ReturnType<typeof lighthouse>> extends infer R
+            ? R extends { lhr: infer L }
+              ? L
+              : never
+            : never;
+          // A run Lighthouse itself reports as failed (runtimeError, e.g. a trace it could not read) is run again.
+          for (let attempt = 1; ; attempt++) {
+            const result = await lighthouse(
+              `${target.url}${page}`,
+              flags,
+              preset === "desktop" ? desktopConfig : undefined,
+            );
+            if (!result?.lhr) throw new Error(`Lighthouse gave no result for ${target.name} ${page}`);
+            lhr = result.lhr;
+            if (!lhr.runtimeError) break;
+            if (attempt === 3)
+              throw new Error(`Lighthouse failed 3 times on ${target.name} ${page}: ${lhr.runtimeError.message}`);
+            console.warn(`retrying ${target.name} ${page}: ${lhr.runtimeError.code}`);
+          }
           const key = `${preset}\t${target.name}\t${page}`;
-          results.set(key, [...(results.get(key) ?? []), metricsOf(result.lhr)]);
+          results.set(key, [...(results.get(key) ?? []), metricsOf(lhr)]);
           console.log(`run ${run + 1}/${RUNS} ${preset} ${target.name} ${page}`);
         }
       }

@@ -2,7 +2,7 @@
  * `client:intent`: hydrate an island when the visitor shows intent toward one of its controls (the elements
  * matching `options.value`, a CSS selector): the pointer entering one, focus, a touch or pointer down, or a
  * click. Nothing loads for visitors who never reach for it. A click made before the island is ready is not
- * lost: the page's capture script (src/lib/waitlist/opener.ts) parks it and the island replays it.
+ * lost: the page's capture script (src/lib/waitlist/capture.ts) parks it and the island replays it.
  */
 import type { ClientDirective } from "astro";
 
