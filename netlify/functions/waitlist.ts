@@ -8,6 +8,7 @@ import { formErrorPage, formSuccess } from "../../src/server/form-page";
 import { BodyTooLargeError, json, readText, withTimeout } from "../../src/server/http";
 import { describeError, log } from "../../src/server/log";
 import { clientKey, rateWindow } from "../../src/server/rate-limit";
+import { FormEncodingError, isCrossSite, parseForm } from "../../src/server/request-checks";
 import { getStore } from "../../src/server/store-instance";
 
 /** 16 KiB: ten times the largest valid sign-up. */
@@ -18,9 +19,8 @@ const FORM_TYPE = "application/x-www-form-urlencoded";
 
 /** The fields of a form post (the /join page without JavaScript); a checked box counts as `true`. */
 function formFields(text: string): Record<string, unknown> {
-  const params = new URLSearchParams(text);
-  const fields: Record<string, unknown> = Object.fromEntries(params);
-  fields["termsAccepted"] = ["on", "true"].includes(params.get("termsAccepted") ?? "");
+  const fields: Record<string, unknown> = parseForm(text);
+  fields["termsAccepted"] = ["on", "true"].includes(String(fields["termsAccepted"] ?? ""));
   return fields;
 }
 
@@ -38,7 +38,7 @@ function answer(form: boolean) {
 }
 
 /**
- * POST /api/waitlist: method → content type → size → parse → validate → rate limit + store → respond.
+ * POST /api/waitlist: method → content type → origin → size → parse → validate → rate limit + store → respond.
  * JSON from the dialog gets JSON; a form post from /join (no JavaScript) gets a 303 to /join/thanks or a page.
  * Every parsed attempt counts against the client's rate limit, valid or not; a valid one is counted and
  * stored in a single statement. A repeated address, and a bot caught by the honeypot, get exactly the answer
@@ -54,6 +54,8 @@ export default async (req: Request, context: Context): Promise<Response> => {
   }
   const form = type === FORM_TYPE;
   const reply = answer(form);
+  // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
+  if (isCrossSite(req)) return reply.error(403, "Sign-ups are accepted from this site only.");
 
   let text: string;
   try {
@@ -66,7 +68,8 @@ export default async (req: Request, context: Context): Promise<Response> => {
   let body: unknown;
   try {
     body = form ? formFields(text) : JSON.parse(text);
-  } catch {
+  } catch (error) {
+    if (error instanceof FormEncodingError) return reply.error(400, error.message);
     return json(400, { error: "Request body is not valid JSON." });
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {

@@ -9,7 +9,7 @@ export function netlifyFunctions(): Plugin {
     apply: "serve",
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        const url = new URL(req.url ?? "/", "http://localhost");
+        const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
         (async () => {
           // The functions' own module instances (Vite's), so the embedded database reaches their store.
           const [{ allowEmbeddedDatabase }, { openPgliteDb }] = await Promise.all([

@@ -1,22 +1,83 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { csvCell, toCsv } from "../../src/server/csv";
 
+/**
+ * How a spreadsheet reads a CSV line with `separator`: a quote opens a quoted cell only at the cell's start
+ * (elsewhere it is text), `""` inside one is a quote. Written from RFC 4180 and spreadsheet behaviour, not
+ * from the code under test.
+ */
+function spreadsheetCells(csv: string, separator: "," | ";"): string[] {
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  let atStart = true;
+  for (let i = 0; i < csv.length; i++) {
+    const c = csv[i] as string;
+    if (quoted) {
+      if (c === '"' && csv[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"' && atStart) {
+      quoted = true;
+      atStart = false;
+    } else if (c === separator || c === "\n" || c === "\r") {
+      cells.push(cell);
+      cell = "";
+      atStart = true;
+    } else {
+      cell += c;
+      atStart = false;
+    }
+  }
+  cells.push(cell);
+  return cells;
+}
+
+/** A formula (`=`, `+`, `-`, `@`, even behind whitespace), or a tab or lone CR where the cell starts. */
+const FORMULA_START = /^[\s"]*[=+\-@]|^\t|^\r(?!\n)/;
+
 describe("CSV (RFC 4180)", () => {
-  it("quotes fields with commas, quotes and line breaks, doubling quotes", () => {
+  it("quotes fields with commas, semicolons, quotes and line breaks, doubling quotes", () => {
     expect(csvCell("plain")).toBe("plain");
     expect(csvCell("a,b")).toBe('"a,b"');
+    expect(csvCell("a;b")).toBe('"a;b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell("line one\nline two")).toBe('"line one\nline two"');
-    expect(csvCell("cr\r\nlf")).toBe('"cr\r\nlf"');
     expect(csvCell(null)).toBe("");
   });
 
-  it("neutralises spreadsheet formulas with a leading quote", () => {
-    for (const start of ["=", "+", "-", "@", "\t", "\r"]) {
-      const cell = csvCell(`${start}SUM(A1:A9)`);
-      expect(cell.replace(/^"/, "").startsWith(`'${start}`), JSON.stringify(start)).toBe(true);
-    }
-    expect(csvCell("a=b")).toBe("a=b");
+  it.each(["=", "+", "-", "@", "\t", "\r"])("neutralises a cell starting with %j", (start) => {
+    const cell = csvCell(`${start}SUM(A1:A9)`);
+    expect(cell.replace(/^"/, "").startsWith(`'${start}`)).toBe(true);
+  });
+
+  it.each([
+    ["Zoe;=1+1", '"Zoe;\'=1+1"'],
+    ["ACME;@SUM(2+2)", '"ACME;\'@SUM(2+2)"'],
+    ["a,-2", '"a,\'-2"'],
+    ["a=b", "a=b"],
+  ])("neutralises what a separator would split off: %j", (field, cell) => {
+    expect(csvCell(field)).toBe(cell);
+  });
+
+  it("shows control characters instead of sending them to a terminal", () => {
+    expect(csvCell("red\u001b[31m alert\u009b2J")).toBe("red\\u001b[31m alert\\u009b2J");
+  });
+
+  it.each([",", ";"] as const)("no field yields a formula cell when split on %j (property)", (separator) => {
+    const alphabet = fc.constantFrom("=", "+", "-", "@", "\t", "\r", "\n", ",", ";", '"', "'", " ", "a", "1", "(");
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: alphabet, maxLength: 12 }), { minLength: 1, maxLength: 4 }), (fields) => {
+        const columns = fields.map((_, i) => `c${i}`);
+        const csv = toCsv(columns, [Object.fromEntries(fields.map((field, i) => [`c${i}`, field]))]);
+        const bad = spreadsheetCells(csv, separator).filter((cell) => FORMULA_START.test(cell));
+        expect(bad).toEqual([]);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("ends every record with CRLF and keeps column order", () => {

@@ -17,29 +17,53 @@ export const MESSAGES = {
   emailLength: "Email must be less than 255 characters",
   organization: "Organization must be less than 200 characters",
   response: "Response must be less than 1000 characters",
-  /** Not in the brief: text Postgres cannot store (NUL) or that is not valid Unicode (lone surrogates). */
-  characters: "Please remove unsupported characters (such as NUL or broken emoji).",
+  /**
+   * Not in the brief: text Postgres cannot store (NUL), that is not valid Unicode (lone surrogates), control
+   * characters, or text-direction overrides that could disguise what a row says.
+   */
+  characters:
+    "Please remove unsupported characters (such as control characters, text-direction overrides or broken emoji).",
   failure: { title: "Error", description: "Failed to submit. Please try again." },
   /** Not in the brief: the answer to HTTP 429 from the rate limit. */
   rateLimited: { title: "Too many attempts", description: "Please wait a few minutes and try again." },
   success: { title: "Success!", description: "You've been added to the waitlist." },
 } as const;
 
-/** NUL (which Postgres rejects in text) or a UTF-16 surrogate without its pair. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point
-export const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * What no field may hold: C0 and C1 control characters other than tab and line breaks (NUL, which Postgres
+ * rejects, terminal escapes…), the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069), and UTF-16 surrogates without their pair.
+ */
+export const UNSTORABLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Tab and line breaks: allowed in the two long answers (why, connect) only; elsewhere a field is one line. */
+export const LINE_BREAK = /[\t\n\r]/;
 
 /** zod's own e-mail pattern (`regexes.email` in zod/v4/core), so both validators agree; a test checks it. */
 export const EMAIL_PATTERN =
   /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
-/** The optional text fields, in the order their messages are reported, with the label for type errors. */
+/**
+ * The optional text fields, in the order their messages are reported, with the label for type errors and
+ * whether the field may span lines (the two long answers).
+ */
 export const TEXT_FIELDS = [
-  { key: "name", label: "Name", max: LIMITS.name, message: MESSAGES.name },
-  { key: "organization", label: "Organization", max: LIMITS.organization, message: MESSAGES.organization },
-  { key: "why", label: "Why", max: LIMITS.why, message: MESSAGES.response },
-  { key: "connect", label: "Connect", max: LIMITS.connect, message: MESSAGES.response },
+  { key: "name", label: "Name", max: LIMITS.name, message: MESSAGES.name, multiline: false },
+  {
+    key: "organization",
+    label: "Organization",
+    max: LIMITS.organization,
+    message: MESSAGES.organization,
+    multiline: false,
+  },
+  { key: "why", label: "Why", max: LIMITS.why, message: MESSAGES.response, multiline: true },
+  { key: "connect", label: "Connect", max: LIMITS.connect, message: MESSAGES.response, multiline: true },
 ] as const;
+
+/** Not in the brief: the answer to a line break or tab in a one-line field. */
+export const singleLineMessage = (label: string) => `${label} must be a single line.`;
 
 /** A validated sign-up: trimmed values; absent optional fields stay absent. */
 export interface Signup {
@@ -97,12 +121,13 @@ export function checkSignup(input: SignupInput): Validation {
   if (early) return early;
   const value: Signup = { email: "" };
 
-  const checkText = ({ key, label, max, message }: (typeof TEXT_FIELDS)[number]): string | null => {
+  const checkText = ({ key, label, max, message, multiline }: (typeof TEXT_FIELDS)[number]): string | null => {
     const raw = input[key];
     if (raw === undefined || raw === null) return null;
     if (typeof raw !== "string") return `${label} must be text`;
     const text = raw.trim();
     if (UNSTORABLE.test(text)) return MESSAGES.characters;
+    if (!multiline && LINE_BREAK.test(text)) return singleLineMessage(label);
     if (text.length > max) return message;
     value[key] = text;
     return null;

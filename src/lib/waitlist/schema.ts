@@ -8,10 +8,12 @@ import type { z as Zod } from "zod/mini";
 import {
   EMAIL_PATTERN,
   LIMITS,
+  LINE_BREAK,
   MESSAGES,
   precheck,
   type Signup,
   type SignupInput,
+  singleLineMessage,
   TEXT_FIELDS,
   UNSTORABLE,
   type Validation,
@@ -22,8 +24,14 @@ export type Validator = (input: SignupInput) => Validation;
 /** The schema on trimmed values; the order of keys is the order messages are reported in. */
 export function createSignupSchema(z: typeof Zod) {
   const storable = z.refine<string>((value) => !UNSTORABLE.test(value), { error: MESSAGES.characters });
-  const text = ({ label, max, message }: (typeof TEXT_FIELDS)[number]) =>
-    z.optional(z.string({ error: `${label} must be text` }).check(z.trim(), storable, z.maxLength(max, message)));
+  const oneLine = (label: string) =>
+    z.refine<string>((value) => !LINE_BREAK.test(value), { error: singleLineMessage(label) });
+  const text = ({ label, max, message, multiline }: (typeof TEXT_FIELDS)[number]) =>
+    z.optional(
+      z
+        .string({ error: `${label} must be text` })
+        .check(z.trim(), storable, ...(multiline ? [] : [oneLine(label)]), z.maxLength(max, message)),
+    );
   const [name, organization, why, connect] = TEXT_FIELDS.map(text);
   return z.object({
     name: name as ReturnType<typeof text>,
