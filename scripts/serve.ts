@@ -8,7 +8,7 @@ import { resolveConfig } from "@netlify/config";
 import { getConfig } from "../src/server/config";
 import { chooseConnection, describeConnection } from "../src/server/db/connection";
 import { openPgliteDb } from "../src/server/db/pglite";
-import { allowEmbeddedDatabase, closeStore, getStore } from "../src/server/store-instance";
+import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/store-instance";
 import { loadFunctions } from "./lib/functions";
 import { createSiteHandler, loadHeaderRules } from "./lib/site-server";
 
@@ -44,7 +44,14 @@ const handler = createSiteHandler({
   headerRules: await loadHeaderRules(configPath ?? "netlify.toml", publish),
   functions: await loadFunctions(config.functionsDirectory ?? "netlify/functions"),
 });
+let inFlight = 0;
+let drained: (() => void) | undefined;
 const server = createServer((req, res) => {
+  inFlight++;
+  res.on("close", () => {
+    inFlight--;
+    if (inFlight === 0) drained?.();
+  });
   handler(req, res).catch((error: unknown) => {
     console.error(JSON.stringify({ level: "error", event: "serve.error", error: String(error) }));
     if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json; charset=utf-8" });
@@ -61,15 +68,22 @@ server.listen(port, host, () => {
   console.log(`Serving ${publish} at http://${host}:${port}`);
 });
 
+/** The longest a graceful shutdown waits for requests in flight before it closes the database anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
+    console.log(`${signal}: finishing ${inFlight} request(s) in flight, then closing the database`);
+    // Stop accepting; idle keep-alive connections go now, busy ones once their answer is sent.
     server.close();
-    handler
-      .settled()
-      .then(closeStore)
+    server.closeIdleConnections();
+    const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+    Promise.race([idle, grace])
+      .then(() => handler.settled())
+      .then(shutDownStore)
       .finally(() => process.exit(0));
   });
 }

@@ -29,9 +29,11 @@ export async function openStore(config: ServerConfig = getConfig()): Promise<Sto
 }
 
 let current: Promise<Store> | undefined;
+let shutDown = false;
 
 /** The process's store, created on first use; a failed open is retried on the next call. */
 export function getStore(): Promise<Store> {
+  if (shutDown) return Promise.reject(new Error("The server is shutting down."));
   if (!current) {
     current = openStore();
     current.catch(() => {
@@ -41,7 +43,13 @@ export function getStore(): Promise<Store> {
   return current;
 }
 
-/** Closes the process's store (for a clean shutdown, or between tests). */
+/** Closes the store for good: nothing in this process opens it again (a graceful shutdown's last step). */
+export async function shutDownStore(): Promise<void> {
+  shutDown = true;
+  await closeStore();
+}
+
+/** Closes the process's store (between tests; the next getStore opens it again). */
 export async function closeStore(): Promise<void> {
   const store = current;
   current = undefined;

@@ -1,30 +1,64 @@
+import { chmodSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { acquireDirLock } from "./lock";
 import { migrate } from "./migrations";
 import type { Db } from "./types";
 
+export class DataDirGoneError extends Error {
+  override name = "DataDirGoneError";
+}
+
+/** Files others could read (sign-ups are personal data): made owner-only, folders 0700, files 0600. */
+function makePrivate(path: string): void {
+  const stat = statSync(path);
+  if ((stat.mode & 0o077) !== 0) chmodSync(path, stat.isDirectory() ? 0o700 : 0o600);
+  if (stat.isDirectory()) for (const entry of readdirSync(path)) makePrivate(join(path, entry));
+}
+
 /**
  * The embedded Postgres (PGlite) in `dataDir/pg`, owned by this process through `dataDir/owner.lock`, with
- * the migrations applied. The first open of a new folder runs initdb (seconds); later opens take well under
- * one. Only local processes (npm start, astro dev, the CLI, tests) open it: no deployed function imports it.
+ * the migrations applied, readable by its owner only. The first open of a new folder runs initdb (seconds);
+ * later opens take well under one. Every query checks that the folder it opened is still the one at
+ * `dataDir/pg` (not deleted, not replaced): otherwise it fails, so no sign-up is acknowledged into a folder
+ * nobody will read. Only local processes (npm start, astro dev, the CLI, tests) open it: no deployed
+ * function imports it.
  */
 export async function openPgliteDb(dataDir: string): Promise<Db> {
+  // This process keeps the list: whatever it creates from now on is its user's alone.
+  process.umask(0o077);
   const release = acquireDirLock(dataDir);
+  const folder = join(dataDir, "pg");
   let pg: PGlite | undefined;
   try {
-    pg = await PGlite.create(join(dataDir, "pg"));
+    pg = await PGlite.create(folder);
     await migrate(pg);
+    makePrivate(dataDir);
   } catch (error) {
     await pg?.close().catch(() => {});
     release();
     throw error;
   }
   const db = pg;
+  const opened = statSync(folder);
+  const assertSameFolder = () => {
+    let now: ReturnType<typeof statSync> | undefined;
+    try {
+      now = statSync(folder);
+    } catch {
+      // Reported below.
+    }
+    if (!now || now.ino !== opened.ino || now.dev !== opened.dev) {
+      throw new DataDirGoneError(`The embedded database folder ${folder} was deleted or replaced while in use.`);
+    }
+  };
   return {
     kind: "pglite",
     async query<Row extends Record<string, unknown>>(text: string, params: unknown[] = []) {
-      return (await db.query<Row>(text, params)).rows;
+      assertSameFolder();
+      const rows = (await db.query<Row>(text, params)).rows;
+      assertSameFolder();
+      return rows;
     },
     async close() {
       await db.close();
