@@ -10,7 +10,7 @@ export interface ServerConfig {
   dataDir: string;
   /** Where neon() sends queries instead of Neon's own endpoint (a local Neon proxy); null for Neon's. */
   neonFetchEndpoint: string | null;
-  /** Sign-up attempts allowed per client per window (RATE_LIMIT_MAX, default 5). */
+  /** Free sign-ups per network per sliding window before a proof-of-work is asked (RATE_LIMIT_MAX, default 10). */
   rateLimitMax: number;
   /** The rate-limit window in seconds (RATE_LIMIT_WINDOW_SECONDS, default 600). */
   rateLimitWindowSeconds: number;
@@ -37,7 +37,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     netlifyDbUrl: env["NETLIFY_DB_URL"]?.trim() || null,
     dataDir: env["DATA_DIR"]?.trim() || ".data",
     neonFetchEndpoint: env["NEON_FETCH_ENDPOINT"]?.trim() || null,
-    rateLimitMax: positiveInt(env["RATE_LIMIT_MAX"], 5),
+    rateLimitMax: positiveInt(env["RATE_LIMIT_MAX"], 10),
     rateLimitWindowSeconds: positiveInt(env["RATE_LIMIT_WINDOW_SECONDS"], 600),
     rateLimitSecret: env["RATE_LIMIT_SECRET"]?.trim() || null,
     dbTimeoutMs: positiveInt(env["DB_TIMEOUT_MS"], 5000),

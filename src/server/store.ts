@@ -6,7 +6,11 @@ const HIT = `INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES (
   ON CONFLICT (client_key, window_start) DO UPDATE SET attempts = waitlist_rate_limit.attempts + 1
   RETURNING attempts`;
 
-/** The first attempt of a window drops windows that started before $3 (the one before it), in the same statement. */
+/** The previous window ($3 is its start): its attempts count in the sliding estimate, weighted. */
+const PREVIOUS = `SELECT coalesce((SELECT attempts FROM waitlist_rate_limit
+  WHERE client_key = $1 AND window_start = $3::timestamptz), 0) AS attempts`;
+
+/** The first attempt of a window drops windows that started before the previous one, in the same statement. */
 const PRUNE = `DELETE FROM waitlist_rate_limit
   WHERE window_start < $3::timestamptz AND (SELECT attempts FROM hit) = 1`;
 
@@ -25,16 +29,19 @@ export const SQL = {
     LEFT JOIN waitlist w ON w.created_at >= d.day AND w.created_at < d.day + interval '1 day'
     GROUP BY d.day ORDER BY d.day`,
   byEmail: "SELECT name, email, message FROM waitlist WHERE lower(email) = lower($1)",
-  /** Counts an attempt (and prunes on a window's first); returns the window's attempts. */
-  hit: `WITH hit AS (${HIT}), pruned AS (${PRUNE}) SELECT attempts FROM hit`,
-  /** Counts an attempt, prunes on a window's first, and inserts only when within the limit ($4). */
-  hitAndInsert: `WITH hit AS (${HIT}), pruned AS (${PRUNE}), added AS (
+  /**
+   * Counts an attempt, prunes on a window's first, and inserts only while the sliding estimate (this window's
+   * attempts + the previous window's × $8) is within the allowance ($4).
+   */
+  hitAndInsert: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), added AS (
       INSERT INTO waitlist (name, email, message)
-      SELECT $5::text, $6::text, $7::text FROM hit WHERE hit.attempts <= $4::int
+      SELECT $5::text, $6::text, $7::text FROM hit, previous
+      WHERE hit.attempts + previous.attempts * $8::float8 <= $4::int
       ON CONFLICT ((lower(email))) DO NOTHING
       RETURNING id
     )
-    SELECT (SELECT attempts FROM hit) AS attempts, (SELECT count(*)::int FROM added) AS added`,
+    SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
+      (SELECT count(*)::int FROM added) AS added`,
 } as const;
 
 export interface ExportedEntry extends WaitlistEntry {
@@ -52,28 +59,19 @@ export interface Store {
   /** Sign-ups per day for the last `days` days (UTC), today included, days without sign-ups as 0. */
   perDay(days: number): Promise<Array<{ day: string; count: number }>>;
   /**
-   * Counts one attempt of `clientKey` in the window starting at `windowStart` and returns the window's total.
-   * The first attempt of a window prunes windows older than the previous one.
-   */
-  hit(clientKey: string, windowStart: Date, windowMs: number): Promise<number>;
-  /**
-   * `hit`, then `add` only if the window's attempts are at most `max`, in one statement. Resolves to the
-   * window's attempts and whether a row was added.
+   * Counts one sign-up attempt of `clientKey` in `window` and adds `entry` only while the client's sliding
+   * estimate is within `allowance`, in one statement. Resolves to the estimate and whether a row was added.
    */
   hitAndAdd(
     clientKey: string,
-    windowStart: Date,
-    windowMs: number,
-    max: number,
+    window: { start: Date; windowMs: number; previousWeight: number },
+    allowance: number,
     entry: WaitlistEntry,
-  ): Promise<{ attempts: number; added: boolean }>;
+  ): Promise<{ estimate: number; added: boolean }>;
   close(): Promise<void>;
 }
 
 export function createStore(db: Db): Store {
-  /** The window before `windowStart`: older windows are pruned. */
-  const pruneBefore = (windowStart: Date, windowMs: number) => new Date(windowStart.getTime() - windowMs).toISOString();
-
   return {
     db,
     async add(entry) {
@@ -90,23 +88,21 @@ export function createStore(db: Db): Store {
       ]);
       return row ?? null;
     },
-    async hit(clientKey, windowStart, windowMs) {
-      const params = [clientKey, windowStart.toISOString(), pruneBefore(windowStart, windowMs)];
-      const [row] = await db.query<{ attempts: number }>(SQL.hit, params);
-      return Number(row?.attempts ?? 1);
-    },
-    async hitAndAdd(key, windowStart, windowMs, max, entry) {
+    async hitAndAdd(key, window, allowance, entry) {
+      const previousStart = new Date(window.start.getTime() - window.windowMs).toISOString();
       const params = [
         key,
-        windowStart.toISOString(),
-        pruneBefore(windowStart, windowMs),
-        max,
+        window.start.toISOString(),
+        previousStart,
+        allowance,
         entry.name,
         entry.email,
         entry.message,
+        window.previousWeight,
       ];
-      const [row] = await db.query<{ attempts: number; added: number }>(SQL.hitAndInsert, params);
-      return { attempts: Number(row?.attempts ?? 1), added: Number(row?.added ?? 0) === 1 };
+      const [row] = await db.query<{ attempts: number; previous: number; added: number }>(SQL.hitAndInsert, params);
+      const estimate = Number(row?.attempts ?? 1) + Number(row?.previous ?? 0) * window.previousWeight;
+      return { estimate, added: Number(row?.added ?? 0) === 1 };
     },
     async list(since) {
       const rows = await db.query<{

@@ -156,7 +156,7 @@ describe("bots", () => {
   });
 });
 
-describe("rate limit in Postgres", () => {
+describe("the free allowance in Postgres", () => {
   beforeAll(() => {
     process.env["RATE_LIMIT_MAX"] = "5";
     resetConfig();
@@ -166,7 +166,7 @@ describe("rate limit in Postgres", () => {
     resetConfig();
   });
 
-  it("allows 5 attempts per client per window, then answers 429 with Retry-After", async () => {
+  it("allows 5 sign-ups per network, then asks the dialog for a proof of work (429, Retry-After)", async () => {
     const ip = "192.0.2.55";
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await call(post({ ...valid, email: `rl${i}@example.com` }), ip)).status);
@@ -176,9 +176,11 @@ describe("rate limit in Postgres", () => {
     const retryAfter = Number(limited.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(600);
-    expect((await limited.json()).error).toMatch(/^Too many sign-up attempts/);
+    const body = await limited.json();
+    expect(body.error).toBe("Please confirm you are not a robot.");
+    expect(body.challenge.parameters.algorithm).toBe("PBKDF2/SHA-256");
     expect(await (await getStore()).find("rl5@example.com")).toBeNull();
-    // Another client is unaffected.
+    // Another network is unaffected.
     expect((await call(post({ ...valid, email: "other@example.com" }), "192.0.2.56")).status).toBe(201);
   });
 

@@ -1,4 +1,5 @@
-import type { SignupForm } from "./rules";
+import type { Challenge, Solution } from "altcha-lib";
+import { PROOF_FIELD, type SignupForm } from "./rules";
 
 export const WAITLIST_ENDPOINT = "/api/waitlist";
 
@@ -12,17 +13,43 @@ export class SubmitError extends Error {
   }
 }
 
-/** Posts a sign-up; throws SubmitError on a network failure (status null) or any non-2xx answer. */
-export async function submitSignup(form: SignupForm & { homepage?: string }): Promise<void> {
-  let response: Response;
+type Posted = SignupForm & { homepage?: string; [PROOF_FIELD]?: string };
+
+async function post(form: Posted): Promise<Response> {
   try {
-    response = await fetch(WAITLIST_ENDPOINT, {
+    return await fetch(WAITLIST_ENDPOINT, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify(form),
     });
   } catch (error) {
     throw new SubmitError(`Waitlist request failed: ${String(error)}`, null);
+  }
+}
+
+/** Solves a challenge in a Web Worker; resolves to the payload the server verifies (base64 JSON). */
+function solve(challenge: Challenge): Promise<string> {
+  const worker = new Worker(new URL("./proof.worker.ts", import.meta.url), { type: "module" });
+  return new Promise<string>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<Solution | null>) => {
+      if (event.data) resolve(btoa(JSON.stringify({ challenge, solution: event.data })));
+      else reject(new SubmitError("The anti-spam check could not be solved in time.", 429));
+    };
+    worker.onerror = () => reject(new SubmitError("The anti-spam check could not run.", 429));
+    worker.postMessage(challenge);
+  }).finally(() => worker.terminate());
+}
+
+/**
+ * Posts a sign-up. Past its network's free allowance the server answers 429 with a proof-of-work challenge:
+ * it is solved in a Web Worker and the sign-up is posted again with the proof. Throws SubmitError on a
+ * network failure (status null) or any other non-2xx answer.
+ */
+export async function submitSignup(form: Posted): Promise<void> {
+  let response = await post(form);
+  if (response.status === 429) {
+    const body = (await response.json().catch(() => null)) as { challenge?: Challenge } | null;
+    if (body?.challenge) response = await post({ ...form, [PROOF_FIELD]: await solve(body.challenge) });
   }
   if (!response.ok) {
     const detail = await response.text().catch(() => "");

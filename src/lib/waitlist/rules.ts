@@ -80,6 +80,9 @@ export interface Signup {
  */
 export const HONEYPOT_FIELD = "homepage";
 
+/** The field carrying a solved proof-of-work (ALTCHA payload) past a network's free allowance. */
+export const PROOF_FIELD = "altcha";
+
 /** What the dialog holds and posts. */
 export interface SignupForm {
   name: string;

@@ -1,0 +1,67 @@
+/**
+ * A crowd behind one address (an office, a conference): 200 people sign up through the dialog from the same
+ * IP within minutes, on a server with the production allowance. Past it, each browser solves the proof of
+ * work in a Web Worker; everyone gets in. Desktop only: it starts a server of its own.
+ */
+import type { Browser } from "@playwright/test";
+import { openPgliteDb } from "../../src/server/db/pglite";
+import { type RunningServer, startServer } from "../support/server";
+import { expect, isMobile, test } from "./fixtures";
+
+const PEOPLE = 200;
+const TABS = 4;
+let server: RunningServer | undefined;
+
+test.afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+/** One browser tab signing up `count` people, one after another, through the real dialog. */
+async function tab(browser: Browser, base: string, first: number, count: number, workerLoads: string[]) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on("request", (request) => {
+    if (request.url().includes("proof.worker")) workerLoads.push(request.url());
+  });
+  await page.goto(`${base}/`);
+  const dialog = page.getByRole("dialog");
+  for (let i = first; i < first + count; i++) {
+    await page.getByRole("banner").getByRole("link", { name: "Join the Waitlist" }).click();
+    await dialog.getByLabel("Email (required)").fill(`person${i}@crowd.example.com`);
+    await dialog.getByLabel("I accept the").check();
+    await dialog.getByRole("button", { name: "Join the Waitlist" }).click();
+    await expect(dialog.getByText("Thank you for signing up!")).toBeVisible({ timeout: 30_000 });
+    await dialog.getByRole("button", { name: "Close" }).first().click();
+    await expect(dialog).toHaveCount(0);
+  }
+  await context.close();
+}
+
+test("200 people behind one address all get in through the dialog", async ({ browser, page }) => {
+  test.skip(isMobile(page), "one run is enough for a test that starts its own server");
+  test.setTimeout(600_000);
+  server = await startServer({ RATE_LIMIT_MAX: "10" });
+  const workerLoads: string[] = [];
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: TABS }, (_, t) =>
+      tab(browser, server?.url ?? "", t * (PEOPLE / TABS), PEOPLE / TABS, workerLoads),
+    ),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  await server.stop();
+  const db = await openPgliteDb(server.dataDir);
+  const rows = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM waitlist WHERE email LIKE '%@crowd.example.com'",
+  );
+  await db.close();
+  test.info().annotations.push({
+    type: "crowd",
+    description: `${PEOPLE} sent, ${rows[0]?.n} stored in ${seconds.toFixed(0)} s`,
+  });
+  expect(rows[0]?.n).toBe(PEOPLE);
+  // The proof-of-work worker was loaded only by the tabs that went past the allowance, never before.
+  expect(workerLoads.length).toBeGreaterThan(0);
+  expect(workerLoads.length).toBeLessThanOrEqual(PEOPLE - 10);
+});

@@ -1,0 +1,120 @@
+/**
+ * Crowds in, floods out: many people behind one address get in (past a free allowance, with a proof of work
+ * their browser solves), typos never count, and a script that floods the API without solving anything gets
+ * at most the allowance stored. The browser side of the crowd is in tests/e2e/crowd.spec.ts.
+ */
+import { type Challenge, solveChallenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import handler from "../../netlify/functions/waitlist";
+import { getConfig } from "../../src/server/config";
+import { clientNetwork } from "../../src/server/rate-limit";
+import { getStore } from "../../src/server/store-instance";
+import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
+
+const ALLOWANCE = 10; // the default RATE_LIMIT_MAX
+const signUp = (email: string, ip: string, extra: Record<string, unknown> = {}) =>
+  handler(post({ email, termsAccepted: true, ...extra }), fakeContext(ip));
+const stored = async (prefix: string) =>
+  (await (await getStore()).list()).filter((entry) => entry.email.startsWith(prefix)).length;
+
+/** What the dialog's Web Worker does, here in Node: solve the challenge and encode the proof. */
+async function prove(challenge: Challenge): Promise<string> {
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+}
+
+beforeAll(() => useEmbeddedStore("crowds-", ALLOWANCE), 60_000);
+afterAll(releaseEmbeddedStore);
+
+describe("a flood from one address that never solves a challenge", () => {
+  it("stores at most the free allowance", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => signUp(`flood${i}@example.com`, "203.0.113.66").then((r) => r.status)),
+    );
+    expect(answers.filter((status) => status === 201)).toHaveLength(ALLOWANCE);
+    expect(answers.filter((status) => status === 429)).toHaveLength(120 - ALLOWANCE);
+    expect(await stored("flood")).toBe(ALLOWANCE);
+    expect(getConfig().rateLimitMax).toBe(ALLOWANCE);
+  }, 60_000);
+
+  it("cannot reuse one solved challenge for another address", async () => {
+    const ip = "203.0.113.67";
+    for (let i = 0; i < ALLOWANCE; i++) await signUp(`reuse${i}@example.com`, ip);
+    const limited = await signUp("reuse.a@example.com", ip);
+    const proof = await prove((await limited.json()).challenge);
+    expect((await signUp("reuse.a@example.com", ip, { altcha: proof })).status).toBe(201);
+    const replay = await signUp("reuse.b@example.com", ip, { altcha: proof });
+    expect(replay.status).toBe(400);
+    expect(await replay.json()).toEqual({ error: "The anti-spam check did not pass. Please try again." });
+    expect((await signUp("reuse.c@example.com", ip, { altcha: "bm90IGEgcHJvb2Y=" })).status).toBe(400);
+    expect(await stored("reuse.")).toBe(1);
+  }, 60_000);
+});
+
+describe("a crowd behind one address", () => {
+  it("200 different people all get in: the first on the allowance, the rest with a proof of work", async () => {
+    const ip = "198.51.100.200";
+    let proven = 0;
+    for (let i = 0; i < 200; i++) {
+      const email = `crowd${i}@example.com`;
+      let res = await signUp(email, ip);
+      if (res.status === 429) {
+        proven++;
+        res = await signUp(email, ip, { altcha: await prove((await res.json()).challenge) });
+      }
+      expect(res.status).toBe(201);
+    }
+    expect(proven).toBe(200 - ALLOWANCE);
+    expect(await stored("crowd")).toBe(200);
+  }, 120_000);
+
+  it("typos never count: a person's mistakes do not lock them out", async () => {
+    const ip = "198.51.100.201";
+    for (let i = 0; i < 40; i++) {
+      const res = await signUp(i % 2 ? "not-an-email" : "", ip);
+      expect(res.status).toBe(400);
+    }
+    expect((await signUp("typist@example.com", ip)).status).toBe(201);
+  });
+
+  it("the form without JavaScript keeps the allowance and says when to come back", async () => {
+    const ip = "198.51.100.202";
+    for (let i = 0; i < ALLOWANCE; i++) await signUp(`formcrowd${i}@example.com`, ip);
+    const res = await handler(
+      new Request("http://localhost/api/waitlist", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "email=formcrowd.late%40example.com&termsAccepted=on",
+      }),
+      fakeContext(ip),
+    );
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await res.text()).toMatch(
+      /Many people have signed up from your network just now\. Please come back in \d+ minutes?\./,
+    );
+  });
+});
+
+describe("who counts as one client", () => {
+  it.each([
+    ["203.0.113.9", "203.0.113.9"],
+    ["::ffff:203.0.113.9", "203.0.113.9"],
+    ["2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"],
+    ["2001:db8:1:2::1", "2001:db8:1:2::/64"],
+    ["2001:DB8:0001:0002:ffff::9", "2001:db8:1:2::/64"],
+    ["::1", "0:0:0:0::/64"],
+  ])("%s counts as %s", (ip, network) => {
+    expect(clientNetwork(ip)).toBe(network);
+  });
+
+  it("every address of one IPv6 /64 shares its allowance", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < ALLOWANCE + 1; i++) {
+      statuses.push((await signUp(`v6.${i}@example.com`, `2001:db8:aa:bb::${(i + 1).toString(16)}`)).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect((await signUp("v6.other@example.com", "2001:db8:aa:cc::1")).status).toBe(201);
+  });
+});
