@@ -1,6 +1,6 @@
 /**
- * `client:intent`: hydrate an island when the visitor shows intent toward one of its controls (the elements
- * matching `options.value`, a CSS selector): the pointer entering one, focus, a touch or pointer down, or a
+ * `client:intent="<selector>"`: hydrate an island when the visitor shows intent toward one of its controls
+ * (the elements matching the selector): the pointer entering one, focus, a touch or pointer down, or a
  * click. Nothing loads for visitors who never reach for it. A click made before the island is ready is not
  * lost: the page's capture script (src/lib/waitlist/capture.ts) parks it and the island replays it.
  */
@@ -9,7 +9,7 @@ import type { ClientDirective } from "astro";
 const EVENTS = ["pointerover", "focusin", "touchstart", "pointerdown", "click"] as const;
 
 const intent: ClientDirective = (load, options) => {
-  const selector = typeof options.value === "string" && options.value ? options.value : "[data-hydrate-on-intent]";
+  const selector = String(options.value);
   let started = false;
   const listener = (event: Event) => {
     if (started || !(event.target instanceof Element) || !event.target.closest(selector)) return;

@@ -43,7 +43,7 @@ export function captureOpenerClicks(): void {
       const parked = current.pending;
       if (current.open || !parked) return;
       current.pending = null;
-      window.location.assign(parked.getAttribute("href") ?? "/join");
+      location.assign((parked as HTMLAnchorElement).href);
     }, FALLBACK_MS);
   });
 }
