@@ -16,7 +16,7 @@ export default defineConfig({
   forbidOnly: Boolean(process.env["CI"]),
   retries: 0,
   workers: 2,
-  reporter: process.env["CI"] ? [["list"]] : [["list"]],
+  reporter: "list",
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",

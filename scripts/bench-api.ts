@@ -11,9 +11,9 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { createStore, SQL } from "../src/server/store";
-import { startServer } from "../tests/support/server";
 import { summariseProfiles } from "./lib/cpu-profile";
 import { writeSection } from "./lib/perf-doc";
+import { startServer } from "./lib/server-process";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 8);
 const fresh = (name: string) => join(mkdtempSync(join(tmpdir(), `bench-${name}-`)), "data");

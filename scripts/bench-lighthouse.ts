@@ -14,9 +14,9 @@ import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Flags } from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
-import { startServer } from "../tests/support/server";
 import { CHROMIUM_ARGS, findChromium } from "./lib/chromium";
 import { writeSection } from "./lib/perf-doc";
+import { startServer } from "./lib/server-process";
 import { createSiteHandler, loadHeaderRules } from "./lib/site-server";
 
 const { values } = parseArgs({ options: { compare: { type: "string", multiple: true }, runs: { type: "string" } } });
@@ -181,6 +181,6 @@ writeSection(
   `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:lighthouse${(values.compare ?? []).map((c) => ` -- --compare ${c}`).join("")}\`: ` +
     `Lighthouse 13, medians of ${RUNS} interleaved runs, every site served on loopback with compression, headless Chromium, ` +
     "each preset's default throttling. The 404 page is audited at /404.html (Lighthouse does not audit a 404 status); " +
-    "its best-practices score counts the `console.error` the brief requires. “JS transferred” counts script files; this site's pages carry their only pre-interaction JavaScript (about 2.7 KB gzip, see the budgets) inline in the HTML.\n\n" +
+    "its best-practices score counts the `console.error` docs/brief.md requires. “JS transferred” counts script files; this site's pages carry their only pre-interaction JavaScript (about 2.7 KB gzip, see the budgets) inline in the HTML.\n\n" +
     table,
 );

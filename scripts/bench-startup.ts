@@ -6,14 +6,12 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../tests/support/server";
 import { writeSection } from "./lib/perf-doc";
 
 async function timeStart(dataDir: string) {
-  const port = await freePort();
   const started = performance.now();
   const child = spawn("npm", ["start"], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir },
+    env: { ...process.env, PORT: "0", DATA_DIR: dataDir },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -27,7 +25,9 @@ async function timeStart(dataDir: string) {
   let firstPage = Number.NaN;
   while (Number.isNaN(firstPage) && performance.now() - started < 180_000) {
     try {
-      if ((await fetch(`http://localhost:${port}/`)).status === 200) firstPage = performance.now() - started;
+      const url = /Serving \S+ at (http:\/\/\S+)/.exec(output)?.[1];
+      if (url && (await fetch(`${url}/`)).status === 200) firstPage = performance.now() - started;
+      else await new Promise((resolve) => setTimeout(resolve, 25));
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

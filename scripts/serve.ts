@@ -4,6 +4,7 @@
  * database, which opens alongside, before the first sign-up needs it.
  */
 import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { resolveConfig } from "@netlify/config";
 import { getConfig } from "../src/server/config";
 import { chooseConnection, describeConnection } from "../src/server/db/connection";
@@ -65,7 +66,9 @@ server.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 server.listen(port, host, () => {
-  console.log(`Serving ${publish} at http://${host}:${port}`);
+  // PORT=0 lets the OS pick a free port; the line says which (tests and benchmarks read it).
+  const { port: actual } = server.address() as AddressInfo;
+  console.log(`Serving ${publish} at http://${host}:${actual}`);
 });
 
 /** The longest a graceful shutdown waits for requests in flight before it closes the database anyway. */

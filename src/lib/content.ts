@@ -1,9 +1,9 @@
 import { z } from "astro/zod";
 
-/** The brief fixes the FAQ at exactly ten questions. */
+/** docs/brief.md fixes the FAQ at exactly ten questions. */
 export const FAQ_COUNT = 10;
 
-/** The brief fixes the thirteen terms sections and their order. */
+/** docs/brief.md fixes the thirteen terms sections and their order. */
 export const TERMS_ORDER = [
   "acceptance",
   "service-description",
@@ -46,7 +46,7 @@ export const sectionSchema = z.object({
 
 export type FaqEntry = z.infer<typeof faqSchema> & { id: string };
 
-/** Sorts terms entries into the brief's order and fails loudly if one is missing or extra. */
+/** Sorts terms entries into docs/brief.md's order and fails loudly if one is missing or extra. */
 export function orderTerms<T extends { id: string }>(entries: readonly T[]): T[] {
   const byId = new Map(entries.map((entry) => [entry.id.replace(/^\d+-/, ""), entry]));
   const extra = [...byId.keys()].filter((id) => !(TERMS_ORDER as readonly string[]).includes(id));

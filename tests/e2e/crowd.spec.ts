@@ -4,8 +4,8 @@
  * work in a Web Worker; everyone gets in. Desktop only: it starts a server of its own.
  */
 import type { Browser } from "@playwright/test";
+import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { type RunningServer, startServer } from "../support/server";
 import { expect, isMobile, test } from "./fixtures";
 
 const PEOPLE = 200;

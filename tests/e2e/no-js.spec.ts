@@ -33,7 +33,7 @@ test.describe("without JavaScript", () => {
     expect(csv).toContain(`No Script,${email},Organization: Plain HTML Inc.\r\n`);
   });
 
-  test("a form error shows the brief's message and a link back", async ({ page }) => {
+  test("a form error shows docs/brief.md's message and a link back", async ({ page }) => {
     await page.goto("/join");
     // The browser accepts an address without a domain suffix; the function's schema does not.
     await page.getByLabel("Email (required)").fill("someone@localhost");

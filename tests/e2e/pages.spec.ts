@@ -47,7 +47,7 @@ test("the product page has the headline and exactly 10 FAQ entries, every answer
   expect(html).toContain("Team mode gives a group a shared knowledge graph");
 });
 
-test("the terms page lists the 13 sections in the brief's order", async ({ page }) => {
+test("the terms page lists the 13 sections in docs/brief.md's order", async ({ page }) => {
   await page.goto("/terms-of-service");
   const headings = await page.locator("main ol > li > h2").allTextContents();
   expect(headings.map((h) => h.replace(/\s+/g, " ").trim())).toEqual(TERMS_TITLES.map((t, i) => `${i + 1}. ${t}`));

@@ -2,9 +2,10 @@
  * The whole path, with its own server each: browser → dialog → function → database, then the database read
  * back after the server has stopped. These start a server of their own, so they run on the desktop project.
  */
+
+import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { createStore } from "../../src/server/store";
-import { freePort, type RunningServer, startServer } from "../support/server";
 import { expect, isMobile, test } from "./fixtures";
 
 let server: RunningServer | undefined;
@@ -55,10 +56,11 @@ test("a sign-up is stored in the embedded database with the combined message", a
 });
 
 test("with the database unreachable, the dialog shows the failure toast and keeps the values", async ({ page }) => {
-  const closed = await freePort();
+  // Port 1 on loopback: nothing listens there, so every query is refused.
   server = await startServer({
     DATABASE_URL: "postgresql://user:password@db.invalid/waitlist",
-    NEON_FETCH_ENDPOINT: `http://127.0.0.1:${closed}/sql`,
+    DATABASE_DRIVER: "neon-http",
+    NEON_FETCH_ENDPOINT: "http://127.0.0.1:1/sql",
   });
   const dialog = await signUp(page, server.url, {
     "Email (required)": "unreachable@example.com",

@@ -78,7 +78,7 @@ describe("POST /api/waitlist on the embedded database", () => {
     }
   });
 
-  it("400 with the brief's first message for invalid sign-ups, storing nothing", async () => {
+  it("400 with docs/brief.md's first message for invalid sign-ups, storing nothing", async () => {
     const store = await getStore();
     const before = await store.count();
     const cases: Array<[Record<string, unknown>, string]> = [

@@ -1,6 +1,6 @@
 /**
- * Input the brief does not cover, and posts from other sites: each a 400 or 403 with a clear message, and
- * nothing stored. The brief's own messages and their order are tested in tests/unit/schema.test.ts.
+ * Input docs/brief.md does not cover, and posts from other sites: each a 400 or 403 with a clear message, and
+ * nothing stored. docs/brief.md's own messages and their order are tested in tests/unit/schema.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
@@ -63,7 +63,7 @@ describe("characters no field may hold", () => {
     );
   });
 
-  it("the brief's messages still come first for what they cover", async () => {
+  it("docs/brief.md's messages still come first for what they cover", async () => {
     const res = await call(post({ email: "", termsAccepted: true, name: "\u001b" }));
     expect(await res.json()).toEqual({ error: "Please provide your email address." });
   });

@@ -42,7 +42,7 @@ describe("sign-up by form post (no JavaScript)", () => {
     });
   });
 
-  it("400 with a small HTML page showing the brief's message, escaped, and a link back", async () => {
+  it("400 with a small HTML page showing docs/brief.md's message, escaped, and a link back", async () => {
     const res = await handler(
       formPost({ email: "form2@example.com", name: "<b>x</b>".repeat(20), termsAccepted: "on" }),
       fakeContext(),

@@ -3,8 +3,8 @@
  * restarted on the same folder, and every sign-up that got a success answer must be there.
  */
 import { expect, it } from "vitest";
+import { startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { startServer } from "../support/server";
 
 const LOAD_MS = 3000;
 const CLIENTS = 8;

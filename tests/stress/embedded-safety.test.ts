@@ -9,9 +9,9 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
+import { startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { tempDataDir } from "../integration/helpers";
-import { startServer } from "../support/server";
 
 const signUp = (url: string, email: string) =>
   fetch(`${url}/api/waitlist`, {

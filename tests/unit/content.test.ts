@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkFaq, orderTerms, TERMS_ORDER } from "../../src/lib/content";
 
 describe("orderTerms", () => {
-  it("puts the sections in the brief's order whatever order they arrive in", () => {
+  it("puts the sections in docs/brief.md's order whatever order they arrive in", () => {
     const shuffled = [...TERMS_ORDER].reverse().map((id) => ({ id }));
     expect(orderTerms(shuffled).map((e) => e.id)).toEqual([...TERMS_ORDER]);
   });

@@ -14,7 +14,7 @@ interface WaitlistFormProps {
   onSubmit: () => void;
 }
 
-/** The dialog's form. Validation is the caller's (noValidate: the brief's toasts, not browser bubbles). */
+/** The dialog's form. Validation is the caller's (noValidate: docs/brief.md's toasts, not browser bubbles). */
 export function WaitlistForm({ values, submitting, onChange, onSubmit }: WaitlistFormProps) {
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -28,16 +28,19 @@ async function post(form: Posted): Promise<Response> {
 }
 
 /** Solves a challenge in a Web Worker; resolves to the payload the server verifies (base64 JSON). */
-function solve(challenge: Challenge): Promise<string> {
+async function solve(challenge: Challenge): Promise<string> {
   const worker = new Worker(new URL("./proof.worker.ts", import.meta.url), { type: "module" });
-  return new Promise<string>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<Solution | null>) => {
-      if (event.data) resolve(btoa(JSON.stringify({ challenge, solution: event.data })));
-      else reject(new SubmitError("The anti-spam check could not be solved in time.", 429));
-    };
-    worker.onerror = () => reject(new SubmitError("The anti-spam check could not run.", 429));
-    worker.postMessage(challenge);
-  }).finally(() => worker.terminate());
+  try {
+    const solution = await new Promise<Solution | null>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<Solution | null>) => resolve(event.data);
+      worker.onerror = () => reject(new SubmitError("The anti-spam check could not run.", 429));
+      worker.postMessage(challenge);
+    });
+    if (!solution) throw new SubmitError("The anti-spam check could not be solved in time.", 429);
+    return btoa(JSON.stringify({ challenge, solution }));
+  } finally {
+    worker.terminate();
+  }
 }
 
 /**

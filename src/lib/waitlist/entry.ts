@@ -1,6 +1,6 @@
 import type { Signup } from "./rules";
 
-/** A row of the `waitlist` table, as the brief defines it. */
+/** A row of the `waitlist` table, as docs/brief.md defines it. */
 export interface WaitlistEntry {
   name: string | null;
   email: string;
@@ -15,7 +15,7 @@ const PARTS = [
 
 /**
  * Combines the optional parts into one message: each present part on its own paragraph, separated by a
- * blank line, prefixed as the brief says. Absent or blank parts are omitted; all absent gives null.
+ * blank line, prefixed as docs/brief.md says. Absent or blank parts are omitted; all absent gives null.
  */
 export function buildMessage(parts: Pick<Signup, "organization" | "why" | "connect">): string | null {
   const paragraphs = PARTS.flatMap(([key, prefix]) => {

@@ -4,10 +4,10 @@
  * the same limits, messages and patterns, and a property test holds the two to the same verdicts.
  */
 
-/** Inclusive character limits from the brief. */
+/** Inclusive character limits from docs/brief.md. */
 export const LIMITS = { name: 100, email: 255, organization: 200, why: 1000, connect: 1000 } as const;
 
-/** Every user-facing string of the form, word for word from the brief. */
+/** Every user-facing string of the form, word for word from docs/brief.md. */
 export const MESSAGES = {
   emailRequired: { title: "Email required", description: "Please provide your email address." },
   termsRequired: { title: "Terms of Service", description: "Please accept the Terms of Service to continue." },
@@ -18,13 +18,13 @@ export const MESSAGES = {
   organization: "Organization must be less than 200 characters",
   response: "Response must be less than 1000 characters",
   /**
-   * Not in the brief: text Postgres cannot store (NUL), that is not valid Unicode (lone surrogates), control
+   * Not in docs/brief.md: text Postgres cannot store (NUL), that is not valid Unicode (lone surrogates), control
    * characters, or text-direction overrides that could disguise what a row says.
    */
   characters:
     "Please remove unsupported characters (such as control characters, text-direction overrides or broken emoji).",
   failure: { title: "Error", description: "Failed to submit. Please try again." },
-  /** Not in the brief: the answer to HTTP 429 from the rate limit. */
+  /** Not in docs/brief.md: the answer to HTTP 429 from the rate limit. */
   rateLimited: { title: "Too many attempts", description: "Please wait a few minutes and try again." },
   success: { title: "Success!", description: "You've been added to the waitlist." },
 } as const;
@@ -62,7 +62,7 @@ export const TEXT_FIELDS = [
   { key: "connect", label: "Connect", max: LIMITS.connect, message: MESSAGES.response, multiline: true },
 ] as const;
 
-/** Not in the brief: the answer to a line break or tab in a one-line field. */
+/** Not in docs/brief.md: the answer to a line break or tab in a one-line field. */
 export const singleLineMessage = (label: string) => `${label} must be a single line.`;
 
 /** A validated sign-up: trimmed values; absent optional fields stay absent. */
@@ -99,7 +99,7 @@ export type SignupInput = Partial<Record<keyof SignupForm, unknown>>;
 
 const invalid = (message: string): Validation => ({ ok: false, title: MESSAGES.validationTitle, message });
 
-/** The checks that come before the schema, in the brief's order: email empty, then terms not accepted. */
+/** The checks that come before the schema, in docs/brief.md's order: email empty, then terms not accepted. */
 export function precheck(input: SignupInput): Validation | null {
   if (
     input.email === undefined ||
@@ -115,7 +115,7 @@ export function precheck(input: SignupInput): Validation | null {
 }
 
 /**
- * The brief's checks, in its order: email empty, then terms not accepted, then each field on its trimmed
+ * docs/brief.md's checks, in its order: email empty, then terms not accepted, then each field on its trimmed
  * value (name, email, organization, why, connect). `termsAccepted` counts only when it is exactly `true`.
  * Dependency-free twin of schema.ts's zod validation, for the browser.
  */

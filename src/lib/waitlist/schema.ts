@@ -48,7 +48,7 @@ export function createSignupSchema(z: typeof Zod) {
   });
 }
 
-/** The brief's checks in its order, the schema last; unknown fields are dropped. */
+/** docs/brief.md's checks in its order, the schema last; unknown fields are dropped. */
 export function createValidator(z: typeof Zod): Validator {
   const schema = createSignupSchema(z);
   return (input) => {
