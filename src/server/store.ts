@@ -1,5 +1,5 @@
-import type { WaitlistEntry } from "../lib/waitlist/entry";
 import type { Db } from "./db/types";
+import type { WaitlistEntry } from "./entry";
 
 /** Counts one attempt of client $1 in the window starting at $2; returns the window's attempts. */
 const HIT = `INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES ($1, $2)

@@ -1,16 +1,26 @@
-import { createServer } from "node:net";
-import { neonConfig } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import handler from "../../netlify/functions/waitlist";
-import { resetConfig } from "../../src/server/config";
-import { closeStore, getStore } from "../../src/server/store-instance";
-import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
+/**
+ * The waitlist pipeline called as the platform calls it (a Request, a context), built with createWaitlistHandler
+ * on this test's own store and configuration: no environment or global driver setting is touched.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { readConfig } from "../../src/server/config";
+import { createPgDb } from "../../src/server/db/pg";
+import { openPgliteDb } from "../../src/server/db/pglite";
+import { createStore, type Store } from "../../src/server/store";
+import { createWaitlistHandler } from "../../src/server/waitlist-handler";
+import { fakeContext, post, tempDataDir } from "./helpers";
 
+const config = readConfig({ RATE_LIMIT_MAX: "100000" }); // many posts from one address
+let store: Store;
+const getStore = async () => store;
+const handler = createWaitlistHandler({ store: getStore, config: () => config });
 const call = (request: Request) => handler(request, fakeContext());
 const valid = { email: "grace@example.com", termsAccepted: true };
 
-beforeAll(() => useEmbeddedStore("handler-", 100_000), 60_000); // many posts from one address
-afterAll(releaseEmbeddedStore);
+beforeAll(async () => {
+  store = createStore(await openPgliteDb(tempDataDir("handler-")));
+}, 60_000);
+afterAll(() => store?.close());
 
 describe("POST /api/waitlist on the embedded database", () => {
   it("201: stores a valid sign-up with its combined message", async () => {
@@ -100,41 +110,26 @@ describe("POST /api/waitlist on the embedded database", () => {
   });
 });
 
-describe("POST /api/waitlist when the database is unreachable", () => {
-  let closedPort: number;
-
-  beforeAll(async () => {
-    await closeStore();
-    // A port nobody listens on: take one, then free it.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    closedPort = (probe.address() as { port: number }).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    neonConfig.fetchEndpoint = `http://127.0.0.1:${closedPort}/sql`;
-    process.env["DATABASE_URL"] = "postgresql://user:secret@ep-test.example.neon.tech/db";
-    resetConfig();
-  });
-
-  afterAll(() => {
-    delete process.env["DATABASE_URL"];
-    neonConfig.fetchEndpoint = (host) => `https://${host}/sql`;
-    resetConfig();
-  });
+describe("POST /api/waitlist when the database fails", () => {
+  // The real node-postgres driver, pointed at loopback port 1, where nothing listens.
+  const unreachable = createPgDb("postgresql://user:secret@127.0.0.1:1/waitlist", 2000);
+  const failing = createWaitlistHandler({ store: async () => createStore(unreachable), config: () => config });
 
   it("503 with a JSON error and a log line without personal data", async () => {
-    const lines: string[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => lines.push(args.join(" "));
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const res = await call(post({ ...valid, email: "private.person@example.com", name: "Private Person" }));
+      const res = await failing(
+        post({ ...valid, email: "private.person@example.com", name: "Private Person" }),
+        fakeContext(),
+      );
       expect(res.status).toBe(503);
       expect(await res.json()).toEqual({ error: "The waitlist is unavailable right now. Please try again." });
+      expect(error).toHaveBeenCalledTimes(1);
+      const line = String(error.mock.calls[0]?.[0]);
+      expect(JSON.parse(line)).toMatchObject({ level: "error", event: "waitlist.store_failed", code: "ECONNREFUSED" });
+      expect(line).not.toMatch(/private|secret|example\.com/i);
     } finally {
-      console.error = original;
+      error.mockRestore();
     }
-    expect(lines).toHaveLength(1);
-    const line = JSON.parse(lines[0] ?? "{}");
-    expect(line).toMatchObject({ level: "error", event: "waitlist.store_failed" });
-    expect(lines[0]).not.toMatch(/private|secret|example\.com|ep-test/i);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildMessage, toEntry } from "../../src/lib/waitlist/entry";
+import { buildMessage, toEntry } from "../../src/server/entry";
 
 describe("buildMessage", () => {
   const parts = { organization: "Acme", why: "Research", connect: "Beta tester" };
@@ -7,26 +7,24 @@ describe("buildMessage", () => {
   const keys = ["organization", "why", "connect"] as const;
 
   // Every one of the eight combinations of present and absent parts.
-  for (let mask = 0; mask < 8; mask++) {
-    const present = keys.filter((_, i) => mask & (1 << i));
-    it(`with ${present.length ? present.join(" + ") : "no parts"}`, () => {
-      const input = Object.fromEntries(present.map((key) => [key, parts[key]]));
-      const message = buildMessage(input);
+  const combinations = Array.from({ length: 8 }, (_, mask) => keys.filter((_, i) => mask & (1 << i)));
+  it.each(combinations.map((present) => [present.length ? present.join(" + ") : "no parts", present] as const))(
+    "with %s",
+    (_name, present) => {
+      const message = buildMessage(Object.fromEntries(present.map((key) => [key, parts[key]])));
       if (present.length === 0) expect(message).toBeNull();
       else expect(message).toBe(present.map((key) => expected[key]).join("\n\n"));
-    });
-  }
+    },
+  );
 
-  it("omits blank parts and keeps line breaks inside a part", () => {
-    expect(buildMessage({ organization: "  ", why: "line one\nline two", connect: "" })).toBe(
-      "Why: line one\nline two",
-    );
+  it("omits empty parts and keeps line breaks inside a part", () => {
+    expect(buildMessage({ organization: "", why: "line one\nline two", connect: "" })).toBe("Why: line one\nline two");
   });
 });
 
 describe("toEntry", () => {
-  it("stores a blank name as null and the trimmed email", () => {
-    expect(toEntry({ name: "  ", email: " ada@example.com " })).toEqual({
+  it("stores an empty name as null, and the (already trimmed) values as they are", () => {
+    expect(toEntry({ name: "", email: "ada@example.com" })).toEqual({
       name: null,
       email: "ada@example.com",
       message: null,

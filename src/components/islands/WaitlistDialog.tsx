@@ -2,10 +2,11 @@ import { Dialog, DialogBackdrop, DialogPanel } from "@headlessui/react";
 import { useEffect, useRef, useState } from "react";
 import { SubmitError, submitSignup } from "../../lib/waitlist/client";
 import { connectOpener } from "../../lib/waitlist/opener";
-import { checkSignup, MESSAGES } from "../../lib/waitlist/rules";
+import { type DialogValues, HONEYPOT_FIELD, MESSAGES } from "../../lib/waitlist/spec";
+import { validateInBrowser } from "../../lib/waitlist/validate";
 import { Toaster, toastError, toastSuccess } from "../ui/toast";
 import { ThankYou } from "../waitlist/ThankYou";
-import { type DialogValues, WaitlistForm } from "../waitlist/WaitlistForm";
+import { WaitlistForm } from "../waitlist/WaitlistForm";
 
 const EMPTY: DialogValues = {
   name: "",
@@ -50,7 +51,7 @@ export default function WaitlistDialog() {
 
   const submit = async () => {
     if (inFlight.current) return;
-    const result = checkSignup(values);
+    const result = validateInBrowser(values);
     if (!result.ok) {
       toastError(result.title, result.message);
       return;
@@ -58,7 +59,8 @@ export default function WaitlistDialog() {
     inFlight.current = true;
     setSubmitting(true);
     try {
-      await submitSignup(values);
+      // What was checked is what is sent: the trimmed values (the server checks them again).
+      await submitSignup({ ...result.value, termsAccepted: true, [HONEYPOT_FIELD]: values[HONEYPOT_FIELD] });
       toastSuccess(MESSAGES.success.title, MESSAGES.success.description);
       setSubmitted(true);
     } catch (error) {

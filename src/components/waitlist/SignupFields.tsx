@@ -1,6 +1,6 @@
 import type { ChangeEvent } from "react";
 import { FORM_COPY } from "../../lib/waitlist/copy";
-import { LIMITS, type SignupForm } from "../../lib/waitlist/rules";
+import { type DialogValues, LIMITS } from "../../lib/waitlist/spec";
 import { Field, Input, Textarea } from "../ui/field";
 import { Honeypot } from "./Honeypot";
 
@@ -8,8 +8,8 @@ interface SignupFieldsProps {
   /** Prefix of the controls' ids: one form of each kind per page. */
   idPrefix: string;
   /** Controlled values (the dialog); without them the controls are plain HTML (the /join page). */
-  values?: SignupForm & { homepage: string };
-  onChange?: (values: SignupForm & { homepage: string }) => void;
+  values?: DialogValues;
+  onChange?: (values: DialogValues) => void;
   /** Native `maxlength` limits: for the no-JavaScript form; the dialog reports overlong text instead. */
   limits?: boolean;
 }
@@ -19,7 +19,7 @@ interface SignupFieldsProps {
  * the five text fields, the terms checkbox (its link opens a new tab) and the honeypot.
  */
 export function SignupFields({ idPrefix, values, onChange, limits = false }: SignupFieldsProps) {
-  const bind = (key: keyof SignupForm | "homepage") =>
+  const bind = (key: keyof DialogValues) =>
     values && onChange
       ? {
           ...(key === "termsAccepted" ? { checked: values.termsAccepted } : { value: String(values[key]) }),

@@ -1,11 +1,9 @@
 import { Description, DialogTitle } from "@headlessui/react";
 import type { SubmitEvent } from "react";
 import { FORM_COPY } from "../../lib/waitlist/copy";
-import type { SignupForm } from "../../lib/waitlist/rules";
+import type { DialogValues } from "../../lib/waitlist/spec";
 import { Button } from "../ui/field";
 import { SignupFields } from "./SignupFields";
-
-export type DialogValues = SignupForm & { homepage: string };
 
 interface WaitlistFormProps {
   values: DialogValues;

@@ -1,5 +1,5 @@
 import type { Challenge, Solution } from "altcha-lib";
-import { PROOF_FIELD, type SignupForm } from "./rules";
+import { HONEYPOT_FIELD, PROOF_FIELD, type Signup } from "./spec";
 
 export const WAITLIST_ENDPOINT = "/api/waitlist";
 
@@ -13,9 +13,10 @@ export class SubmitError extends Error {
   }
 }
 
-type Posted = SignupForm & { homepage?: string; [PROOF_FIELD]?: string };
+/** What the dialog posts: the sign-up as the browser checked it, and the two fields people never fill. */
+export type SignupPost = Signup & { termsAccepted: true; [HONEYPOT_FIELD]: string; [PROOF_FIELD]?: string };
 
-async function post(form: Posted): Promise<Response> {
+async function post(form: SignupPost): Promise<Response> {
   try {
     return await fetch(WAITLIST_ENDPOINT, {
       method: "POST",
@@ -48,7 +49,7 @@ async function solve(challenge: Challenge): Promise<string> {
  * it is solved in a Web Worker and the sign-up is posted again with the proof. Throws SubmitError on a
  * network failure (status null) or any other non-2xx answer.
  */
-export async function submitSignup(form: Posted): Promise<void> {
+export async function submitSignup(form: SignupPost): Promise<void> {
   let response = await post(form);
   if (response.status === 429) {
     const body = (await response.json().catch(() => null)) as { challenge?: Challenge } | null;

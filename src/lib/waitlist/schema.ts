@@ -1,23 +1,23 @@
 /**
- * The server's schema, in zod/mini, built from the shared rules (rules.ts): the same limits, messages,
- * patterns and order. The function validates with it; the island uses rules.ts's dependency-free twin.
+ * The function's validator, in zod/mini, built from spec.ts: the same limits, messages, patterns and order
+ * as the browser's (validate.ts), neither calling the other.
  * zod is loaded on first use (`loadValidator`), so importing the function stays light and the answers that
  * need no validation (405, 415, 413) never pay for it.
  */
 import type { z as Zod } from "zod/mini";
 import {
+  EARLY_CHECKS,
   EMAIL_PATTERN,
   LIMITS,
   LINE_BREAK,
   MESSAGES,
-  precheck,
   type Signup,
   type SignupInput,
   singleLineMessage,
   TEXT_FIELDS,
   UNSTORABLE,
   type Validation,
-} from "./rules";
+} from "./spec";
 
 export type Validator = (input: SignupInput) => Validation;
 
@@ -52,8 +52,8 @@ export function createSignupSchema(z: typeof Zod) {
 export function createValidator(z: typeof Zod): Validator {
   const schema = createSignupSchema(z);
   return (input) => {
-    const early = precheck(input);
-    if (early) return early;
+    const early = EARLY_CHECKS.find((check) => check.fails(input));
+    if (early) return { ok: false, title: early.title, message: early.message };
     const result = schema.safeParse({
       name: input.name ?? undefined,
       email: input.email,

@@ -1,7 +1,7 @@
 /**
- * The waitlist's rules, shared by the dialog island and the function: limits, messages, the order of checks.
- * This module has no dependency, so the island stays small; schema.ts builds the server's zod schema from
- * the same limits, messages and patterns, and a property test holds the two to the same verdicts.
+ * The sign-up as data (docs/brief.md §2–§3): limits, messages, patterns, the fields and the order of checks.
+ * Both validators are built from it and neither calls the other: validate.ts, dependency-free, for the
+ * browser; schema.ts, zod, for the function. A property test holds the two to the same verdicts.
  */
 
 /** Inclusive character limits from docs/brief.md. */
@@ -83,7 +83,7 @@ export const HONEYPOT_FIELD = "homepage";
 /** The field carrying a solved proof-of-work (ALTCHA payload) past a network's free allowance. */
 export const PROOF_FIELD = "altcha";
 
-/** What the dialog holds and posts. */
+/** What the form holds while a person types. */
 export interface SignupForm {
   name: string;
   email: string;
@@ -97,52 +97,24 @@ export type Validation = { ok: true; value: Signup } | { ok: false; title: strin
 
 export type SignupInput = Partial<Record<keyof SignupForm, unknown>>;
 
-const invalid = (message: string): Validation => ({ ok: false, title: MESSAGES.validationTitle, message });
+/** The dialog's state: the form and the honeypot. */
+export type DialogValues = SignupForm & { [HONEYPOT_FIELD]: string };
 
-/** The checks that come before the schema, in docs/brief.md's order: email empty, then terms not accepted. */
-export function precheck(input: SignupInput): Validation | null {
-  if (
-    input.email === undefined ||
-    input.email === null ||
-    (typeof input.email === "string" && input.email.trim() === "")
-  ) {
-    return { ok: false, title: MESSAGES.emailRequired.title, message: MESSAGES.emailRequired.description };
-  }
-  if (input.termsAccepted !== true) {
-    return { ok: false, title: MESSAGES.termsRequired.title, message: MESSAGES.termsRequired.description };
-  }
-  return null;
-}
+const isBlank = (value: unknown) =>
+  value === undefined || value === null || (typeof value === "string" && value.trim() === "");
 
 /**
- * docs/brief.md's checks, in its order: email empty, then terms not accepted, then each field on its trimmed
- * value (name, email, organization, why, connect). `termsAccepted` counts only when it is exactly `true`.
- * Dependency-free twin of schema.ts's zod validation, for the browser.
+ * The checks before the fields, in docs/brief.md §3's order: email empty, then terms not accepted (which
+ * counts only `true` as accepted). Each validator runs these first, then the fields in TEXT_FIELDS order with
+ * the email after the name.
  */
-export function checkSignup(input: SignupInput): Validation {
-  const early = precheck(input);
-  if (early) return early;
-  const value: Signup = { email: "" };
-
-  const checkText = ({ key, label, max, message, multiline }: (typeof TEXT_FIELDS)[number]): string | null => {
-    const raw = input[key];
-    if (raw === undefined || raw === null) return null;
-    if (typeof raw !== "string") return `${label} must be text`;
-    const text = raw.trim();
-    if (UNSTORABLE.test(text)) return MESSAGES.characters;
-    if (!multiline && LINE_BREAK.test(text)) return singleLineMessage(label);
-    if (text.length > max) return message;
-    value[key] = text;
-    return null;
-  };
-  const checkEmail = (): string | null => {
-    if (typeof input.email !== "string") return MESSAGES.emailInvalid;
-    value.email = input.email.trim();
-    if (!EMAIL_PATTERN.test(value.email)) return MESSAGES.emailInvalid;
-    return value.email.length > LIMITS.email ? MESSAGES.emailLength : null;
-  };
-
-  const [name, ...others] = TEXT_FIELDS;
-  const error = checkText(name) ?? checkEmail() ?? others.map(checkText).find((message) => message !== null) ?? null;
-  return error ? invalid(error) : { ok: true, value };
-}
+export const EARLY_CHECKS: ReadonlyArray<{ fails: (input: SignupInput) => boolean; title: string; message: string }> = [
+  {
+    fails: (input) => isBlank(input.email),
+    ...{ title: MESSAGES.emailRequired.title, message: MESSAGES.emailRequired.description },
+  },
+  {
+    fails: (input) => input.termsAccepted !== true,
+    ...{ title: MESSAGES.termsRequired.title, message: MESSAGES.termsRequired.description },
+  },
+];

@@ -1,4 +1,4 @@
-import type { Signup } from "./rules";
+import type { Signup } from "../lib/waitlist/spec";
 
 /** A row of the `waitlist` table, as docs/brief.md defines it. */
 export interface WaitlistEntry {
@@ -15,21 +15,18 @@ const PARTS = [
 
 /**
  * Combines the optional parts into one message: each present part on its own paragraph, separated by a
- * blank line, prefixed as docs/brief.md says. Absent or blank parts are omitted; all absent gives null.
+ * blank line, prefixed as docs/brief.md §4 says. Absent or empty parts are omitted; all absent gives null.
+ * The parts arrive trimmed (the schema trims, once).
  */
 export function buildMessage(parts: Pick<Signup, "organization" | "why" | "connect">): string | null {
   const paragraphs = PARTS.flatMap(([key, prefix]) => {
-    const value = parts[key]?.trim();
+    const value = parts[key];
     return value ? [`${prefix}${value}`] : [];
   });
   return paragraphs.length > 0 ? paragraphs.join("\n\n") : null;
 }
 
-/** The row to store for a validated sign-up: blank name is null, e-mail trimmed. */
+/** The row to store for a validated (so trimmed) sign-up: an empty name is null. */
 export function toEntry(signup: Signup): WaitlistEntry {
-  return {
-    name: signup.name?.trim() || null,
-    email: signup.email.trim(),
-    message: buildMessage(signup),
-  };
+  return { name: signup.name || null, email: signup.email, message: buildMessage(signup) };
 }

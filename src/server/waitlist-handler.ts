@@ -1,0 +1,158 @@
+/** The waitlist function's pipeline, ~150 lines: one request path, kept whole so it reads in order. */
+import type { Context } from "@netlify/functions";
+import { loadValidator } from "../lib/waitlist/schema";
+import { HONEYPOT_FIELD, PROOF_FIELD } from "../lib/waitlist/spec";
+import type { ServerConfig } from "./config";
+import { isDryRun } from "./db/connection";
+import { toEntry } from "./entry";
+import { formErrorPage, formSuccess } from "./form-page";
+import { BodyTooLargeError, json, readText, withTimeout } from "./http";
+import { describeError, log } from "./log";
+import { createProofChallenge, verifyProof } from "./proof-of-work";
+import { clientKey, rateWindow } from "./rate-limit";
+import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
+import type { Store } from "./store";
+
+/** 16 KiB: ten times the largest valid sign-up. */
+const MAX_BODY = 16 * 1024;
+const ACCEPTED = { ok: true } as const;
+const JSON_TYPE = "application/json";
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+/** The fields of a form post (the /join page without JavaScript); a checked box counts as `true`. */
+function formFields(text: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = parseForm(text);
+  fields["termsAccepted"] = ["on", "true"].includes(String(fields["termsAccepted"] ?? ""));
+  return fields;
+}
+
+/** Answers in the caller's language: JSON for the dialog, a redirect or a small HTML page for a form post. */
+function answer(form: boolean) {
+  return {
+    accepted: () => (form ? formSuccess() : json(201, ACCEPTED)),
+    error: (status: number, error: string, headers: Record<string, string> = {}) => {
+      if (!form) return json(status, { error }, headers);
+      const page = formErrorPage(status, status === 400 ? "Please check the form" : "Please try again", error);
+      for (const [name, value] of Object.entries(headers)) page.headers.set(name, value);
+      return page;
+    },
+  };
+}
+
+export interface WaitlistDeps {
+  /** The store to write to, opened on first use (the process's, or a test's own). */
+  store: () => Promise<Store>;
+  /** The configuration, read once (the process's, or a test's own). */
+  config: () => ServerConfig;
+}
+
+/**
+ * POST /api/waitlist, read top to bottom: method → content type → origin → size → parse → validate → store →
+ * answer. JSON from the dialog gets JSON; a form post from /join (no JavaScript) gets a 303 to /join/thanks or
+ * a small page. Each network (an IPv4 address, an IPv6 /64) has a free allowance of valid sign-ups per sliding
+ * window, counted and stored in one statement; past it, the dialog solves a proof of work (a moment in a Web
+ * Worker) and its sign-up is stored without counting; invalid sign-ups count nothing. A repeated address, and
+ * a bot caught by the honeypot, get exactly the answer of a new sign-up, so the API never reveals who is on
+ * the list or what tripped a filter. Tests call it with their own store and configuration.
+ */
+export function createWaitlistHandler(deps: WaitlistDeps) {
+  return async (req: Request, context: Context): Promise<Response> => {
+    if (req.method !== "POST") {
+      return json(405, { error: "Method not allowed. Use POST." }, { Allow: "POST" });
+    }
+    const type = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+    if (type !== JSON_TYPE && type !== FORM_TYPE) {
+      return json(415, { error: `Content-Type must be ${JSON_TYPE} (or ${FORM_TYPE} from the /join form).` });
+    }
+    const form = type === FORM_TYPE;
+    const reply = answer(form);
+    // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
+    if (isCrossSite(req)) return reply.error(403, "Sign-ups are accepted from this site only.");
+
+    let text: string;
+    try {
+      text = await readText(req, MAX_BODY);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return reply.error(413, "Request body is too large.");
+      return reply.error(400, "Request body is not valid UTF-8.");
+    }
+
+    let body: unknown;
+    try {
+      body = form ? formFields(text) : JSON.parse(text);
+    } catch (error) {
+      if (error instanceof FormEncodingError) return reply.error(400, error.message);
+      return json(400, { error: "Request body is not valid JSON." });
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      return json(400, { error: "Request body must be a JSON object." });
+    }
+    const fields = body as Record<string, unknown>;
+    const honeypot = fields[HONEYPOT_FIELD];
+    const caught = honeypot !== undefined && honeypot !== null && honeypot !== "";
+    const result = (await loadValidator())(fields);
+
+    const config = deps.config();
+    // Deploy previews and branch deploys write only to a database of their own (Netlify Database's preview
+    // branch, or ALLOW_PREVIEW_WRITES=1); with a shared DATABASE_URL they are dry runs.
+    const deployContext = (context as Partial<Context>).deploy?.context;
+    if (isDryRun(deployContext, config)) {
+      log("info", "waitlist.preview_dry_run", { context: deployContext, valid: result.ok });
+      if (!result.ok) return reply.error(400, result.message);
+      const response = reply.accepted();
+      response.headers.set("X-Waitlist-Dry-Run", deployContext ?? "");
+      return response;
+    }
+    // A bot caught by the honeypot is answered as a success, whatever it sent, and nothing is kept.
+    if (caught) {
+      log("info", "waitlist.honeypot");
+      return reply.accepted();
+    }
+    // Typos never count against anyone: an invalid sign-up stores nothing and is answered at once.
+    if (!result.ok) return reply.error(400, result.message);
+    const entry = toEntry(result.value);
+    const window = rateWindow(config);
+    try {
+      // A solved proof-of-work, issued for this address, lets a sign-up past its network's free allowance.
+      const proven = fields[PROOF_FIELD] !== undefined;
+      if (proven && !(await verifyProof(fields[PROOF_FIELD], result.value.email, config))) {
+        return reply.error(400, "The anti-spam check did not pass. Please try again.");
+      }
+      // Opening the store is not timed: locally, a new embedded database runs initdb (seconds) once.
+      const store = await deps.store();
+      const outcome = await withTimeout(
+        proven
+          ? store.add(entry).then((added) => ({ added, estimate: 0 }))
+          : store.hitAndAdd(clientKey(context.ip ?? "", config), window, config.rateLimitMax, entry),
+        config.dbTimeoutMs,
+      );
+      if (outcome.estimate <= config.rateLimitMax) {
+        log("info", "waitlist.signup", { added: outcome.added, proven, db: store.db.kind });
+        return reply.accepted();
+      }
+      // Past the free allowance: the dialog is asked to prove it is a browser (a moment of work); the form
+      // without JavaScript is told when to come back.
+      log("warn", "waitlist.allowance_exceeded", { form });
+      const minutes = Math.ceil(window.retryAfterSeconds / 60);
+      const headers = { "Retry-After": String(window.retryAfterSeconds) };
+      if (form) {
+        return reply.error(
+          429,
+          `Many people have signed up from your network just now. Please come back in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+          headers,
+        );
+      }
+      return json(
+        429,
+        {
+          error: "Please confirm you are not a robot.",
+          challenge: await createProofChallenge(result.value.email, config),
+        },
+        headers,
+      );
+    } catch (error) {
+      log("error", "waitlist.store_failed", describeError(error));
+      return reply.error(503, "The waitlist is unavailable right now. Please try again.");
+    }
+  };
+}
