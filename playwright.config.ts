@@ -1,9 +1,8 @@
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "./scripts/lib/chromium";
+import { E2E_ADMIN_TOKEN } from "./tests/e2e/constants";
 
 const port = Number(process.env["E2E_PORT"] ?? 4329);
-/** The export token of the browser tests' server (a test value, not a secret). */
-export const E2E_ADMIN_TOKEN = "e2e-export-token-not-a-secret";
 const found = await findChromium();
 const launchOptions = {
   args: CHROMIUM_ARGS,

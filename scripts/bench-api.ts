@@ -2,6 +2,7 @@
  * `npm run bench:api`: the local server (npm start's, on a fresh embedded database) under autocannon with
  * valid, distinct sign-ups at concurrency 1, 10 and 50; the raw insert rate of the same database with no HTTP;
  * their ratio; and a CPU profile of the server under load. Writes the table to docs/performance.md.
+ * Longer than 150 lines: two runs (embedded, PostgreSQL) of one benchmark share the load generator.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";

@@ -4,6 +4,7 @@
  * /product, where it exists) of each compared site, interleaved run by run so every site meets the same
  * machine load. A folder is served as a CDN would (brotli/gzip, its `_headers`; `/* /index.html 200` in its
  * `_redirects` makes it a single-page app). Medians to docs/performance.md, with ours ÷ theirs.
+ * Longer than 150 lines: serving, measuring and the side-by-side table belong to one run.
  */
 import { execSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";

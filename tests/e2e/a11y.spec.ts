@@ -1,12 +1,13 @@
 import { expect, expectNoAxeViolations, isMobile, openMenuIfMobile, PAGES, test } from "./fixtures";
 
-for (const path of PAGES) {
-  test(`axe finds no WCAG 2.2 AA violation on ${path}`, async ({ page }) => {
-    await page.goto(path);
-    await page.waitForLoadState("networkidle");
-    await expectNoAxeViolations(page);
-  });
-}
+test.describe("axe finds no WCAG 2.2 AA violation", () => {
+  for (const path of PAGES) {
+    test(`on ${path}`, async ({ page }) => {
+      await page.goto(path, { waitUntil: "load" });
+      await expectNoAxeViolations(page);
+    });
+  }
+});
 
 test("axe finds no violation with the mobile menu open", async ({ page }) => {
   test.skip(!isMobile(page), "the hamburger exists below 768 px only");

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 
 export const PAGES = [
   "/",
@@ -32,5 +33,20 @@ export async function openMenuIfMobile(page: Page) {
   await expect(button).toHaveAttribute("aria-expanded", "true");
 }
 
-export const test = base;
+/**
+ * The browser tests' `test`: the shared build server comes from playwright.config.ts's webServer; a test that
+ * needs a server of its own (its own database, limits or failures) takes `ownServer`, which starts one with
+ * the given environment and stops every one it started when the test ends.
+ */
+export const test = base.extend<{ ownServer: (env?: Record<string, string>) => Promise<RunningServer> }>({
+  ownServer: async ({ page: _page }, use) => {
+    const started: RunningServer[] = [];
+    await use(async (env = {}) => {
+      const server = await startServer(env);
+      started.push(server);
+      return server;
+    });
+    await Promise.all(started.map((server) => server.stop()));
+  },
+});
 export { expect };

@@ -1,4 +1,4 @@
-import { E2E_ADMIN_TOKEN } from "../../playwright.config";
+import { E2E_ADMIN_TOKEN } from "./constants";
 import { expect, isMobile, test } from "./fixtures";
 
 test.describe("without JavaScript", () => {

@@ -9,12 +9,14 @@ test("no page requests another origin or sets a cookie", async ({ page, context,
   });
   for (const path of PAGES) {
     await page.goto(path);
-    await page.waitForLoadState("networkidle");
     await openMenuIfMobile(page);
   }
-  // Scroll the FAQ into view so the lazily hydrated island loads too.
+  // Both islands too: the FAQ's when it is in view, the dialog's on intent.
   await page.goto("/product#faq");
-  await page.waitForLoadState("networkidle");
+  await expect(page.locator("astro-island[ssr]:has([data-faq-item])")).toHaveCount(0);
+  await openMenuIfMobile(page);
+  await page.locator("[data-waitlist-open]:visible").first().focus();
+  await page.waitForFunction(() => Boolean(window.__waitlist?.open));
   expect(foreign).toEqual([]);
   expect(await context.cookies()).toEqual([]);
 });

@@ -3,20 +3,12 @@
  * back after the server has stopped. These start a server of their own, so they run on the desktop project.
  */
 
-import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { createStore } from "../../src/server/store";
 import { expect, isMobile, test } from "./fixtures";
 
-let server: RunningServer | undefined;
-
 test.beforeEach(({ page }) => {
   test.skip(isMobile(page), "one run is enough for a test that starts its own server");
-});
-
-test.afterEach(async () => {
-  await server?.stop();
-  server = undefined;
 });
 
 async function signUp(page: import("@playwright/test").Page, baseUrl: string, values: Record<string, string>) {
@@ -29,8 +21,8 @@ async function signUp(page: import("@playwright/test").Page, baseUrl: string, va
   return dialog;
 }
 
-test("a sign-up is stored in the embedded database with the combined message", async ({ page }) => {
-  server = await startServer();
+test("a sign-up is stored in the embedded database with the combined message", async ({ page, ownServer }) => {
+  const server = await ownServer();
   const dialog = await signUp(page, server.url, {
     "Name (optional)": "  Ada Lovelace ",
     "Email (required)": " Ada@Example.com ",
@@ -40,7 +32,6 @@ test("a sign-up is stored in the embedded database with the combined message", a
   await expect(dialog.getByRole("heading", { name: "Thank you for signing up!" })).toBeVisible();
   const { dataDir } = server;
   await server.stop();
-  server = undefined;
 
   const store = createStore(await openPgliteDb(dataDir));
   try {
@@ -55,9 +46,12 @@ test("a sign-up is stored in the embedded database with the combined message", a
   }
 });
 
-test("with the database unreachable, the dialog shows the failure toast and keeps the values", async ({ page }) => {
+test("with the database unreachable, the dialog shows the failure toast and keeps the values", async ({
+  page,
+  ownServer,
+}) => {
   // Port 1 on loopback: nothing listens there, so every query is refused.
-  server = await startServer({
+  const server = await ownServer({
     DATABASE_URL: "postgresql://user:password@db.invalid/waitlist",
     DATABASE_DRIVER: "neon-http",
     NEON_FETCH_ENDPOINT: "http://127.0.0.1:1/sql",

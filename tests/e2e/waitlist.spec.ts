@@ -1,3 +1,4 @@
+/** The waitlist dialog in the browser (longer than 150 lines: one dialog, every state and message of docs/brief.md §2–§5). */
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, isMobile, openMenuIfMobile, test } from "./fixtures";
 
@@ -70,6 +71,10 @@ test.describe("waitlist dialog", () => {
   });
 
   test("reports empty email, then unchecked terms, then each schema message at its limit + 1", async ({ page }) => {
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/waitlist") posts.push(request.method());
+    });
     await openFromNav(page);
     await submitButton(page).click();
     await expectToast(page, "Email required", "Please provide your email address.");
@@ -96,6 +101,7 @@ test.describe("waitlist dialog", () => {
       await input.fill(label === "Email" ? uniqueEmail("order") : previous);
     }
     // Nothing was sent: every rejection happened in the browser, and the form is still open.
+    expect(posts).toEqual([]);
     await expect(dialog(page).locator("form")).toBeVisible();
   });
 

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Context } from "@netlify/functions";
+import { vi } from "vitest";
 import { createContext } from "../../scripts/lib/netlify-context";
 import { resetConfig } from "../../src/server/config";
 import { openPgliteDb } from "../../src/server/db/pglite";
@@ -30,10 +31,10 @@ export function post(body: unknown, headers: Record<string, string> = {}): Reque
  * `rateLimitMax` (these tests post many times from few addresses), and opens it. Returns the folder.
  */
 export async function useEmbeddedStore(prefix: string, rateLimitMax: number, dataDir = tempDataDir(prefix)) {
-  delete process.env["DATABASE_URL"];
-  delete process.env["NETLIFY_DB_URL"];
-  process.env["DATA_DIR"] = dataDir;
-  process.env["RATE_LIMIT_MAX"] = String(rateLimitMax);
+  vi.stubEnv("DATABASE_URL", "");
+  vi.stubEnv("NETLIFY_DB_URL", "");
+  vi.stubEnv("DATA_DIR", dataDir);
+  vi.stubEnv("RATE_LIMIT_MAX", String(rateLimitMax));
   resetConfig();
   allowEmbeddedDatabase(openPgliteDb);
   await getStore();
@@ -43,6 +44,6 @@ export async function useEmbeddedStore(prefix: string, rateLimitMax: number, dat
 /** Closes the store that useEmbeddedStore opened and forgets its settings. */
 export async function releaseEmbeddedStore() {
   await closeStore();
-  delete process.env["RATE_LIMIT_MAX"];
+  vi.unstubAllEnvs();
   resetConfig();
 }

@@ -4,6 +4,7 @@
  * a test-only `/sql` server), through Netlify Database's own client (NETLIFY_DB_URL), previews on each, and
  * the operators' commands (db:migrate, the CLI) with their one-line failures. REQUIRE_POSTGRES=1 (CI) makes
  * it mandatory.
+ * Longer than 150 lines: every path shares one PostgreSQL database and one Neon proxy.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";

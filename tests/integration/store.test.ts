@@ -3,6 +3,7 @@
  * TCP (node-postgres), and PostgreSQL through Neon's HTTP protocol (the real `neon()` driver in front of a
  * test-only `/sql` server). The PostgreSQL rows run when 127.0.0.1:5432 answers; REQUIRE_POSTGRES=1 (CI)
  * makes them mandatory.
+ * Longer than 150 lines: one table of cases, run on three backends.
  */
 import { readdirSync } from "node:fs";
 import { neonConfig } from "@neondatabase/serverless";

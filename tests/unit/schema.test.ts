@@ -1,3 +1,4 @@
+/** Both validators against one table of cases (longer than 150 lines: one suite, run twice, one validator each). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { regexes } from "zod/v4/core";

@@ -2,6 +2,7 @@
  * The embedded database under the ways a machine can hurt it: many processes starting at once on a lock a
  * crash left behind, its folder deleted or replaced under a running server, other local accounts, and a
  * SIGTERM with sign-ups in flight.
+ * Longer than 150 lines: four harms to one database folder, each needing its own processes.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadFunctions } from "../../scripts/lib/functions";
 import { createSiteHandler } from "../../scripts/lib/site-server";
 import { getStore } from "../../src/server/store-instance";
-import { releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
+import { releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 
 let server: Server;
 let base: string;

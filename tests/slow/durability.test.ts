@@ -6,7 +6,8 @@ import { expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
 
-const LOAD_MS = 3000;
+/** The kill comes once this many sign-ups have been acknowledged, while the clients keep sending. */
+const ACKNOWLEDGED_BEFORE_KILL = 500;
 const CLIENTS = 8;
 
 it("keeps every acknowledged sign-up across a SIGKILL", { timeout: 180_000 }, async () => {
@@ -15,6 +16,8 @@ it("keeps every acknowledged sign-up across a SIGKILL", { timeout: 180_000 }, as
   let sent = 0;
   let failed = 0;
   let killed = false;
+  let reachedTarget: () => void = () => {};
+  const target = new Promise<void>((resolve) => (reachedTarget = resolve));
 
   const client = async (id: number) => {
     for (let i = 0; !killed; i++) {
@@ -28,6 +31,7 @@ it("keeps every acknowledged sign-up across a SIGKILL", { timeout: 180_000 }, as
         });
         if (res.status === 201) acknowledged.add(email);
         else failed++;
+        if (acknowledged.size >= ACKNOWLEDGED_BEFORE_KILL) reachedTarget();
       } catch {
         failed++; // the connection died with the server: not acknowledged
       }
@@ -35,7 +39,7 @@ it("keeps every acknowledged sign-up across a SIGKILL", { timeout: 180_000 }, as
   };
 
   const load = Promise.all(Array.from({ length: CLIENTS }, (_, id) => client(id)));
-  await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
+  await target;
   process.kill(first.pid, "SIGKILL");
   killed = true;
   await load;
@@ -62,6 +66,6 @@ it("keeps every acknowledged sign-up across a SIGKILL", { timeout: 180_000 }, as
     `durability: ${sent} sent, ${ackedBeforeKill} acknowledged before SIGKILL, ${failed} failed or cut off; ` +
       `after restart ${rows.length - 1} load rows found, ${missing.length} acknowledged missing`,
   );
-  expect(ackedBeforeKill).toBeGreaterThan(100);
+  expect(ackedBeforeKill).toBeGreaterThanOrEqual(ACKNOWLEDGED_BEFORE_KILL);
   expect(missing).toEqual([]);
 });

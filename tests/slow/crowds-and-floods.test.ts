@@ -10,7 +10,7 @@ import handler from "../../netlify/functions/waitlist";
 import { getConfig } from "../../src/server/config";
 import { clientNetwork } from "../../src/server/rate-limit";
 import { getStore } from "../../src/server/store-instance";
-import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
+import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 
 const ALLOWANCE = 10; // the default RATE_LIMIT_MAX
 const signUp = (email: string, ip: string, extra: Record<string, unknown> = {}) =>

@@ -1,13 +1,16 @@
-/** For the people who run it: the export endpoint, form posts without JavaScript, preview dry runs, the CLI. */
+/**
+ * For the people who run it: the export endpoint, form posts without JavaScript, preview dry runs, the CLI.
+ * Longer than 150 lines: together they are the operators' whole surface. Slow: the CLI runs in child processes.
+ */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Context } from "@netlify/functions";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import exportHandler from "../../netlify/functions/waitlist-export";
 import { resetConfig } from "../../src/server/config";
 import { closeStore, getStore } from "../../src/server/store-instance";
-import { fakeContext, post, releaseEmbeddedStore, tempDataDir, useEmbeddedStore } from "./helpers";
+import { fakeContext, post, releaseEmbeddedStore, tempDataDir, useEmbeddedStore } from "../integration/helpers";
 
 const run = promisify(execFile);
 const TOKEN = "test-admin-token-0123456789abcdef";
@@ -23,7 +26,7 @@ const formPost = (fields: Record<string, string>) =>
 
 beforeAll(() => useEmbeddedStore("operators-", 100_000, dataDir), 60_000);
 afterAll(async () => {
-  delete process.env["WAITLIST_ADMIN_TOKEN"];
+  vi.stubEnv("WAITLIST_ADMIN_TOKEN", "");
   await releaseEmbeddedStore();
 });
 
@@ -79,14 +82,14 @@ describe("deploy previews", () => {
     expect(res.headers.get("x-waitlist-dry-run")).toBe("deploy-preview");
     expect(await store.count()).toBe(before);
 
-    process.env["ALLOW_PREVIEW_WRITES"] = "1";
+    vi.stubEnv("ALLOW_PREVIEW_WRITES", "1");
     resetConfig();
     try {
       const allowed = await handler(post(previewSignup), preview("10.9.9.9"));
       expect(allowed.status).toBe(201);
       expect(await store.count()).toBe(before + 1);
     } finally {
-      delete process.env["ALLOW_PREVIEW_WRITES"];
+      vi.stubEnv("ALLOW_PREVIEW_WRITES", "");
       resetConfig();
     }
   });
@@ -94,13 +97,13 @@ describe("deploy previews", () => {
 
 describe("GET /api/waitlist/export", () => {
   it("does not exist without WAITLIST_ADMIN_TOKEN", async () => {
-    delete process.env["WAITLIST_ADMIN_TOKEN"];
+    vi.stubEnv("WAITLIST_ADMIN_TOKEN", "");
     resetConfig();
     expect((await exportHandler(exportRequest(TOKEN))).status).toBe(404);
   });
 
   it("401 without or with a wrong token; CSV with no-store for the right one", async () => {
-    process.env["WAITLIST_ADMIN_TOKEN"] = TOKEN;
+    vi.stubEnv("WAITLIST_ADMIN_TOKEN", TOKEN);
     resetConfig();
     for (const token of [undefined, "wrong", `${TOKEN}x`, TOKEN.slice(0, -1)]) {
       const res = await exportHandler(exportRequest(token));
