@@ -24,7 +24,7 @@ declare global {
 
 export const OPENER_SELECTOR = "[data-waitlist-open]";
 
-export function bridge(): WaitlistBridge {
+function bridge(): WaitlistBridge {
   window.__waitlist ??= { pending: null, open: null };
   return window.__waitlist;
 }
