@@ -31,7 +31,9 @@ export default defineConfig({
   integrations: [
     react(),
     intentDirective(),
-    sitemap({ filter: (page) => !page.includes("/404") && !page.includes("/join/thanks") }),
+    sitemap({
+      filter: (page) => !page.includes("/404") && !page.includes("/join/thanks") && !page.includes("/waitlist/"),
+    }),
     fontSubset({ file: "fonts/inter-latin-var.woff2", source: "public/fonts/inter-latin-var.woff2" }),
   ],
   // Hashes for every script and style Astro emits, in a <meta> CSP on each page: no 'unsafe-inline'.

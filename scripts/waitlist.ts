@@ -1,9 +1,10 @@
 /**
  * `npm run waitlist -- <command>`: the waitlist from the command line.
- *   count                                      total, and sign-ups per day for the last 14 days
- *   export [--format csv|json] [--since DATE]  every entry (or those since DATE, YYYY-MM-DD) to standard output
+ *   count                                      total (confirmed and pending), and sign-ups per day for 14 days
+ *   export [--format csv|json] [--since DATE] [--confirmed-only]   entries to standard output
+ *   purge-pending --older-than 14d [--yes]     deletes never-confirmed sign-ups (a dry run without --yes)
  * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
- * Any failure is one line on standard error and exit status 2; nothing is ever changed.
+ * Any failure is one line on standard error and exit status 2; only `purge-pending --yes` changes anything.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -20,10 +21,14 @@ import { explainDbError } from "./lib/db-errors";
 const HELP = `Usage: npm run waitlist -- <command> [options]
 
 Commands:
-  count                       total sign-ups, and sign-ups per day for the last 14 days
-  export                      every entry, to standard output
+  count                       total sign-ups (confirmed and pending), and sign-ups per day for the last 14 days
+  export                      every entry, with its status, to standard output
     --format csv|json         output format (default: csv; RFC 4180, formulas neutralised)
     --since YYYY-MM-DD        only entries created on or after that day (UTC)
+    --confirmed-only          only confirmed entries
+  purge-pending               deletes sign-ups never confirmed (only when confirmation by e-mail is on)
+    --older-than 14d          required: untouched for that long (days, e.g. 14d; or hours, e.g. 36h)
+    --yes                     really delete; without it, only says how many would go
 
 Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
 While \`npm start\` holds the embedded database, stop it first: nothing is changed either way.`;
@@ -37,7 +42,14 @@ const { positionals, values } = (() => {
   try {
     return parseArgs({
       allowPositionals: true,
-      options: { format: { type: "string" }, since: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        format: { type: "string" },
+        since: { type: "string" },
+        "confirmed-only": { type: "boolean" },
+        "older-than": { type: "string" },
+        yes: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
     });
   } catch (error) {
     return fail(`${(error as Error).message}\n\n${HELP}`);
@@ -48,7 +60,17 @@ if (values.help || !command || command === "help") {
   console.log(HELP);
   process.exit(command || values.help ? 0 : 2);
 }
-if (command !== "count" && command !== "export") fail(`unknown command "${command}"\n\n${HELP}`);
+if (command !== "count" && command !== "export" && command !== "purge-pending") {
+  fail(`unknown command "${command}"\n\n${HELP}`);
+}
+/** --older-than in hours: `14d` or `36h`. */
+let olderThanHours = 0;
+if (command === "purge-pending") {
+  const match = /^(\d+)(d|h)$/.exec(values["older-than"] ?? "");
+  if (!match) fail(`purge-pending needs --older-than with a number of days or hours, e.g. 14d or 36h`);
+  olderThanHours = Number(match[1]) * (match[2] === "d" ? 24 : 1);
+  if (olderThanHours < 24) fail(`--older-than must be at least 1d (24h), not "${values["older-than"]}"`);
+}
 
 const format = (values.format ?? "csv") as ExportFormat;
 if (format !== "csv" && format !== "json") fail(`--format must be csv or json, not "${values.format}"`);
@@ -69,7 +91,8 @@ const source = describeConnection(connection);
 if (connection.kind === "embedded" && !existsSync(join(connection.dataDir, "pg"))) {
   // Opening would create a database: report an empty list instead, and change nothing.
   if (command === "count") console.log(`No sign-ups yet: there is no embedded database in ${connection.dataDir}/.`);
-  else process.stdout.write(formatEntries([], format));
+  else if (command === "export") process.stdout.write(formatEntries([], format));
+  else console.log(`Nothing to purge: there is no embedded database in ${connection.dataDir}/.`);
   process.exit(0);
 }
 
@@ -88,15 +111,28 @@ try {
 
 try {
   if (command === "count") {
-    const total = await store.count();
+    const { total, confirmed, pending } = await store.countByStatus();
     const days = await store.perDay(14);
-    console.log(`Waitlist: ${total} sign-up${total === 1 ? "" : "s"} in ${source}\n\nLast 14 days (UTC):`);
+    console.log(`Waitlist: ${total} sign-up${total === 1 ? "" : "s"} in ${source}`);
+    console.log(
+      `  confirmed ${String(confirmed).padStart(7)}\n  pending   ${String(pending).padStart(7)}\n\nLast 14 days (UTC):`,
+    );
     const widest = Math.max(1, ...days.map((d) => d.count));
     for (const { day, count } of days) {
       console.log(`  ${day}  ${String(count).padStart(5)}  ${"█".repeat(Math.round((count / widest) * 30))}`);
     }
+  } else if (command === "export") {
+    const confirmedOnly = values["confirmed-only"] ?? false;
+    process.stdout.write(formatEntries(await store.list(since, { confirmedOnly }), format));
   } else {
-    process.stdout.write(formatEntries(await store.list(since), format));
+    const apply = values.yes ?? false;
+    const { matched, purged } = await store.purgePending(olderThanHours, apply);
+    const what = `${matched} pending sign-up${matched === 1 ? "" : "s"} untouched for ${values["older-than"]}`;
+    console.log(
+      apply
+        ? `Deleted ${purged} of ${what} in ${source}.`
+        : `Dry run: would delete ${what} in ${source}. Run again with --yes to delete them.`,
+    );
   }
 } catch (error) {
   await store.close().catch(() => {});

@@ -5,10 +5,14 @@ import type { FetchHandler, FunctionRoute } from "./site-server";
 
 interface FunctionModule {
   default: FetchHandler;
-  config?: { path?: string | string[] };
+  config?: { path?: string | string[]; method?: string | string[]; schedule?: string };
 }
 
-/** Loads every Netlify Function in `dir` and routes it at its `config.path` (else /.netlify/functions/NAME). */
+/**
+ * Loads every Netlify Function in `dir` and routes it at its `config.path` (else /.netlify/functions/NAME),
+ * for its `config.method`s only (others fall through to the files). A scheduled function has no URL on Netlify,
+ * and none here.
+ */
 export async function loadFunctions(
   dir = "netlify/functions",
   load: (file: string) => Promise<unknown> = (file) => import(/* @vite-ignore */ pathToFileURL(file).href),
@@ -17,8 +21,14 @@ export async function loadFunctions(
   for (const file of readdirSync(dir).filter((name) => /\.(ts|mts|js|mjs)$/.test(name))) {
     const mod = (await load(resolve(join(dir, file)))) as FunctionModule;
     const name = file.replace(/\.\w+$/, "");
+    if (mod.config?.schedule) continue;
     const paths = mod.config?.path ?? `/.netlify/functions/${name}`;
-    for (const path of Array.isArray(paths) ? paths : [paths]) routes.push({ path, handler: mod.default });
+    const method = mod.config?.method;
+    const methods =
+      method === undefined ? undefined : (Array.isArray(method) ? method : [method]).map((m) => m.toUpperCase());
+    for (const path of Array.isArray(paths) ? paths : [paths]) {
+      routes.push({ path, handler: mod.default, ...(methods ? { methods } : {}) });
+    }
   }
   return routes;
 }

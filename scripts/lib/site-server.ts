@@ -19,6 +19,8 @@ export type FetchHandler = (request: Request, context: Context) => Response | Pr
 export interface FunctionRoute {
   path: string;
   handler: FetchHandler;
+  /** The methods it answers (config.method); others go on to the files. Absent: every method. */
+  methods?: string[];
 }
 export interface HeaderRule {
   for: string;
@@ -88,7 +90,10 @@ export function createSiteHandler(options: SiteOptions) {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-    const fn = functions.find((route) => route.path === url.pathname);
+    const method = req.method ?? "GET";
+    const fn = functions.find(
+      (route) => route.path === url.pathname && (!route.methods || route.methods.includes(method)),
+    );
     if (fn) return runFunction(req, res, fn.handler, url, pending);
 
     // An unmatched path gets 404.html as if it had been asked for (its headers too: a 404 under /_astro/

@@ -18,7 +18,9 @@ export function netlifyFunctions(): Plugin {
           ]);
           allowEmbeddedDatabase(openPgliteDb);
           const routes = await loadFunctions("netlify/functions", (file) => server.ssrLoadModule(file));
-          const route = routes.find((r) => r.path === url.pathname);
+          const route = routes.find(
+            (r) => r.path === url.pathname && (!r.methods || r.methods.includes(req.method ?? "GET")),
+          );
           if (!route) return next();
           await runFunction(req, res, route.handler, url);
         })().catch(next);

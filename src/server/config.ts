@@ -22,6 +22,17 @@ export interface ServerConfig {
   adminToken: string | null;
   /** ALLOW_PREVIEW_WRITES=1 lets deploy previews write to DATABASE_URL (Netlify Database previews always write). */
   allowPreviewWrites: boolean;
+  /**
+   * Double opt-in: with both SMTP_URL (any provider's SMTP, e.g. smtps://user:pass@smtp.example.com:465) and
+   * MAIL_FROM set, sign-ups are stored pending and confirmed by e-mail; null (either unset): mail is off.
+   */
+  mail: { smtpUrl: string; from: string } | null;
+  /** Set when only one of SMTP_URL and MAIL_FROM is: mail stays off and the server says why. */
+  mailConfigProblem: string | null;
+  /** The site's address for links in e-mails (SITE_URL); null uses the address the request came to. */
+  siteUrl: string | null;
+  /** Days after which pending sign-ups are purged by the scheduled function (PURGE_PENDING_AFTER_DAYS); null: off. */
+  purgePendingAfterDays: number | null;
   /** True inside Netlify's runtime, where an embedded database would be lost: a URL is required there. */
   onNetlify: boolean;
 }
@@ -43,8 +54,20 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     dbTimeoutMs: positiveInt(env["DB_TIMEOUT_MS"], 5000),
     adminToken: env["WAITLIST_ADMIN_TOKEN"]?.trim() || null,
     allowPreviewWrites: env["ALLOW_PREVIEW_WRITES"] === "1",
+    ...mailConfig(env),
+    siteUrl: env["SITE_URL"]?.trim().replace(/\/+$/, "") || null,
+    purgePendingAfterDays: env["PURGE_PENDING_AFTER_DAYS"] ? positiveInt(env["PURGE_PENDING_AFTER_DAYS"], 14) : null,
     onNetlify: Boolean(env["NETLIFY"] || env["AWS_LAMBDA_FUNCTION_NAME"] || env["NETLIFY_BLOBS_CONTEXT"]),
   };
+}
+
+function mailConfig(env: Record<string, string | undefined>): Pick<ServerConfig, "mail" | "mailConfigProblem"> {
+  const smtpUrl = env["SMTP_URL"]?.trim() || null;
+  const from = env["MAIL_FROM"]?.trim() || null;
+  if (smtpUrl && from) return { mail: { smtpUrl, from }, mailConfigProblem: null };
+  if (!smtpUrl && !from) return { mail: null, mailConfigProblem: null };
+  const missing = smtpUrl ? "MAIL_FROM" : "SMTP_URL";
+  return { mail: null, mailConfigProblem: `${missing} is not set: confirmation e-mails are off until both are.` };
 }
 
 function positiveInt(value: string | undefined, fallback: number): number {

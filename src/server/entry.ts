@@ -1,5 +1,8 @@
 import type { Signup } from "../lib/waitlist/spec";
 
+/** `pending` until the address is confirmed by e-mail (only while mail is configured); else `confirmed`. */
+export type EntryStatus = "pending" | "confirmed";
+
 /** A row of the `waitlist` table, as docs/brief.md defines it. */
 export interface WaitlistEntry {
   name: string | null;

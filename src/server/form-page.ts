@@ -1,10 +1,27 @@
+import { FORM_COPY } from "../lib/waitlist/copy";
 import { SITE } from "../site";
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
+/**
+ * What netlify.toml gives every page (Netlify applies those rules to files, not to a function's answers), with a
+ * stricter CSP: this page has no script, style or image. tests/unit/form-page.test.ts holds the two equal.
+ */
+export const PAGE_HEADERS: Record<string, string> = {
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  "Strict-Transport-Security": "max-age=63072000; includeSubDomains; preload",
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "Permissions-Policy":
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Resource-Policy": "same-origin",
+};
+
 /** The answer to a form post (no JavaScript) that could not be taken: the message and a way back. */
-export function formErrorPage(status: number, title: string, message: string): Response {
+export function formErrorPage(status: number, title: string, message: string, back = "/join"): Response {
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -17,23 +34,27 @@ export function formErrorPage(status: number, title: string, message: string): R
 <main>
 <h1>${escapeHtml(title)}</h1>
 <p role="alert">${escapeHtml(message)}</p>
-<p><a href="/join">Back to the form</a> · <a href="/">${escapeHtml(SITE.name)} home</a></p>
+<p><a href="${escapeHtml(back)}">Back to the form</a> · <a href="/">${escapeHtml(SITE.name)} home</a></p>
 </main>
 </body>
 </html>
 `;
   return new Response(html, {
     status,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
-      "X-Content-Type-Options": "nosniff",
-    },
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", ...PAGE_HEADERS },
   });
 }
 
-/** Where a successful form post goes (303 See Other, so a reload does not post again). */
-export function formSuccess(): Response {
-  return new Response(null, { status: 303, headers: { Location: "/join/thanks", "Cache-Control": "no-store" } });
+/**
+ * Where a successful form post goes (303 See Other, so a reload does not post again). With confirmation by
+ * e-mail on, to /join/thanks#confirmation-sent: the page's line about the link shows for that fragment (CSS
+ * :target), so the static page needs no JavaScript to say it.
+ */
+export function formSuccess(confirmation = false): Response {
+  return redirect(confirmation ? `/join/thanks#${FORM_COPY.thanks.confirmationFragment}` : "/join/thanks");
+}
+
+/** A 303 See Other to a page of this site. */
+export function redirect(location: string): Response {
+  return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
 }

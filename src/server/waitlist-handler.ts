@@ -8,6 +8,8 @@ import { toEntry } from "./entry";
 import { formErrorPage, formSuccess } from "./form-page";
 import { BodyTooLargeError, json, readText, withTimeout } from "./http";
 import { describeError, log } from "./log";
+import { type Mailer, mailerFor } from "./mail/mailer";
+import { sendConfirmation } from "./mail/send";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 import { clientKey, rateWindow } from "./rate-limit";
 import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
@@ -16,6 +18,7 @@ import type { Store } from "./store";
 /** 16 KiB: ten times the largest valid sign-up. */
 const MAX_BODY = 16 * 1024;
 const ACCEPTED = { ok: true } as const;
+const CONFIRMATION_SENT = { ok: true, confirmation: "sent" } as const;
 const JSON_TYPE = "application/json";
 const FORM_TYPE = "application/x-www-form-urlencoded";
 
@@ -26,10 +29,14 @@ function formFields(text: string): Record<string, unknown> {
   return fields;
 }
 
-/** Answers in the caller's language: JSON for the dialog, a redirect or a small HTML page for a form post. */
-function answer(form: boolean) {
+/**
+ * Answers in the caller's language: JSON for the dialog, a redirect or a small HTML page for a form post. With
+ * confirmation by e-mail on, every accepted sign-up (new, repeated, confirmed or not) says a link was sent:
+ * the answer never tells who is on the list.
+ */
+function answer(form: boolean, confirmation: boolean) {
   return {
-    accepted: () => (form ? formSuccess() : json(201, ACCEPTED)),
+    accepted: () => (form ? formSuccess(confirmation) : json(201, confirmation ? CONFIRMATION_SENT : ACCEPTED)),
     error: (status: number, error: string, headers: Record<string, string> = {}) => {
       if (!form) return json(status, { error }, headers);
       const page = formErrorPage(status, status === 400 ? "Please check the form" : "Please try again", error);
@@ -44,6 +51,18 @@ export interface WaitlistDeps {
   store: () => Promise<Store>;
   /** The configuration, read once (the process's, or a test's own). */
   config: () => ServerConfig;
+  /** The mailer for confirmation e-mails while mail is configured (default: SMTP_URL's, made on first use). */
+  mailer?: (config: ServerConfig) => Mailer | null;
+}
+
+/** The site's address for links in e-mails: SITE_URL, else the address this request came to. */
+export function siteOrigin(config: ServerConfig, req: Request): string {
+  return config.siteUrl ?? new URL(req.url).origin;
+}
+
+/** Runs `work` after the answer, as long as the platform lets the function live (context.waitUntil). */
+export function afterAnswer(context: Context, work: Promise<unknown>): void {
+  if (typeof context.waitUntil === "function") context.waitUntil(work);
 }
 
 /**
@@ -65,7 +84,9 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
       return json(415, { error: `Content-Type must be ${JSON_TYPE} (or ${FORM_TYPE} from the /join form).` });
     }
     const form = type === FORM_TYPE;
-    const reply = answer(form);
+    const config = deps.config();
+    const mailer = config.mail ? (deps.mailer ?? mailerFor)(config) : null;
+    const reply = answer(form, mailer !== null);
     // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
     if (isCrossSite(req)) return reply.error(403, "Sign-ups are accepted from this site only.");
 
@@ -92,7 +113,6 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
     const caught = honeypot !== undefined && honeypot !== null && honeypot !== "";
     const result = (await loadValidator())(fields);
 
-    const config = deps.config();
     // Deploy previews and branch deploys write only to a database of their own (Netlify Database's preview
     // branch, or ALLOW_PREVIEW_WRITES=1); with a shared DATABASE_URL they are dry runs.
     const deployContext = (context as Partial<Context>).deploy?.context;
@@ -111,6 +131,8 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
     // Typos never count against anyone: an invalid sign-up stores nothing and is answered at once.
     if (!result.ok) return reply.error(400, result.message);
     const entry = toEntry(result.value);
+    // With confirmation by e-mail, a new address waits as pending until its link is used.
+    const status = mailer ? "pending" : "confirmed";
     const window = rateWindow(config);
     try {
       // A solved proof-of-work, issued for this address, lets a sign-up past its network's free allowance.
@@ -122,12 +144,14 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
       const store = await deps.store();
       const outcome = await withTimeout(
         proven
-          ? store.add(entry).then((added) => ({ added, estimate: 0 }))
-          : store.hitAndAdd(clientKey(context.ip ?? "", config), window, config.rateLimitMax, entry),
+          ? store.add(entry, status).then((added) => ({ added, estimate: 0 }))
+          : store.hitAndAdd(clientKey(context.ip ?? "", config), window, config.rateLimitMax, entry, status),
         config.dbTimeoutMs,
       );
       if (outcome.estimate <= config.rateLimitMax) {
         log("info", "waitlist.signup", { added: outcome.added, proven, db: store.db.kind });
+        // A pending address (new, or repeated) is mailed after the answer; a confirmed one never is.
+        if (mailer) afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, siteOrigin(config, req)));
         return reply.accepted();
       }
       // Past the free allowance: the dialog is asked to prove it is a browser (a moment of work); the form

@@ -4,7 +4,6 @@
  */
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { neonConfig } from "@neondatabase/serverless";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { getConfig, resetConfig } from "../../src/server/config";
@@ -213,7 +212,8 @@ describe("a database that hangs", () => {
     await closeStore();
     server = createHttpServer(() => {}); // accepts, never answers
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    neonConfig.fetchEndpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sql`;
+    // Through the configuration, as a deployer would set it (NEON_FETCH_ENDPOINT), not the driver's global.
+    vi.stubEnv("NEON_FETCH_ENDPOINT", `http://127.0.0.1:${(server.address() as AddressInfo).port}/sql`);
     vi.stubEnv("DATABASE_URL", "postgresql://user:secret@ep-hang.example.neon.tech/db");
     vi.stubEnv("DB_TIMEOUT_MS", "400");
     resetConfig();
@@ -222,6 +222,7 @@ describe("a database that hangs", () => {
   afterAll(async () => {
     vi.stubEnv("DATABASE_URL", "");
     vi.stubEnv("DB_TIMEOUT_MS", "");
+    vi.stubEnv("NEON_FETCH_ENDPOINT", "");
     resetConfig();
     await closeStore();
     server.closeAllConnections();

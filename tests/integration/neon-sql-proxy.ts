@@ -8,6 +8,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { neonConfig } from "@neondatabase/serverless";
 import pg from "pg";
 
 export interface SqlProxy {
@@ -79,6 +80,23 @@ export async function startSqlProxy(): Promise<SqlProxy> {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all([...pools.values()].map((pool) => pool.end()));
+    },
+  };
+}
+
+/**
+ * A proxy that Neon's driver sends every `neon()` query to until `close()`, which restores the endpoint before.
+ * The driver takes its endpoint only process-wide (`NeonConfigGlobalOnly`), so this is the one place tests set it.
+ */
+export async function routeNeonThroughProxy(): Promise<SqlProxy> {
+  const proxy = await startSqlProxy();
+  const previous = neonConfig.fetchEndpoint;
+  neonConfig.fetchEndpoint = proxy.url;
+  return {
+    ...proxy,
+    async close() {
+      neonConfig.fetchEndpoint = previous;
+      await proxy.close();
     },
   };
 }

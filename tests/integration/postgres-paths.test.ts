@@ -148,14 +148,16 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
       const fresh = await createTestDatabase("waitlist_migrate");
       try {
         const first = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
-        expect(first.stdout).toContain("db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist");
+        expect(first.stdout).toContain(
+          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation",
+        );
         const again = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(again.stdout).toContain("already up to date");
         const client = new pg.Client({ connectionString: fresh.url });
         await client.connect();
-        const applied = await client.query("SELECT name FROM netlify.migrations");
+        const applied = await client.query("SELECT name FROM netlify.migrations ORDER BY name");
         await client.end();
-        expect(applied.rows).toEqual([{ name: "0001_waitlist" }]);
+        expect(applied.rows).toEqual([{ name: "0001_waitlist" }, { name: "0002_confirmation" }]);
       } finally {
         await fresh.drop();
       }

@@ -6,7 +6,6 @@
  * Longer than 150 lines: one table of cases, run on three backends.
  */
 import { readdirSync } from "node:fs";
-import { neonConfig } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR } from "../../src/server/db/migrations";
 import { createNeonHttpDb } from "../../src/server/db/neon-http";
@@ -15,7 +14,7 @@ import { openPgliteDb } from "../../src/server/db/pglite";
 import type { Db } from "../../src/server/db/types";
 import { createStore, type Store } from "../../src/server/store";
 import { tempDataDir } from "./helpers";
-import { startSqlProxy } from "./neon-sql-proxy";
+import { routeNeonThroughProxy } from "./neon-sql-proxy";
 import { startWireCounter } from "./pg-wire-counter";
 import { createMigratedDatabase, postgresReachable } from "./postgres";
 
@@ -77,15 +76,12 @@ const BACKENDS: Array<[string, boolean, () => Promise<Opened>]> = [
     reachable,
     async () => {
       const database = await createMigratedDatabase("store_neon");
-      const proxy = await startSqlProxy();
-      const previous = neonConfig.fetchEndpoint;
-      neonConfig.fetchEndpoint = proxy.url;
+      const proxy = await routeNeonThroughProxy();
       const store = createStore(createNeonHttpDb(database.url));
       return {
         store,
         roundTrips: () => proxy.requests.length,
         close: async () => {
-          neonConfig.fetchEndpoint = previous;
           await proxy.close();
           await database.drop();
         },

@@ -26,7 +26,7 @@ export default function WaitlistDialog() {
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<DialogValues>(EMPTY);
   const [submitting, setSubmitting] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
+  const [submitted, setSubmitted] = useState<false | { confirmationSent: boolean }>(false);
   const opener = useRef<HTMLElement | null>(null);
   const inFlight = useRef(false);
 
@@ -60,9 +60,13 @@ export default function WaitlistDialog() {
     setSubmitting(true);
     try {
       // What was checked is what is sent: the trimmed values (the server checks them again).
-      await submitSignup({ ...result.value, termsAccepted: true, [HONEYPOT_FIELD]: values[HONEYPOT_FIELD] });
+      const answer = await submitSignup({
+        ...result.value,
+        termsAccepted: true,
+        [HONEYPOT_FIELD]: values[HONEYPOT_FIELD],
+      });
       toastSuccess(MESSAGES.success.title, MESSAGES.success.description);
-      setSubmitted(true);
+      setSubmitted(answer);
     } catch (error) {
       console.error("Waitlist sign-up failed:", error);
       const { title, description } =
@@ -100,7 +104,7 @@ export default function WaitlistDialog() {
               </svg>
             </button>
             {submitted ? (
-              <ThankYou onClose={close} />
+              <ThankYou onClose={close} confirmationSent={submitted.confirmationSent} />
             ) : (
               <WaitlistForm values={values} submitting={submitting} onChange={setValues} onSubmit={submit} />
             )}

@@ -4,9 +4,11 @@ import { Button } from "../ui/field";
 
 interface ThankYouProps {
   onClose: () => void;
+  /** True when the server sent (or will send) a confirmation link: one more line says so. */
+  confirmationSent?: boolean;
 }
 
-export function ThankYou({ onClose }: ThankYouProps) {
+export function ThankYou({ onClose, confirmationSent = false }: ThankYouProps) {
   return (
     <div className="py-6 text-center" data-testid="waitlist-thanks">
       <div aria-hidden="true" className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand-100">
@@ -26,6 +28,11 @@ export function ThankYou({ onClose }: ThankYouProps) {
         Thank you for signing up!
       </DialogTitle>
       <p className="mx-auto mt-3 max-w-md text-ink-700">{FORM_COPY.thanks.body}</p>
+      {confirmationSent && (
+        <p className="mx-auto mt-3 max-w-md font-semibold text-ink-900" data-testid="waitlist-confirmation">
+          {FORM_COPY.thanks.confirmationSent}
+        </p>
+      )}
       <Button type="button" className="mt-8" onClick={onClose} autoFocus>
         Close
       </Button>

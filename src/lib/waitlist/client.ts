@@ -47,9 +47,10 @@ async function solve(challenge: Challenge): Promise<string> {
 /**
  * Posts a sign-up. Past its network's free allowance the server answers 429 with a proof-of-work challenge:
  * it is solved in a Web Worker and the sign-up is posted again with the proof. Throws SubmitError on a
- * network failure (status null) or any other non-2xx answer.
+ * network failure (status null) or any other non-2xx answer. Resolves to whether a confirmation link was sent
+ * (sign-ups are confirmed by e-mail on this site).
  */
-export async function submitSignup(form: SignupPost): Promise<void> {
+export async function submitSignup(form: SignupPost): Promise<{ confirmationSent: boolean }> {
   let response = await post(form);
   if (response.status === 429) {
     const body = (await response.json().catch(() => null)) as { challenge?: Challenge } | null;
@@ -59,4 +60,6 @@ export async function submitSignup(form: SignupPost): Promise<void> {
     const detail = await response.text().catch(() => "");
     throw new SubmitError(`Waitlist request failed with ${response.status}: ${detail.slice(0, 200)}`, response.status);
   }
+  const body = (await response.json().catch(() => null)) as { confirmation?: unknown } | null;
+  return { confirmationSent: body?.confirmation === "sent" };
 }

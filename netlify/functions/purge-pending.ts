@@ -1,0 +1,26 @@
+import type { Config } from "@netlify/functions";
+import { getConfig } from "../../src/server/config";
+import { describeError, log } from "../../src/server/log";
+import { getStore } from "../../src/server/store-instance";
+
+/**
+ * Daily: deletes pending sign-ups (never confirmed) untouched for PURGE_PENDING_AFTER_DAYS days. Off unless
+ * that variable is set; `npm run waitlist -- purge-pending --older-than 14d` does the same by hand.
+ */
+export default async (): Promise<Response> => {
+  const days = getConfig().purgePendingAfterDays;
+  if (days === null) {
+    log("info", "waitlist.purge_off");
+    return new Response(null, { status: 204 });
+  }
+  try {
+    const { purged } = await (await getStore()).purgePending(days * 24, true);
+    log("info", "waitlist.purge_pending", { days, purged });
+    return new Response(null, { status: 204 });
+  } catch (error) {
+    log("error", "waitlist.purge_failed", describeError(error));
+    return new Response(null, { status: 503 });
+  }
+};
+
+export const config: Config = { schedule: "@daily" };

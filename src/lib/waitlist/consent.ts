@@ -1,0 +1,88 @@
+/**
+ * Confirmation and removal by e-mail, as data shared by the function (src/server/consent.ts, links-handler.ts)
+ * and the static pages the links open (src/pages/waitlist/): paths, lifetimes and words.
+ */
+import { SITE } from "../../site";
+
+/** A confirmation link works for 7 days; a removal link for 30 (one can always ask for another). */
+export const CONFIRM_TTL_DAYS = 7;
+export const REMOVE_TTL_DAYS = 30;
+/** The least time between two e-mails of one kind to one address. */
+export const RESEND_MINUTES = 10;
+
+/** The pages an e-mail links to (GET: a page with one button; its POST acts) and the removal request form. */
+export const LINK_PATHS = {
+  confirm: "/waitlist/confirm",
+  remove: "/waitlist/leave",
+  request: "/waitlist/remove",
+} as const;
+
+interface Action {
+  label: string;
+  href: string;
+}
+
+/** A page that says what a link did (the function's 303 after a button's POST lands on one of these). */
+export interface Notice {
+  title: string;
+  body: string;
+  actions: readonly Action[];
+}
+
+const home: Action = { label: "Back to Home", href: "/" };
+const askRemoval: Action = { label: "Ask for a removal link", href: LINK_PATHS.request };
+const join: Action = { label: "Join the waitlist", href: "/join" };
+
+/** Keyed by path under /waitlist/; the keys are what the function redirects to (OUTCOME_PAGES). */
+export const NOTICES = {
+  confirmed: {
+    title: "Your place is confirmed",
+    body: `Thank you: your address is confirmed on the ${SITE.name} waitlist. We'll let you know as soon as your early-access account is ready.`,
+    actions: [home],
+  },
+  "already-confirmed": {
+    title: "Already confirmed",
+    body: "This address was confirmed before, so there is nothing more to do. We'll be in touch.",
+    actions: [home],
+  },
+  removed: {
+    title: "You've left the waitlist",
+    body: "Your address and everything you sent us have been deleted. You are welcome back at any time.",
+    actions: [home, join],
+  },
+  "link-expired": {
+    title: "This link has expired",
+    body: `Confirmation links work for ${CONFIRM_TTL_DAYS} days and removal links for ${REMOVE_TTL_DAYS}. To confirm, sign up again with the same address and we'll send a new link; to leave, ask for a new removal link.`,
+    actions: [join, askRemoval],
+  },
+  "link-invalid": {
+    title: "This link doesn't work",
+    body: "It may have been used already, or cut short when it was copied. To join, sign up again; to leave, ask for a new removal link.",
+    actions: [join, askRemoval],
+  },
+  "remove/sent": {
+    title: "Check your inbox",
+    body: `If that address is on the waitlist, we've sent it a link to remove it. The link works for ${REMOVE_TTL_DAYS} days.`,
+    actions: [home],
+  },
+} as const satisfies Record<string, Notice>;
+
+/** The pages with one button (or, for the request, one field and a button). */
+export const ACTION_PAGES = {
+  confirm: {
+    title: "Confirm your place",
+    body: `One click confirms your address on the ${SITE.name} waitlist.`,
+    button: "Confirm my place",
+  },
+  leave: {
+    title: "Leave the waitlist",
+    body: `This deletes your address and everything you sent us from the ${SITE.name} waitlist. It cannot be undone.`,
+    button: "Remove me from the waitlist",
+  },
+  request: {
+    title: "Leave the waitlist",
+    body: "Enter the address you signed up with. If it is on the waitlist, we'll e-mail it a link to remove it.",
+    label: "Email",
+    button: "Send me a removal link",
+  },
+} as const;

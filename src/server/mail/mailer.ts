@@ -1,0 +1,50 @@
+import type { ServerConfig } from "../config";
+
+/** One e-mail, in the two forms every client can show. */
+export interface MailMessage {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** What sends e-mail: SMTP in production and tests (a local SMTP server), never a stand-in. */
+export interface Mailer {
+  send(to: string, message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * A mailer over SMTP_URL with nodemailer (loaded on first use, so a site without mail never loads it). Time
+ * limits are short: sending runs after the answer (context.waitUntil), and a dead server must not hold the
+ * function to its own limit.
+ */
+export function createSmtpMailer(mail: NonNullable<ServerConfig["mail"]>): Mailer {
+  let transport: Promise<import("nodemailer").Transporter> | undefined;
+  const open = () => {
+    // Options in the URL's query (e.g. ?connectionTimeout=) override these.
+    const options = { url: mail.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+    transport ??= import("nodemailer").then(({ createTransport }) => createTransport(options, { from: mail.from }));
+    return transport;
+  };
+  return {
+    async send(to, message) {
+      const smtp = await open();
+      await smtp.sendMail({ to, subject: message.subject, text: message.text, html: message.html });
+    },
+    close() {
+      void transport?.then((smtp) => smtp.close());
+    },
+  };
+}
+
+let cached: { url: string; mailer: Mailer } | undefined;
+
+/** The process's mailer for the configuration, created on first use; null while mail is off. */
+export function mailerFor(config: ServerConfig): Mailer | null {
+  if (!config.mail) return null;
+  if (cached?.url !== config.mail.smtpUrl) {
+    cached?.mailer.close();
+    cached = { url: config.mail.smtpUrl, mailer: createSmtpMailer(config.mail) };
+  }
+  return cached.mailer;
+}

@@ -1,0 +1,72 @@
+/**
+ * The two e-mails the site sends, as plain text and simple HTML. No tracking: no pixels, no redirects, links
+ * straight to the site. Nothing a visitor typed appears in them (not even a name), so nobody can use the form
+ * to put words in an e-mail to someone else.
+ */
+
+import { CONFIRM_TTL_DAYS, REMOVE_TTL_DAYS } from "../../lib/waitlist/consent";
+import { SITE } from "../../site";
+import type { MailMessage } from "./mailer";
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/** One paragraph of the e-mail: text, optionally followed by a link on its own line. */
+interface Part {
+  text: string;
+  link?: { label: string; href: string };
+}
+
+function compose(subject: string, parts: Part[]): MailMessage {
+  const text = `${parts.map((p) => (p.link ? `${p.text}\n${p.link.href}` : p.text)).join("\n\n")}\n`;
+  const paragraphs = parts.map((p) => {
+    const link = p.link
+      ? `<br><a href="${escapeHtml(p.link.href)}" style="color:#4c2fd1;font-weight:600">${escapeHtml(p.link.label)}</a>`
+      : "";
+    return `<p style="margin:0 0 16px">${escapeHtml(p.text)}${link}</p>`;
+  });
+  const html = `<!doctype html>
+<html lang="${SITE.locale}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:16px;line-height:1.5;color:#1a1a2e">
+<div style="max-width:560px;margin:0 auto">
+${paragraphs.join("\n")}
+</div>
+</body>
+</html>
+`;
+  return { subject, text, html };
+}
+
+const signature = (siteUrl: string): Part => ({ text: `— ${SITE.name}\n${siteUrl}` });
+
+/** Sent to a new (pending) address: confirm it, or take it off the list. */
+export function confirmationEmail(links: { confirm: string; remove: string; site: string }): MailMessage {
+  return compose(`Confirm your place on the ${SITE.name} waitlist`, [
+    { text: "Hello," },
+    {
+      text: `Someone, we hope you, asked to join the ${SITE.name} waitlist with this address. Please confirm it:`,
+      link: { label: "Confirm my place", href: links.confirm },
+    },
+    {
+      text: `The link works for ${CONFIRM_TTL_DAYS} days. If it wasn't you, ignore this e-mail: an address that is never confirmed is deleted. To take it off the list now (this link works for ${REMOVE_TTL_DAYS} days):`,
+      link: { label: "Remove this address", href: links.remove },
+    },
+    signature(links.site),
+  ]);
+}
+
+/** Sent to a listed address that asked for it on /waitlist/remove. */
+export function removalEmail(links: { remove: string; site: string }): MailMessage {
+  return compose(`Your link to leave the ${SITE.name} waitlist`, [
+    { text: "Hello," },
+    {
+      text: `Someone asked for a link to remove this address from the ${SITE.name} waitlist. To remove it:`,
+      link: { label: "Remove this address", href: links.remove },
+    },
+    {
+      text: `The link works for ${REMOVE_TTL_DAYS} days. If you did not ask for it, ignore this e-mail and you stay on the list.`,
+    },
+    signature(links.site),
+  ]);
+}

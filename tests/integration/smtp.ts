@@ -1,0 +1,80 @@
+/**
+ * A real SMTP server on 127.0.0.1 (smtp-server, from the nodemailer project) that keeps what it receives,
+ * parsed (mailparser), for tests to read. No TLS, no authentication: it listens on loopback only.
+ */
+import type { AddressInfo } from "node:net";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface CapturedMail {
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: ParsedMail["headers"];
+  /** Every https?:// link in the text part. */
+  links: string[];
+}
+
+export interface TestSmtp {
+  url: string;
+  port: number;
+  messages: CapturedMail[];
+  /** Resolves with the messages to `to` once there are `count` of them (rejects after `timeoutMs`). */
+  waitFor(to: string, count?: number, timeoutMs?: number): Promise<CapturedMail[]>;
+  close(): Promise<void>;
+}
+
+export async function startSmtp(): Promise<TestSmtp> {
+  const messages: CapturedMail[] = [];
+  const listeners = new Set<() => void>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, done) {
+      simpleParser(stream)
+        .then((mail) => {
+          const text = mail.text ?? "";
+          messages.push({
+            to: session.envelope.rcptTo.map((r) => r.address).join(","),
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            subject: mail.subject ?? "",
+            text,
+            html: typeof mail.html === "string" ? mail.html : "",
+            headers: mail.headers,
+            links: text.match(/https?:\/\/\S+/g) ?? [],
+          });
+          for (const listener of listeners) listener();
+          done();
+        })
+        .catch(done);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    messages,
+    waitFor(to, count = 1, timeoutMs = 10_000) {
+      const mine = () => messages.filter((m) => m.to.toLowerCase() === to.toLowerCase());
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (mine().length < count) return;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve(mine());
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`expected ${count} message(s) to ${to}, got ${mine().length}`));
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
