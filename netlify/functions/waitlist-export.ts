@@ -13,7 +13,8 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * GET /api/waitlist/export: the waitlist as CSV, for `Authorization: Bearer <WAITLIST_ADMIN_TOKEN>`.
+ * GET /api/waitlist/export: the waitlist as CSV (with each entry's status), for
+ * `Authorization: Bearer <WAITLIST_ADMIN_TOKEN>`; `?confirmed-only` leaves out pending entries.
  * Without WAITLIST_ADMIN_TOKEN set, the endpoint does not exist (404); with a wrong token, 401.
  */
 export default async (req: Request): Promise<Response> => {
@@ -33,7 +34,9 @@ export default async (req: Request): Promise<Response> => {
   }
   try {
     const entries = await withTimeout(
-      getStore().then((store) => store.list()),
+      getStore().then((store) =>
+        store.list(undefined, { confirmedOnly: new URL(req.url).searchParams.has("confirmed-only") }),
+      ),
       config.dbTimeoutMs * 4,
     );
     log("info", "waitlist.export", { rows: entries.length });

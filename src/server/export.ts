@@ -1,7 +1,8 @@
 import { toCsv, visibleControls } from "./csv";
 import type { ExportedEntry } from "./store";
 
-export const EXPORT_COLUMNS = ["created_at", "name", "email", "message"] as const;
+/** `status` is last, so a reader of the four columns before it (no double opt-in) keeps working. */
+export const EXPORT_COLUMNS = ["created_at", "name", "email", "message", "status"] as const;
 export type ExportFormat = "csv" | "json";
 
 /** The waitlist as CSV (RFC 4180, formulas neutralised) or as a JSON array. */

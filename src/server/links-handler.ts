@@ -108,7 +108,7 @@ async function requestRemoval(
   if (email === "" || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) {
     return page(400, "Please check the address", "Please enter the e-mail address you signed up with.");
   }
-  const mailer = config.mail ? (deps.mailer ?? mailerFor)(config) : null;
+  const mailer = (deps.mailer ?? mailerFor)(config);
   if (!mailer) {
     return page(
       503,

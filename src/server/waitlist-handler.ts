@@ -85,7 +85,7 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
     }
     const form = type === FORM_TYPE;
     const config = deps.config();
-    const mailer = config.mail ? (deps.mailer ?? mailerFor)(config) : null;
+    const mailer = (deps.mailer ?? mailerFor)(config);
     const reply = answer(form, mailer !== null);
     // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
     if (isCrossSite(req)) return reply.error(403, "Sign-ups are accepted from this site only.");

@@ -8,6 +8,9 @@ export const PAGES = [
   "/terms-of-service",
   "/join",
   "/join/thanks",
+  "/waitlist/confirm",
+  "/waitlist/remove",
+  "/waitlist/confirmed",
   "/this-page-does-not-exist",
 ] as const;
 export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];

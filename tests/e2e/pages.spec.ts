@@ -89,7 +89,12 @@ test("every page has a title, description, canonical URL and social tags", async
     await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /.{40,}/);
     await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", /Noosphere/);
     await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
-    if (!path.startsWith("/this-page")) {
+    // The pages an e-mail's link opens (and their outcomes) are unlisted: no canonical URL, kept out of search.
+    const unlisted = path.startsWith("/waitlist/") && path !== "/waitlist/remove";
+    if (unlisted) {
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+      await expect(page.locator('link[rel="canonical"]')).toHaveCount(0);
+    } else if (!path.startsWith("/this-page")) {
       await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `https://noosphere.app${path}`);
     }
   }

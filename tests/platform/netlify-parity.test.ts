@@ -23,7 +23,9 @@ const COMPARED = [
   "cross-origin-opener-policy",
   "cross-origin-resource-policy",
   "allow",
+  "location",
 ];
+const FORM = { "Content-Type": "application/x-www-form-urlencoded" };
 const asset = `/_astro/${readdirSync("dist/_astro").find((file) => file.endsWith(".js"))}`;
 const CASES: Array<[string, string, RequestInit?]> = [
   ["GET", "/"],
@@ -36,6 +38,13 @@ const CASES: Array<[string, string, RequestInit?]> = [
   ["GET", "/no-such-page"],
   ["GET", "/api/waitlist"],
   ["POST", "/api/waitlist", { headers: { "Content-Type": "text/plain" }, body: "hello" }],
+  // An e-mail's link: GET is the static page (the function answers POST only), its button's POST the function.
+  ["GET", "/waitlist/confirm?token=abc"],
+  ["GET", "/waitlist/remove"],
+  ["GET", "/waitlist/remove/sent"],
+  ["POST", "/waitlist/confirm?token=abc", { headers: FORM }],
+  ["POST", "/waitlist/leave", { headers: FORM, body: "token=abc" }],
+  ["POST", "/waitlist/remove", { headers: { "Content-Type": "text/plain" }, body: "hello" }],
 ];
 
 let emulator: Emulator;
@@ -67,7 +76,7 @@ const summary = (res: Response) => ({
 
 describe("npm start's server answers as @netlify/dev does", () => {
   it.each(CASES)("%s %s", async (method, path, init) => {
-    const ours = await fetch(`${base}${path}`, { method, ...init });
+    const ours = await fetch(`${base}${path}`, { method, redirect: "manual", ...init });
     const theirs = await emulator.fetch(path, { method, ...init });
     expect(summary(ours)).toEqual(summary(theirs));
   });

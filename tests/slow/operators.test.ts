@@ -115,8 +115,19 @@ describe("GET /api/waitlist/export", () => {
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-store");
     const csv = await res.text();
-    expect(csv.split("\r\n")[0]).toBe("created_at,name,email,message");
+    expect(csv.split("\r\n")[0]).toBe("created_at,name,email,message,status");
     expect(csv).toContain("form@example.com");
+    // A pending entry is listed with its status, and left out with ?confirmed-only.
+    await (await getStore()).add({ name: null, email: "waiting@example.com", message: null }, "pending");
+    expect(await (await exportHandler(exportRequest(TOKEN))).text()).toMatch(/,waiting@example\.com,,pending\r\n/);
+    const confirmedOnly = await exportHandler(
+      new Request("http://localhost/api/waitlist/export?confirmed-only", {
+        headers: { Authorization: `Bearer ${TOKEN}` },
+      }),
+    );
+    const rows = (await confirmedOnly.text()).trim().split("\r\n").slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.endsWith(",confirmed"))).toBe(true);
   });
 });
 
@@ -142,21 +153,60 @@ describe("npm run waitlist (CLI) on the embedded database", () => {
     const total = await store.count();
     await closeStore();
 
+    const { confirmed, pending } = await (async () => {
+      const store = await getStore();
+      const counts = await store.countByStatus();
+      await closeStore();
+      return counts;
+    })();
+    expect(pending).toBeGreaterThan(0);
     const count = await cli("count");
     expect(count.stdout).toContain(`Waitlist: ${total} sign-ups`);
+    expect(count.stdout).toMatch(new RegExp(`confirmed +${confirmed}\\n +pending +${pending}\\n`));
     expect(count.stdout.match(/^ {2}\d{4}-\d{2}-\d{2} /gm)).toHaveLength(14);
 
     const csv = (await cli("export")).stdout;
-    expect(csv.startsWith("created_at,name,email,message\r\n")).toBe(true);
-    expect(csv).toContain(`,"'=HYPERLINK(""x"")",csv@example.com,"Why: a, ""b""\nc"\r\n`);
+    expect(csv.startsWith("created_at,name,email,message,status\r\n")).toBe(true);
+    expect(csv).toContain(`,"'=HYPERLINK(""x"")",csv@example.com,"Why: a, ""b""\nc",confirmed\r\n`);
+    expect(csv).toContain(",waiting@example.com,,pending\r\n");
+    const confirmedOnly = (await cli("export", "--confirmed-only")).stdout;
+    expect(confirmedOnly).toContain("csv@example.com");
+    expect(confirmedOnly).not.toContain("waiting@example.com");
 
     const json = JSON.parse((await cli("export", "--format", "json")).stdout) as Array<{ email: string }>;
     expect(json).toHaveLength(total);
-    expect((await cli("export", "--since", "2999-01-01")).stdout).toBe("created_at,name,email,message\r\n");
+    expect((await cli("export", "--since", "2999-01-01")).stdout).toBe("created_at,name,email,message,status\r\n");
 
     const bad = await cli("export", "--since", "yesterday").catch((error: { code: number; stderr: string }) => error);
     expect(bad).toMatchObject({ code: 2 });
     const help = await cli("--help");
     expect(help.stdout).toContain("Usage: npm run waitlist -- <command>");
+  }, 60_000);
+
+  it("purge-pending: a dry run without --yes, deletes with it, and only old pending sign-ups", async () => {
+    const store = await getStore();
+    await store.add({ name: null, email: "stale@example.com", message: null }, "pending");
+    await store.db.query(
+      "UPDATE waitlist SET created_at = now() - interval '15 days' WHERE email = 'stale@example.com'",
+    );
+    await store.add({ name: null, email: "fresh@example.com", message: null }, "pending");
+    const before = await store.count();
+    await closeStore();
+
+    const usage = await cli("purge-pending").catch((error: { code: number; stderr: string }) => error);
+    expect(usage).toMatchObject({ code: 2 });
+    expect((usage as { stderr: string }).stderr).toContain("--older-than");
+    const dry = await cli("purge-pending", "--older-than", "14d");
+    expect(dry.stdout).toContain("Dry run: would delete 1 pending sign-up untouched for 14d");
+    expect(dry.stdout).toContain("--yes");
+    const done = await cli("purge-pending", "--older-than", "336h", "--yes");
+    expect(done.stdout).toContain("Deleted 1 of 1 pending sign-up");
+
+    const after = await getStore();
+    expect(await after.count()).toBe(before - 1);
+    expect(await after.find("stale@example.com")).toBeNull();
+    expect(await after.find("fresh@example.com")).not.toBeNull();
+    expect(await after.find("waiting@example.com")).not.toBeNull();
+    await closeStore();
   }, 60_000);
 });

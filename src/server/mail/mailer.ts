@@ -1,4 +1,5 @@
 import type { ServerConfig } from "../config";
+import { log } from "../log";
 
 /** One e-mail, in the two forms every client can show. */
 export interface MailMessage {
@@ -38,10 +39,20 @@ export function createSmtpMailer(mail: NonNullable<ServerConfig["mail"]>): Maile
 }
 
 let cached: { url: string; mailer: Mailer } | undefined;
+let warned = false;
 
-/** The process's mailer for the configuration, created on first use; null while mail is off. */
+/**
+ * The process's mailer for the configuration, created on first use; null while mail is off (said once in the
+ * log when only one of SMTP_URL and MAIL_FROM is set).
+ */
 export function mailerFor(config: ServerConfig): Mailer | null {
-  if (!config.mail) return null;
+  if (!config.mail) {
+    if (config.mailConfigProblem && !warned) {
+      warned = true;
+      log("warn", "mail.config_incomplete", { problem: config.mailConfigProblem });
+    }
+    return null;
+  }
   if (cached?.url !== config.mail.smtpUrl) {
     cached?.mailer.close();
     cached = { url: config.mail.smtpUrl, mailer: createSmtpMailer(config.mail) };
