@@ -4,11 +4,13 @@
  * them. Each function call is built by the emulator first (seconds), hence the few, larger cases.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "./netlify-dev";
+import { startSmtp, type TestSmtp } from "../integration/smtp";
+import { type Emulator, ORIGIN, startEmulator } from "./netlify-dev";
 
 const TOKEN = "platform-test-export-token";
 const email = `emulated.${Date.now()}@example.com`;
 let emulator: Emulator;
+let smtp: TestSmtp;
 
 const signUp = (address: string) =>
   emulator.fetch("/api/waitlist", {
@@ -18,13 +20,18 @@ const signUp = (address: string) =>
   });
 
 beforeAll(async () => {
+  smtp = await startSmtp();
   process.env["WAITLIST_ADMIN_TOKEN"] = TOKEN;
   process.env["RATE_LIMIT_MAX"] = "1000";
+  // Confirmation by e-mail on, through a real SMTP server on 127.0.0.1.
+  process.env["SMTP_URL"] = smtp.url;
+  process.env["MAIL_FROM"] = "Noosphere <hello@noosphere.test>";
   emulator = await startEmulator({ database: true });
 }, 120_000);
 
 afterAll(async () => {
   await emulator?.stop();
+  await smtp?.close();
 });
 
 describe("under @netlify/dev with Netlify Database", () => {
@@ -60,6 +67,27 @@ describe("under @netlify/dev with Netlify Database", () => {
     expect(await repeat.text()).toBe(body);
     const again = await emulator.query("SELECT 1 FROM waitlist WHERE lower(email) = lower($1)", [email]);
     expect(again).toHaveLength(1);
+  }, 60_000);
+
+  it("mails the confirmation after the answer, and the link's POST confirms the row in Netlify Database", async () => {
+    const address = `confirm.${Date.now()}@example.com`;
+    const res = await signUp(address);
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ ok: true, confirmation: "sent" });
+    const [mail] = await smtp.waitFor(address);
+    const link = mail?.links.find((href) => new URL(href).pathname === "/waitlist/confirm") ?? "";
+    expect(new URL(link).origin).toBe(ORIGIN);
+    const status = () => emulator.query<{ status: string }>("SELECT status FROM waitlist WHERE email = $1", [address]);
+    expect(await status()).toEqual([{ status: "pending" }]);
+    // The link's GET is the static page; its button posts back to the same address.
+    expect((await emulator.fetch(new URL(link).pathname + new URL(link).search)).status).toBe(200);
+    const confirmed = await emulator.fetch(new URL(link).pathname + new URL(link).search, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+    });
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get("location")).toBe("/waitlist/confirmed");
+    expect(await status()).toEqual([{ status: "confirmed" }]);
   }, 60_000);
 
   it("exports the list with the token, and only with it", async () => {

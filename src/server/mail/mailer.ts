@@ -15,7 +15,7 @@ export interface Mailer {
 }
 
 /**
- * A mailer over SMTP_URL with nodemailer (loaded on first use, so a site without mail never loads it). Time
+ * A mailer over SMTP_URL with nodemailer (loaded when the mailer is made, so a site without mail never loads it). Time
  * limits are short: sending runs after the answer (context.waitUntil), and a dead server must not hold the
  * function to its own limit.
  */
@@ -27,6 +27,9 @@ export function createSmtpMailer(mail: NonNullable<ServerConfig["mail"]>): Maile
     transport ??= import("nodemailer").then(({ createTransport }) => createTransport(options, { from: mail.from }));
     return transport;
   };
+  // Loaded now, while the request is answered, not after: the e-mail then goes out with no import to wait for,
+  // and under `netlify dev` (whose build folder is moved once the answer is sent) the import still resolves.
+  open().catch(() => {});
   return {
     async send(to, message) {
       const smtp = await open();
