@@ -16,6 +16,7 @@ import { createContext } from "../../scripts/lib/netlify-context";
 import { type SqlProxy, startSqlProxy } from "../integration/neon-sql-proxy";
 import { startWireCounter, type WireCounter } from "../integration/pg-wire-counter";
 import { createMigratedDatabase, postgresReachable } from "../integration/postgres";
+import { startSmtp } from "../integration/smtp";
 
 type Handler = (request: Request, context: ReturnType<typeof createContext>) => Promise<Response>;
 const reachable = await postgresReachable();
@@ -37,14 +38,14 @@ async function load(env: Record<string, string>): Promise<Handler> {
   return mod.default;
 }
 
-const signUp = (handler: Handler, email: string) =>
+const signUp = (handler: Handler, email: string, pending = new Set<Promise<unknown>>()) =>
   handler(
     new Request("http://localhost/api/waitlist", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ email, termsAccepted: true, connect: "bundled" }),
     }),
-    createContext(new Request("http://localhost/api/waitlist"), "192.0.2.10", new Set()),
+    createContext(new Request("http://localhost/api/waitlist"), "192.0.2.10", pending),
   );
 
 beforeAll(async () => {
@@ -95,6 +96,32 @@ describe("the deployable waitlist function", () => {
     }
   });
 
+  it.skipIf(!reachable)(
+    "with SMTP_URL set, sends the confirmation from the zip's own nodemailer (ESM only)",
+    async () => {
+      const smtp = await startSmtp();
+      try {
+        const handler = await load({
+          DATABASE_URL: counter.url,
+          SMTP_URL: smtp.url,
+          MAIL_FROM: "hello@noosphere.test",
+        });
+        const pending = new Set<Promise<unknown>>();
+        const res = await signUp(handler, "mail@example.com", pending);
+        expect(res.status).toBe(201);
+        expect(await res.json()).toEqual({ ok: true, confirmation: "sent" });
+        const [mail] = await smtp.waitFor("mail@example.com");
+        expect(mail?.links.some((href) => href.includes("/waitlist/confirm?token="))).toBe(true);
+        expect(
+          Object.keys(unzipSync(readFileSync(zip))).filter((file) => file.includes("nodemailer/dist/cjs")),
+        ).toEqual([]);
+        await Promise.all(pending);
+      } finally {
+        await smtp.close();
+      }
+    },
+  );
+
   it.skipIf(!reachable)("stored exactly the distinct addresses", async () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -105,6 +132,7 @@ describe("the deployable waitlist function", () => {
       "tcp2@example.com",
       "http1@example.com",
       "http2@example.com",
+      "mail@example.com",
     ]);
   });
 });
