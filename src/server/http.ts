@@ -1,4 +1,6 @@
 /** Small helpers for web-standard Request/Response handlers. */
+import type { Context } from "@netlify/functions";
+import type { ServerConfig } from "./config";
 
 const BASE_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
 
@@ -59,4 +61,17 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The site's address for links in e-mails: SITE_URL, else the address this request came to. */
+export function siteOrigin(config: ServerConfig, req: Request): string {
+  return config.siteUrl ?? new URL(req.url).origin;
+}
+
+/**
+ * Runs `work` after the answer, for as long as the platform keeps the function alive (`context.waitUntil`;
+ * the local server tracks it and waits for it before it stops). `work` must not reject.
+ */
+export function afterAnswer(context: Context, work: Promise<unknown>): void {
+  if (typeof context.waitUntil === "function") context.waitUntil(work);
 }

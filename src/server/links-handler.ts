@@ -11,15 +11,15 @@ import { LINK_PATHS, type NOTICES } from "../lib/waitlist/consent";
 import { EMAIL_PATTERN, LIMITS } from "../lib/waitlist/spec";
 import { SITE } from "../site";
 import type { ServerConfig } from "./config";
-import { hashToken } from "./consent";
+import { hashToken } from "./consent-store";
 import { formErrorPage, redirect } from "./form-page";
-import { BodyTooLargeError, readText, withTimeout } from "./http";
+import { afterAnswer, BodyTooLargeError, readText, siteOrigin, withTimeout } from "./http";
 import { describeError, log } from "./log";
 import { mailerFor } from "./mail/mailer";
 import { sendRemovalLink } from "./mail/send";
 import { clientKey, rateWindow } from "./rate-limit";
 import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
-import { afterAnswer, siteOrigin, type WaitlistDeps } from "./waitlist-handler";
+import type { WaitlistDeps } from "./waitlist-handler";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */
 const notice = (key: keyof typeof NOTICES) => `/waitlist/${key}`;

@@ -1,8 +1,8 @@
 /**
- * The waitlist's SQL and the store built on it, ~170 lines: every statement the sign-up path and the operators
- * run is here, side by side, so one read shows what touches the table (links and tokens: consent.ts).
+ * The waitlist's SQL and the store built on it, ~180 lines: every statement the sign-up path and the operators
+ * run is here, side by side, so one read shows what touches the table (links and tokens: consent-store.ts).
  */
-import { type ConsentStore, createConsentStore } from "./consent";
+import { type ConsentStore, createConsentStore } from "./consent-store";
 import type { Db } from "./db/types";
 import type { EntryStatus, WaitlistEntry } from "./entry";
 

@@ -1,4 +1,4 @@
-/** The waitlist function's pipeline, ~150 lines: one request path, kept whole so it reads in order. */
+/** The waitlist function's pipeline, ~170 lines: one request path, kept whole so it reads in order. */
 import type { Context } from "@netlify/functions";
 import { loadValidator } from "../lib/waitlist/schema";
 import { HONEYPOT_FIELD, PROOF_FIELD } from "../lib/waitlist/spec";
@@ -6,7 +6,7 @@ import type { ServerConfig } from "./config";
 import { isDryRun } from "./db/connection";
 import { toEntry } from "./entry";
 import { formErrorPage, formSuccess } from "./form-page";
-import { BodyTooLargeError, json, readText, withTimeout } from "./http";
+import { afterAnswer, BodyTooLargeError, json, readText, siteOrigin, withTimeout } from "./http";
 import { describeError, log } from "./log";
 import { type Mailer, mailerFor } from "./mail/mailer";
 import { sendConfirmation } from "./mail/send";
@@ -53,16 +53,6 @@ export interface WaitlistDeps {
   config: () => ServerConfig;
   /** The mailer for confirmation e-mails while mail is configured (default: SMTP_URL's, made on first use). */
   mailer?: (config: ServerConfig) => Mailer | null;
-}
-
-/** The site's address for links in e-mails: SITE_URL, else the address this request came to. */
-export function siteOrigin(config: ServerConfig, req: Request): string {
-  return config.siteUrl ?? new URL(req.url).origin;
-}
-
-/** Runs `work` after the answer, as long as the platform lets the function live (context.waitUntil). */
-export function afterAnswer(context: Context, work: Promise<unknown>): void {
-  if (typeof context.waitUntil === "function") context.waitUntil(work);
 }
 
 /**

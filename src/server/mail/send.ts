@@ -1,5 +1,5 @@
 import { LINK_PATHS } from "../../lib/waitlist/consent";
-import { type ConsentStore, newToken } from "../consent";
+import { type ConsentStore, newToken } from "../consent-store";
 import { describeError, log } from "../log";
 import type { Mailer } from "./mailer";
 import { confirmationEmail, removalEmail } from "./messages";
