@@ -35,7 +35,6 @@ export const SQL = {
     FROM generate_series(current_date - ($1::int - 1), current_date, interval '1 day') AS d(day)
     LEFT JOIN waitlist w ON w.created_at >= d.day AND w.created_at < d.day + interval '1 day'
     GROUP BY d.day ORDER BY d.day`,
-  byEmail: "SELECT name, email, message FROM waitlist WHERE lower(email) = lower($1)",
   /**
    * Counts an attempt, prunes on a window's first, and inserts only while the sliding estimate (this window's
    * attempts + the previous window's × $8) is within the allowance ($4).
@@ -87,8 +86,6 @@ export interface Store {
   count(): Promise<number>;
   /** Entries by status. */
   countByStatus(): Promise<{ total: number; confirmed: number; pending: number }>;
-  /** The entry of an address (any case), for tests and operators. */
-  find(email: string): Promise<WaitlistEntry | null>;
   /** Every entry, oldest first; only those created on or after `since`, or only confirmed ones, when asked. */
   list(since?: Date, options?: { confirmedOnly?: boolean }): Promise<ExportedEntry[]>;
   /** Pending entries untouched for `hours` hours: how many, and (only with `apply`) deletes them. */
@@ -129,12 +126,6 @@ export function createStore(db: Db): Store {
       const total = Number(row?.count ?? 0);
       const confirmed = Number(row?.confirmed ?? 0);
       return { total, confirmed, pending: total - confirmed };
-    },
-    async find(email) {
-      const [row] = await db.query<{ name: string | null; email: string; message: string | null }>(SQL.byEmail, [
-        email,
-      ]);
-      return row ?? null;
     },
     async hitAndAdd(key, window, allowance, entry, status = "confirmed") {
       const params = [

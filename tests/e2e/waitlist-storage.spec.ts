@@ -5,6 +5,7 @@
 
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { createStore } from "../../src/server/store";
+import { findEntry } from "../integration/find-entry";
 import { expect, isMobile, test } from "./fixtures";
 
 test.beforeEach(({ page }) => {
@@ -36,7 +37,7 @@ test("a sign-up is stored in the embedded database with the combined message", a
   const store = createStore(await openPgliteDb(dataDir));
   try {
     expect(await store.count()).toBe(1);
-    expect(await store.find("ada@example.com")).toEqual({
+    expect(await findEntry(store, "ada@example.com")).toEqual({
       name: "Ada Lovelace",
       email: "Ada@Example.com",
       message: "Organization: Analytical Engines\n\nConnect: Beta testing",

@@ -16,6 +16,7 @@ import { createLinksHandler } from "../../src/server/links-handler";
 import { createStore, type Store } from "../../src/server/store";
 import { createWaitlistHandler } from "../../src/server/waitlist-handler";
 import { SITE } from "../../src/site";
+import { findEntry } from "./find-entry";
 import { tempDataDir } from "./helpers";
 import { routeNeonThroughProxy } from "./neon-sql-proxy";
 import { createMigratedDatabase, postgresReachable } from "./postgres";
@@ -230,7 +231,7 @@ describe.each(BACKENDS)("on %s", (_name, available, open) => {
       const remove = linkTo(mail as CapturedMail, "/waitlist/leave");
       const res = await pressButton(remove);
       expect(res.headers.get("location")).toBe("/waitlist/removed");
-      expect(await store.find("leave@example.com")).toBeNull();
+      expect(await findEntry(store, "leave@example.com")).toBeNull();
       const rows = await store.db.query(
         "SELECT 1 FROM waitlist_token t LEFT JOIN waitlist w ON w.id = t.waitlist_id WHERE w.id IS NULL",
       );
@@ -293,7 +294,7 @@ describe.each(BACKENDS)("on %s", (_name, available, open) => {
       expect(removal.subject).toMatch(/leave/i);
       expect(smtp.messages.some((m) => m.to === "nobody@example.com")).toBe(false);
       expect((await pressButton(linkTo(removal, "/waitlist/leave"))).headers.get("location")).toBe("/waitlist/removed");
-      expect(await store.find("listed@example.com")).toBeNull();
+      expect(await findEntry(store, "listed@example.com")).toBeNull();
     });
 
     it("is rate limited per network like sign-ups; a mistyped address counts nothing", async () => {

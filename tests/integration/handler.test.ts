@@ -8,6 +8,7 @@ import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { createStore, type Store } from "../../src/server/store";
 import { createWaitlistHandler } from "../../src/server/waitlist-handler";
+import { findEntry } from "./find-entry";
 import { fakeContext, post, tempDataDir } from "./helpers";
 
 const config = readConfig({ RATE_LIMIT_MAX: "100000" }); // many posts from one address
@@ -32,7 +33,7 @@ describe("POST /api/waitlist on the embedded database", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(await res.json()).toEqual({ ok: true });
     const store = await getStore();
-    expect(await store.find("grace@example.com")).toEqual({
+    expect(await findEntry(store, "grace@example.com")).toEqual({
       name: "Grace",
       email: "Grace@Example.com",
       message: "Organization: Navy\n\nConnect: Talks",
@@ -47,7 +48,7 @@ describe("POST /api/waitlist on the embedded database", () => {
     expect(again.status).toBe(first.status);
     expect(await again.text()).toBe(await first.text());
     expect(await store.count()).toBe(before + 1);
-    expect((await store.find("hopper@example.com"))?.name).toBeNull();
+    expect((await findEntry(store, "hopper@example.com"))?.name).toBeNull();
   });
 
   it("405 with Allow for any other method", async () => {

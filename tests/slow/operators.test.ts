@@ -10,6 +10,7 @@ import handler from "../../netlify/functions/waitlist";
 import exportHandler from "../../netlify/functions/waitlist-export";
 import { resetConfig } from "../../src/server/config";
 import { closeStore, getStore } from "../../src/server/store-instance";
+import { findEntry } from "../integration/find-entry";
 import { fakeContext, post, releaseEmbeddedStore, tempDataDir, useEmbeddedStore } from "../integration/helpers";
 
 const run = promisify(execFile);
@@ -38,7 +39,7 @@ describe("sign-up by form post (no JavaScript)", () => {
     );
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/join/thanks");
-    expect(await (await getStore()).find("form@example.com")).toEqual({
+    expect(await findEntry(await getStore(), "form@example.com")).toEqual({
       name: "Form User",
       email: "form@example.com",
       message: "Why: No JS",
@@ -66,7 +67,7 @@ describe("sign-up by form post (no JavaScript)", () => {
       fakeContext(),
     );
     expect(res.status).toBe(303);
-    expect(await (await getStore()).find("formbot@example.com")).toBeNull();
+    expect(await findEntry(await getStore(), "formbot@example.com")).toBeNull();
   });
 });
 
@@ -204,9 +205,9 @@ describe("npm run waitlist (CLI) on the embedded database", () => {
 
     const after = await getStore();
     expect(await after.count()).toBe(before - 1);
-    expect(await after.find("stale@example.com")).toBeNull();
-    expect(await after.find("fresh@example.com")).not.toBeNull();
-    expect(await after.find("waiting@example.com")).not.toBeNull();
+    expect(await findEntry(after, "stale@example.com")).toBeNull();
+    expect(await findEntry(after, "fresh@example.com")).not.toBeNull();
+    expect(await findEntry(after, "waiting@example.com")).not.toBeNull();
     await closeStore();
   }, 60_000);
 });
