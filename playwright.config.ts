@@ -3,6 +3,8 @@ import { CHROMIUM_ARGS, findChromium } from "./scripts/lib/chromium";
 import { E2E_ADMIN_TOKEN } from "./tests/e2e/constants";
 
 const port = Number(process.env["E2E_PORT"] ?? 4329);
+/** `*.slow.spec.ts` (stress: the 200-person crowd) runs in `npm run test:slow` (E2E_SLOW=1), after the fast suites. */
+const slow = process.env["E2E_SLOW"] === "1";
 const found = await findChromium();
 const launchOptions = {
   args: CHROMIUM_ARGS,
@@ -11,6 +13,7 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: "tests/e2e",
+  ...(slow ? { testMatch: /\.slow\.spec\.ts$/ } : { testIgnore: /\.slow\.spec\.ts$/ }),
   fullyParallel: true,
   forbidOnly: Boolean(process.env["CI"]),
   retries: 0,

@@ -1,6 +1,10 @@
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
+import { openPgliteDb } from "../../src/server/db/pglite";
 
 export const PAGES = [
   "/",
@@ -39,13 +43,28 @@ export async function openMenuIfMobile(page: Page) {
 /**
  * The browser tests' `test`: the shared build server comes from playwright.config.ts's webServer; a test that
  * needs a server of its own (its own database, limits or failures) takes `ownServer`, which starts one with
- * the given environment and stops every one it started when the test ends.
+ * the given environment and stops every one it started when the test ends. Each starts on a copy of an empty,
+ * migrated embedded database made once per worker (a copy takes milliseconds; initdb takes seconds).
  */
-export const test = base.extend<{ ownServer: (env?: Record<string, string>) => Promise<RunningServer> }>({
-  ownServer: async ({ page: _page }, use) => {
+export const test = base.extend<
+  { ownServer: (env?: Record<string, string>) => Promise<RunningServer> },
+  { emptyDatabase: string }
+>({
+  emptyDatabase: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's parameters; this one needs none
+    async ({}, use) => {
+      const dir = join(mkdtempSync(join(tmpdir(), "e2e-template-")), "data");
+      await (await openPgliteDb(dir)).close();
+      await use(dir);
+    },
+    { scope: "worker" },
+  ],
+  ownServer: async ({ page: _page, emptyDatabase }, use) => {
     const started: RunningServer[] = [];
     await use(async (env = {}) => {
-      const server = await startServer(env);
+      const dataDir = join(mkdtempSync(join(tmpdir(), "e2e-server-")), "data");
+      cpSync(emptyDatabase, dataDir, { recursive: true });
+      const server = await startServer(env, dataDir);
       started.push(server);
       return server;
     });
