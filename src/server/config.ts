@@ -55,10 +55,18 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     adminToken: env["WAITLIST_ADMIN_TOKEN"]?.trim() || null,
     allowPreviewWrites: env["ALLOW_PREVIEW_WRITES"] === "1",
     ...mailConfig(env),
-    siteUrl: env["SITE_URL"]?.trim().replace(/\/+$/, "") || null,
+    siteUrl: siteUrl(env["SITE_URL"]),
     purgePendingAfterDays: env["PURGE_PENDING_AFTER_DAYS"] ? positiveInt(env["PURGE_PENDING_AFTER_DAYS"], 14) : null,
     onNetlify: Boolean(env["NETLIFY"] || env["AWS_LAMBDA_FUNCTION_NAME"] || env["NETLIFY_BLOBS_CONTEXT"]),
   };
+}
+
+/** SITE_URL as an origin (`https://noosphere.app`); anything that is not an http(s) URL counts as unset. */
+function siteUrl(value: string | undefined): string | null {
+  const text = value?.trim() ?? "";
+  if (!URL.canParse(text)) return null;
+  const url = new URL(text);
+  return url.protocol === "https:" || url.protocol === "http:" ? url.origin : null;
 }
 
 function mailConfig(env: Record<string, string | undefined>): Pick<ServerConfig, "mail" | "mailConfigProblem"> {

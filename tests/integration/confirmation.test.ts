@@ -347,6 +347,16 @@ describe.each(BACKENDS)("on %s", (_name, available, open) => {
       expect(smtp.messages.length).toBe(before);
     });
 
+    it.each([
+      ["https://noosphere.app/", "https://noosphere.app"],
+      ["https://noosphere.app/some/path", "https://noosphere.app"],
+      ["noosphere.app", null],
+      ["javascript:alert(1)", null],
+      ["", null],
+    ])("SITE_URL %j gives links the origin %j (else the request's)", (value, origin) => {
+      expect(readConfig({ SITE_URL: value }).siteUrl).toBe(origin);
+    });
+
     it("only one of the two set: mail stays off and the configuration says why", () => {
       expect(readConfig({ SMTP_URL: smtp.url }).mail).toBeNull();
       expect(readConfig({ SMTP_URL: smtp.url }).mailConfigProblem).toContain("MAIL_FROM");
