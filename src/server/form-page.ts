@@ -1,7 +1,8 @@
 import { FORM_COPY } from "../lib/waitlist/copy";
 import { SITE } from "../site";
 
-const escapeHtml = (text: string) =>
+/** Text made safe inside HTML, attributes included (the form's pages and the e-mails). */
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 /**

@@ -17,7 +17,7 @@ import { afterAnswer, BodyTooLargeError, readText, siteOrigin, withTimeout } fro
 import { describeError, log } from "./log";
 import { mailerFor } from "./mail/mailer";
 import { sendRemovalLink } from "./mail/send";
-import { clientKey, rateWindow } from "./rate-limit";
+import { clientKey, comeBackLater, rateWindow } from "./rate-limit";
 import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
 import type { WaitlistDeps } from "./waitlist-handler";
 
@@ -123,13 +123,9 @@ async function requestRemoval(
     const estimate = await withTimeout(store.hit(key, window), config.dbTimeoutMs);
     if (estimate > config.rateLimitMax) {
       log("warn", "waitlist.removal_rate_limited");
-      const minutes = Math.ceil(window.retryAfterSeconds / 60);
-      const response = page(
-        429,
-        "Please try again later",
-        `Many removal links have been asked for from your network just now. Please come back in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      );
-      response.headers.set("Retry-After", String(window.retryAfterSeconds));
+      const { message, headers } = comeBackLater(window, "Many removal links have been asked for");
+      const response = page(429, "Please try again later", message);
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       return response;
     }
     afterAnswer(context, sendRemovalLink(store.consent, mailer, email, siteOrigin(config, req)));

@@ -66,3 +66,12 @@ export function rateWindow(config: ServerConfig, now = Date.now()) {
     retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
   };
 }
+
+/** What a visitor past the allowance without JavaScript is told, and the header that says the same to a client. */
+export function comeBackLater(window: { retryAfterSeconds: number }, what: string) {
+  const minutes = Math.ceil(window.retryAfterSeconds / 60);
+  return {
+    message: `${what} from your network just now. Please come back in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    headers: { "Retry-After": String(window.retryAfterSeconds) },
+  };
+}

@@ -11,7 +11,7 @@ import { describeError, log } from "./log";
 import { type Mailer, mailerFor } from "./mail/mailer";
 import { sendConfirmation } from "./mail/send";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
-import { clientKey, rateWindow } from "./rate-limit";
+import { clientKey, comeBackLater, rateWindow } from "./rate-limit";
 import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
 import type { Store } from "./store";
 
@@ -147,15 +147,8 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
       // Past the free allowance: the dialog is asked to prove it is a browser (a moment of work); the form
       // without JavaScript is told when to come back.
       log("warn", "waitlist.allowance_exceeded", { form });
-      const minutes = Math.ceil(window.retryAfterSeconds / 60);
-      const headers = { "Retry-After": String(window.retryAfterSeconds) };
-      if (form) {
-        return reply.error(
-          429,
-          `Many people have signed up from your network just now. Please come back in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-          headers,
-        );
-      }
+      const { message, headers } = comeBackLater(window, "Many people have signed up");
+      if (form) return reply.error(429, message, headers);
       return json(
         429,
         {

@@ -6,10 +6,8 @@
 
 import { CONFIRM_TTL_DAYS, REMOVE_TTL_DAYS } from "../../lib/waitlist/consent";
 import { SITE } from "../../site";
+import { escapeHtml } from "../form-page";
 import type { MailMessage } from "./mailer";
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 /** One paragraph of the e-mail: text, optionally followed by a link on its own line. */
 interface Part {
