@@ -12,7 +12,7 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   });
 }
 
-export class BodyTooLargeError extends Error {
+class BodyTooLargeError extends Error {
   override name = "BodyTooLargeError";
 }
 
@@ -20,7 +20,7 @@ export class BodyTooLargeError extends Error {
  * Reads a request body as text, refusing it as soon as it passes `limit` bytes: a huge body is never
  * held in memory whole. A declared Content-Length over the limit is refused before reading anything.
  */
-export async function readText(request: Request, limit: number): Promise<string> {
+async function readText(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   if (declared > limit) throw new BodyTooLargeError();
   if (!request.body) return "";
@@ -44,6 +44,27 @@ export async function readText(request: Request, limit: number): Promise<string>
     offset += chunk.byteLength;
   }
   return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+}
+
+/**
+ * A request body as text, or the answer to give instead: 413 past `limit` bytes, 400 when it is not UTF-8.
+ * The one place both functions read a body.
+ */
+export async function readBody(
+  request: Request,
+  limit: number,
+): Promise<{ text: string } | { status: 400 | 413; message: string }> {
+  try {
+    return { text: await readText(request, limit) };
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return { status: 413, message: "Request body is too large." };
+    return { status: 400, message: "Request body is not valid UTF-8." };
+  }
+}
+
+/** The request's media type without parameters, lowercased (`application/json`); undefined when absent. */
+export function mediaType(request: Request): string | undefined {
+  return request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
 }
 
 export class TimeoutError extends Error {

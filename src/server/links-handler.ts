@@ -13,7 +13,7 @@ import { SITE } from "../site";
 import type { ServerConfig } from "./config";
 import { hashToken } from "./consent-store";
 import { formErrorPage, redirect } from "./form-page";
-import { afterAnswer, BodyTooLargeError, readText, siteOrigin, withTimeout } from "./http";
+import { afterAnswer, mediaType, readBody, siteOrigin, withTimeout } from "./http";
 import { describeError, log } from "./log";
 import { mailerFor } from "./mail/mailer";
 import { sendRemovalLink } from "./mail/send";
@@ -43,17 +43,18 @@ const page = (status: number, title: string, message: string, back = REMOVE_REQU
 
 /** The form's fields, or a Response saying why there are none. */
 async function readForm(req: Request): Promise<Record<string, string> | Response> {
-  const type = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  const type = mediaType(req);
   if (type !== undefined && type !== FORM_TYPE) {
     return page(415, "Please use the form", `Content-Type must be ${FORM_TYPE}.`);
   }
   if (isCrossSite(req)) return page(403, "Please use the form", "Requests are accepted from this site only.");
+  const read = await readBody(req, MAX_BODY);
+  if ("status" in read) return page(read.status, "Please use the form", read.message);
   try {
-    return parseForm(await readText(req, MAX_BODY));
+    return parseForm(read.text);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return page(413, "Please use the form", "Request body is too large.");
     if (error instanceof FormEncodingError) return page(400, "Please use the form", error.message);
-    return page(400, "Please use the form", "Request body is not valid UTF-8.");
+    throw error;
   }
 }
 

@@ -6,7 +6,7 @@ import type { ServerConfig } from "./config";
 import { isDryRun } from "./db/connection";
 import { toEntry } from "./entry";
 import { formErrorPage, formSuccess } from "./form-page";
-import { afterAnswer, BodyTooLargeError, json, readText, siteOrigin, withTimeout } from "./http";
+import { afterAnswer, json, mediaType, readBody, siteOrigin, withTimeout } from "./http";
 import { describeError, log } from "./log";
 import { type Mailer, mailerFor } from "./mail/mailer";
 import { sendConfirmation } from "./mail/send";
@@ -69,7 +69,7 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
     if (req.method !== "POST") {
       return json(405, { error: "Method not allowed. Use POST." }, { Allow: "POST" });
     }
-    const type = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+    const type = mediaType(req);
     if (type !== JSON_TYPE && type !== FORM_TYPE) {
       return json(415, { error: `Content-Type must be ${JSON_TYPE} (or ${FORM_TYPE} from the /join form).` });
     }
@@ -80,17 +80,12 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
     // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
     if (isCrossSite(req)) return reply.error(403, "Sign-ups are accepted from this site only.");
 
-    let text: string;
-    try {
-      text = await readText(req, MAX_BODY);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) return reply.error(413, "Request body is too large.");
-      return reply.error(400, "Request body is not valid UTF-8.");
-    }
+    const read = await readBody(req, MAX_BODY);
+    if ("status" in read) return reply.error(read.status, read.message);
 
     let body: unknown;
     try {
-      body = form ? formFields(text) : JSON.parse(text);
+      body = form ? formFields(read.text) : JSON.parse(read.text);
     } catch (error) {
       if (error instanceof FormEncodingError) return reply.error(400, error.message);
       return json(400, { error: "Request body is not valid JSON." });
