@@ -107,3 +107,23 @@ test("robots.txt and the sitemap list the site", async ({ request }) => {
     expect(sitemap).toContain(`<loc>https://noosphere.app${path}</loc>`);
   expect(sitemap).not.toContain("404");
 });
+
+test("Inter swaps in after load, and joins the page only once its file is in (no relayout while it loads)", async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const added: string[] = [];
+    (window as unknown as { fontsAdded: string[] }).fontsAdded = added;
+    const add = document.fonts.add.bind(document.fonts);
+    document.fonts.add = (face: FontFace) => {
+      added.push(`${face.family.replaceAll('"', "")} ${face.status}`);
+      return add(face);
+    };
+  });
+  await page.goto("/");
+  await page.waitForFunction(() => document.fonts.check('16px "Inter Variable"') && document.fonts.status === "loaded");
+  const added = await page.evaluate(() => (window as unknown as { fontsAdded: string[] }).fontsAdded);
+  expect(added).toEqual(["Inter Variable loaded"]);
+  const used = await page.locator("h1").evaluate((h1) => getComputedStyle(h1).fontFamily);
+  expect(used.startsWith('"Inter Variable"')).toBe(true);
+});
