@@ -30,6 +30,8 @@ export default defineConfig({
     },
     {
       name: "mobile",
+      // Tests tagged ANY_VIEWPORT (fixtures.ts) check what a narrow screen cannot change; desktop runs them.
+      grepInvert: /@any-viewport/,
       use: {
         browserName: "chromium",
         viewport: { width: 375, height: 812 },

@@ -4,5 +4,6 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     environment: "node",
+    globalSetup: ["tests/integration/pglite-template.setup.ts"],
   },
 });

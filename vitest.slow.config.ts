@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: ["tests/slow/**/*.test.ts"],
     environment: "node",
+    globalSetup: ["tests/integration/pglite-template.setup.ts"],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,

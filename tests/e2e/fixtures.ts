@@ -19,6 +19,12 @@ export const PAGES = [
 ] as const;
 export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
+/**
+ * Marks a test whose outcome cannot depend on the viewport (response headers, the HTML's content, robots.txt):
+ * playwright.config.ts runs it on the desktop project only.
+ */
+export const ANY_VIEWPORT = { tag: "@any-viewport" };
+
 /** Runs axe on the page as it is now and fails with the violations listed. */
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();

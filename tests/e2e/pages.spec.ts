@@ -1,4 +1,4 @@
-import { expect, PAGES, test } from "./fixtures";
+import { ANY_VIEWPORT, expect, PAGES, test } from "./fixtures";
 
 const TERMS_TITLES = [
   "Acceptance of Terms",
@@ -34,20 +34,21 @@ test("the about page has its sections in order, with #about and #contact anchors
   await expect(page.locator("footer")).toContainText("Where what you learn becomes what we know.");
 });
 
-test("the product page has the headline and exactly 10 FAQ entries, every answer in the HTML", async ({
-  page,
-  request,
-}) => {
-  await page.goto("/product");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your mind, connected.");
-  await expect(page.locator("[data-faq-item]")).toHaveCount(10);
-  // Every answer is server-rendered, even before the island hydrates.
-  const html = await (await request.get("/product")).text();
-  expect(html.match(/data-faq-item=/g)).toHaveLength(10);
-  expect(html).toContain("Team mode gives a group a shared knowledge graph");
-});
+test(
+  "the product page has the headline and exactly 10 FAQ entries, every answer in the HTML",
+  ANY_VIEWPORT,
+  async ({ page, request }) => {
+    await page.goto("/product");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your mind, connected.");
+    await expect(page.locator("[data-faq-item]")).toHaveCount(10);
+    // Every answer is server-rendered, even before the island hydrates.
+    const html = await (await request.get("/product")).text();
+    expect(html.match(/data-faq-item=/g)).toHaveLength(10);
+    expect(html).toContain("Team mode gives a group a shared knowledge graph");
+  },
+);
 
-test("the terms page lists the 13 sections in docs/brief.md's order", async ({ page }) => {
+test("the terms page lists the 13 sections in docs/brief.md's order", ANY_VIEWPORT, async ({ page }) => {
   await page.goto("/terms-of-service");
   const headings = await page.locator("main ol > li > h2").allTextContents();
   expect(headings.map((h) => h.replace(/\s+/g, " ").trim())).toEqual(TERMS_TITLES.map((t, i) => `${i + 1}. ${t}`));
@@ -81,7 +82,7 @@ test("an unknown path answers 404, shows the message and logs the path", async (
   await expect(page).toHaveURL("/");
 });
 
-test("every page has a title, description, canonical URL and social tags", async ({ page }) => {
+test("every page has a title, description, canonical URL and social tags", ANY_VIEWPORT, async ({ page }) => {
   for (const path of PAGES) {
     await page.goto(path);
     await expect(page).toHaveTitle(/Noosphere/);
@@ -100,7 +101,7 @@ test("every page has a title, description, canonical URL and social tags", async
   }
 });
 
-test("robots.txt and the sitemap list the site", async ({ request }) => {
+test("robots.txt and the sitemap list the site", ANY_VIEWPORT, async ({ request }) => {
   expect(await (await request.get("/robots.txt")).text()).toContain("Sitemap: https://noosphere.app/sitemap-index.xml");
   const sitemap = await (await request.get("/sitemap-0.xml")).text();
   for (const path of ["/", "/product", "/terms-of-service"])
@@ -108,22 +109,26 @@ test("robots.txt and the sitemap list the site", async ({ request }) => {
   expect(sitemap).not.toContain("404");
 });
 
-test("Inter swaps in after load, and joins the page only once its file is in (no relayout while it loads)", async ({
-  page,
-}) => {
-  await page.addInitScript(() => {
-    const added: string[] = [];
-    (window as unknown as { fontsAdded: string[] }).fontsAdded = added;
-    const add = document.fonts.add.bind(document.fonts);
-    document.fonts.add = (face: FontFace) => {
-      added.push(`${face.family.replaceAll('"', "")} ${face.status}`);
-      return add(face);
-    };
-  });
-  await page.goto("/");
-  await page.waitForFunction(() => document.fonts.check('16px "Inter Variable"') && document.fonts.status === "loaded");
-  const added = await page.evaluate(() => (window as unknown as { fontsAdded: string[] }).fontsAdded);
-  expect(added).toEqual(["Inter Variable loaded"]);
-  const used = await page.locator("h1").evaluate((h1) => getComputedStyle(h1).fontFamily);
-  expect(used.startsWith('"Inter Variable"')).toBe(true);
-});
+test(
+  "Inter swaps in after load, and joins the page only once its file is in (no relayout while it loads)",
+  ANY_VIEWPORT,
+  async ({ page }) => {
+    await page.addInitScript(() => {
+      const added: string[] = [];
+      (window as unknown as { fontsAdded: string[] }).fontsAdded = added;
+      const add = document.fonts.add.bind(document.fonts);
+      document.fonts.add = (face: FontFace) => {
+        added.push(`${face.family.replaceAll('"', "")} ${face.status}`);
+        return add(face);
+      };
+    });
+    await page.goto("/");
+    await page.waitForFunction(
+      () => document.fonts.check('16px "Inter Variable"') && document.fonts.status === "loaded",
+    );
+    const added = await page.evaluate(() => (window as unknown as { fontsAdded: string[] }).fontsAdded);
+    expect(added).toEqual(["Inter Variable loaded"]);
+    const used = await page.locator("h1").evaluate((h1) => getComputedStyle(h1).fontFamily);
+    expect(used.startsWith('"Inter Variable"')).toBe(true);
+  },
+);

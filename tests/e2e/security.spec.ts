@@ -1,6 +1,6 @@
-import { expect, openMenuIfMobile, PAGES, test } from "./fixtures";
+import { ANY_VIEWPORT, expect, openMenuIfMobile, PAGES, test } from "./fixtures";
 
-test("every page sends the security headers", async ({ request }) => {
+test("every page sends the security headers", ANY_VIEWPORT, async ({ request }) => {
   for (const path of PAGES) {
     const headers = (await request.get(path)).headers();
     expect(headers["content-security-policy"], path).toContain("frame-ancestors 'none'");
@@ -12,7 +12,7 @@ test("every page sends the security headers", async ({ request }) => {
   }
 });
 
-test("every page carries a CSP whose script-src has hashes and no 'unsafe-inline'", async ({ page }) => {
+test("every page carries a CSP whose script-src has hashes and no 'unsafe-inline'", ANY_VIEWPORT, async ({ page }) => {
   for (const path of PAGES) {
     await page.goto(path);
     const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute("content");
@@ -23,7 +23,7 @@ test("every page carries a CSP whose script-src has hashes and no 'unsafe-inline
   }
 });
 
-test("the API answers with no-store and no CORS headers", async ({ request }) => {
+test("the API answers with no-store and no CORS headers", ANY_VIEWPORT, async ({ request }) => {
   const response = await request.post("/api/waitlist", {
     data: { email: "" },
     headers: { Origin: "https://evil.example" },

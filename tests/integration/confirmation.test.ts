@@ -17,7 +17,7 @@ import { createStore, type Store } from "../../src/server/store";
 import { createWaitlistHandler } from "../../src/server/waitlist-handler";
 import { SITE } from "../../src/site";
 import { findEntry } from "./find-entry";
-import { tempDataDir } from "./helpers";
+import { migratedDataDir } from "./helpers";
 import { routeNeonThroughProxy } from "./neon-sql-proxy";
 import { createMigratedDatabase, postgresReachable } from "./postgres";
 import { type CapturedMail, startSmtp, type TestSmtp } from "./smtp";
@@ -37,7 +37,7 @@ const BACKENDS: Array<[string, boolean, () => Promise<Opened>]> = [
     "embedded PGlite",
     true,
     async () => {
-      const store = createStore(await openPgliteDb(tempDataDir("confirm-")));
+      const store = createStore(await openPgliteDb(migratedDataDir("confirm-")));
       return { store, close: () => store.close() };
     },
   ],

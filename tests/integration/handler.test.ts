@@ -9,7 +9,7 @@ import { openPgliteDb } from "../../src/server/db/pglite";
 import { createStore, type Store } from "../../src/server/store";
 import { createWaitlistHandler } from "../../src/server/waitlist-handler";
 import { findEntry } from "./find-entry";
-import { fakeContext, post, tempDataDir } from "./helpers";
+import { fakeContext, migratedDataDir, post } from "./helpers";
 
 const config = readConfig({ RATE_LIMIT_MAX: "100000" }); // many posts from one address
 let store: Store;
@@ -19,7 +19,7 @@ const call = (request: Request) => handler(request, fakeContext());
 const valid = { email: "grace@example.com", termsAccepted: true };
 
 beforeAll(async () => {
-  store = createStore(await openPgliteDb(tempDataDir("handler-")));
+  store = createStore(await openPgliteDb(migratedDataDir("handler-")));
 }, 60_000);
 afterAll(() => store?.close());
 

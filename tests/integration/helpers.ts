@@ -1,8 +1,8 @@
-import { mkdtempSync } from "node:fs";
+import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Context } from "@netlify/functions";
-import { vi } from "vitest";
+import { inject, vi } from "vitest";
 import { createContext } from "../../scripts/lib/netlify-context";
 import { resetConfig } from "../../src/server/config";
 import { openPgliteDb } from "../../src/server/db/pglite";
@@ -11,6 +11,16 @@ import { allowEmbeddedDatabase, closeStore, getStore } from "../../src/server/st
 /** A fresh, empty folder for an embedded database. */
 export function tempDataDir(prefix = "waitlist-"): string {
   return join(mkdtempSync(join(tmpdir(), prefix)), "data");
+}
+
+/**
+ * A fresh folder holding an empty embedded database with every migration applied: a copy of the one that
+ * pglite-template.setup.ts made for this run. Tests of what happens to a new or missing folder use tempDataDir.
+ */
+export function migratedDataDir(prefix = "waitlist-"): string {
+  const dir = tempDataDir(prefix);
+  cpSync(inject("pgliteTemplate"), dir, { recursive: true });
+  return dir;
 }
 
 /** What Netlify passes as the second argument, as the local server builds it, from `ip`. */
@@ -27,10 +37,10 @@ export function post(body: unknown, headers: Record<string, string> = {}): Reque
 }
 
 /**
- * Points the process's store at a fresh embedded database (no DATABASE_URL) with the rate limit set to
+ * Points the process's store at a fresh, migrated embedded database (no DATABASE_URL) with the rate limit set to
  * `rateLimitMax` (these tests post many times from few addresses), and opens it. Returns the folder.
  */
-export async function useEmbeddedStore(prefix: string, rateLimitMax: number, dataDir = tempDataDir(prefix)) {
+export async function useEmbeddedStore(prefix: string, rateLimitMax: number, dataDir = migratedDataDir(prefix)) {
   vi.stubEnv("DATABASE_URL", "");
   vi.stubEnv("NETLIFY_DB_URL", "");
   vi.stubEnv("DATA_DIR", dataDir);

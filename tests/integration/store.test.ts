@@ -14,7 +14,7 @@ import { openPgliteDb } from "../../src/server/db/pglite";
 import type { Db } from "../../src/server/db/types";
 import { createStore, type Store } from "../../src/server/store";
 import { findEntry } from "./find-entry";
-import { tempDataDir } from "./helpers";
+import { migratedDataDir } from "./helpers";
 import { routeNeonThroughProxy } from "./neon-sql-proxy";
 import { startWireCounter } from "./pg-wire-counter";
 import { createMigratedDatabase, postgresReachable } from "./postgres";
@@ -49,7 +49,7 @@ const BACKENDS: Array<[string, boolean, () => Promise<Opened>]> = [
     "embedded PGlite",
     true,
     async () => {
-      const { db, calls } = counting(await openPgliteDb(tempDataDir()));
+      const { db, calls } = counting(await openPgliteDb(migratedDataDir()));
       const store = createStore(db);
       return { store, roundTrips: calls, close: () => store.close() };
     },

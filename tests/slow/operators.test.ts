@@ -11,11 +11,11 @@ import exportHandler from "../../netlify/functions/waitlist-export";
 import { resetConfig } from "../../src/server/config";
 import { closeStore, getStore } from "../../src/server/store-instance";
 import { findEntry } from "../integration/find-entry";
-import { fakeContext, post, releaseEmbeddedStore, tempDataDir, useEmbeddedStore } from "../integration/helpers";
+import { fakeContext, migratedDataDir, post, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 
 const run = promisify(execFile);
 const TOKEN = "test-admin-token-0123456789abcdef";
-const dataDir = tempDataDir("operators-");
+const dataDir = migratedDataDir("operators-");
 const exportRequest = (token?: string) =>
   new Request("http://localhost/api/waitlist/export", { headers: token ? { Authorization: `Bearer ${token}` } : {} });
 const formPost = (fields: Record<string, string>) =>
