@@ -4,7 +4,8 @@
  * alike), `@netlify/headers-parser` matches header rules (case-insensitively, `/_astro/*` matching
  * `/_astro` too). Added here, as a CDN adds them: brotli/gzip, `404.html` with a true 404 for every
  * unmatched path, and v2 functions at their `config.path`, called with a platform-shaped context.
- * tests/integration/netlify-parity.test.ts holds the answers equal to `@netlify/dev`'s.
+ * tests/platform/netlify-parity.test.ts holds the answers equal to `@netlify/dev`'s.
+ * Longer than 150 lines: files, headers, compression, 404s and function routing answer one request together.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
