@@ -22,7 +22,13 @@ export const PAGE_HEADERS: Record<string, string> = {
 };
 
 /** The answer to a form post (no JavaScript) that could not be taken: the message and a way back. */
-export function formErrorPage(status: number, title: string, message: string, back = "/join"): Response {
+export function formErrorPage(
+  status: number,
+  title: string,
+  message: string,
+  back = "/join",
+  headers: Record<string, string> = {},
+): Response {
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -42,7 +48,7 @@ export function formErrorPage(status: number, title: string, message: string, ba
 `;
   return new Response(html, {
     status,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", ...PAGE_HEADERS },
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", ...PAGE_HEADERS, ...headers },
   });
 }
 

@@ -38,8 +38,13 @@ const FORM_TYPE = "application/x-www-form-urlencoded";
 /** Rate-limit counters for removal requests are kept apart from sign-ups', under the same allowance. */
 const REMOVAL_KEY_PREFIX = "remove:";
 
-const page = (status: number, title: string, message: string, back = REMOVE_REQUEST_PATH) =>
-  formErrorPage(status, title, message, back);
+const page = (
+  status: number,
+  title: string,
+  message: string,
+  back = REMOVE_REQUEST_PATH,
+  headers: Record<string, string> = {},
+) => formErrorPage(status, title, message, back, headers);
 
 /** The form's fields, or a Response saying why there are none. */
 async function readForm(req: Request): Promise<Record<string, string> | Response> {
@@ -125,9 +130,7 @@ async function requestRemoval(
     if (estimate > config.rateLimitMax) {
       log("warn", "waitlist.removal_rate_limited");
       const { message, headers } = comeBackLater(window, "Many removal links have been asked for");
-      const response = page(429, "Please try again later", message);
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-      return response;
+      return page(429, "Please try again later", message, REMOVE_REQUEST_PATH, headers);
     }
     afterAnswer(context, sendRemovalLink(store.consent, mailer, email, siteOrigin(config, req)));
     return redirect(OUTCOME_PAGES["removal-requested"]);

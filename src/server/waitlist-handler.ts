@@ -39,9 +39,13 @@ function answer(form: boolean, confirmation: boolean) {
     accepted: () => (form ? formSuccess(confirmation) : json(201, confirmation ? CONFIRMATION_SENT : ACCEPTED)),
     error: (status: number, error: string, headers: Record<string, string> = {}) => {
       if (!form) return json(status, { error }, headers);
-      const page = formErrorPage(status, status === 400 ? "Please check the form" : "Please try again", error);
-      for (const [name, value] of Object.entries(headers)) page.headers.set(name, value);
-      return page;
+      return formErrorPage(
+        status,
+        status === 400 ? "Please check the form" : "Please try again",
+        error,
+        "/join",
+        headers,
+      );
     },
   };
 }
