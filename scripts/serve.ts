@@ -39,12 +39,12 @@ getStore().then(
 );
 
 // Confirmation by e-mail: said at start, with the SMTP host but never its credentials.
-const mail = getConfig();
-if (mail.mail) {
-  const host = URL.canParse(mail.mail.smtpUrl) ? new URL(mail.mail.smtpUrl).host : "SMTP_URL";
-  console.log(`Confirmation e-mails: on, from ${mail.mail.from} through ${host}`);
+const { mail, mailConfigProblem } = getConfig();
+if (mail) {
+  const host = URL.canParse(mail.smtpUrl) ? new URL(mail.smtpUrl).host : "SMTP_URL";
+  console.log(`Confirmation e-mails: on, from ${mail.from} through ${host}`);
 } else {
-  console.log(`Confirmation e-mails: off${mail.mailConfigProblem ? ` (${mail.mailConfigProblem})` : ""}`);
+  console.log(`Confirmation e-mails: off${mailConfigProblem ? ` (${mailConfigProblem})` : ""}`);
 }
 
 const { config, configPath } = await resolveConfig({ cwd: process.cwd(), offline: true, context: "production" });
