@@ -1,10 +1,7 @@
-import { cpSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
-import { openPgliteDb } from "../../src/server/db/pglite";
+import { copyDatabase, makeEmptyDatabase } from "../integration/embedded-database";
 
 export const PAGES = [
   "/",
@@ -59,18 +56,14 @@ export const test = base.extend<
   emptyDatabase: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's parameters; this one needs none
     async ({}, use) => {
-      const dir = join(mkdtempSync(join(tmpdir(), "e2e-template-")), "data");
-      await (await openPgliteDb(dir)).close();
-      await use(dir);
+      await use(await makeEmptyDatabase("e2e-template-"));
     },
     { scope: "worker" },
   ],
   ownServer: async ({ page: _page, emptyDatabase }, use) => {
     const started: RunningServer[] = [];
     await use(async (env = {}) => {
-      const dataDir = join(mkdtempSync(join(tmpdir(), "e2e-server-")), "data");
-      cpSync(emptyDatabase, dataDir, { recursive: true });
-      const server = await startServer(env, dataDir);
+      const server = await startServer(env, copyDatabase(emptyDatabase, "e2e-server-"));
       started.push(server);
       return server;
     });

@@ -1,26 +1,19 @@
-import { cpSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Context } from "@netlify/functions";
 import { inject, vi } from "vitest";
 import { createContext } from "../../scripts/lib/netlify-context";
 import { resetConfig } from "../../src/server/config";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { allowEmbeddedDatabase, closeStore, getStore } from "../../src/server/store-instance";
+import { copyDatabase, tempDataDir } from "./embedded-database";
 
-/** A fresh, empty folder for an embedded database. */
-export function tempDataDir(prefix = "waitlist-"): string {
-  return join(mkdtempSync(join(tmpdir(), prefix)), "data");
-}
+export { tempDataDir };
 
 /**
  * A fresh folder holding an empty embedded database with every migration applied: a copy of the one that
  * pglite-template.setup.ts made for this run. Tests of what happens to a new or missing folder use tempDataDir.
  */
 export function migratedDataDir(prefix = "waitlist-"): string {
-  const dir = tempDataDir(prefix);
-  cpSync(inject("pgliteTemplate"), dir, { recursive: true });
-  return dir;
+  return copyDatabase(inject("pgliteTemplate"), prefix);
 }
 
 /** What Netlify passes as the second argument, as the local server builds it, from `ip`. */

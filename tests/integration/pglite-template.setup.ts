@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
 import type { TestProject } from "vitest/node";
-import { openPgliteDb } from "../../src/server/db/pglite";
+import { makeEmptyDatabase } from "./embedded-database";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -13,9 +12,7 @@ declare module "vitest" {
 
 /** Vitest global setup: initdb and the migrations run once here, instead of once in every test file (~2 s each). */
 export default async function setup(project: TestProject) {
-  const root = mkdtempSync(join(tmpdir(), "pglite-template-"));
-  const dir = join(root, "data");
-  await (await openPgliteDb(dir)).close();
+  const dir = await makeEmptyDatabase("pglite-template-");
   project.provide("pgliteTemplate", dir);
-  return () => rmSync(root, { recursive: true, force: true });
+  return () => rmSync(dirname(dir), { recursive: true, force: true });
 }
