@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /** `npm run test:platform`: the built site and functions on Netlify's own tools (needs `npm run build` first). */
@@ -7,5 +8,7 @@ export default defineConfig({
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The files mostly wait on Netlify's emulator and bundler in child processes: one more than the cores.
+    maxWorkers: availableParallelism() + 1,
   },
 });

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -10,7 +11,9 @@ export default defineConfig({
     include: ["tests/slow/**/*.test.ts"],
     environment: "node",
     globalSetup: ["tests/integration/pglite-template.setup.ts"],
-    fileParallelism: false,
+    // The files share nothing (each its own temporary folders, databases and ports), so they run side by side,
+    // one per core: one file waits on the processes it starts and kills while another computes.
+    maxWorkers: availableParallelism(),
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },
