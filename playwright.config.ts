@@ -21,17 +21,22 @@ export default defineConfig({
   reporter: "list",
   use: {
     baseURL: `http://localhost:${port}`,
-    trace: "retain-on-failure",
+    // DOM snapshots, no screencast: recording frames for every test cost a third of the browser suite's time.
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: false },
+    screenshot: "only-on-failure",
   },
   projects: [
     {
       name: "desktop",
+      // Tags from tests/e2e/fixtures.ts choose the project.
+      grepInvert: /@mobile-only/,
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 }, launchOptions },
     },
     {
       name: "mobile",
-      // Tests tagged ANY_VIEWPORT (fixtures.ts) check what a narrow screen cannot change; desktop runs them.
-      grepInvert: /@any-viewport/,
+      grepInvert: /@any-viewport|@desktop-only/,
+      // The stress test starts a server of its own and measures the server, not the layout: desktop runs it.
+      testIgnore: /\.slow\.spec\.ts$/,
       use: {
         browserName: "chromium",
         viewport: { width: 375, height: 812 },
@@ -42,13 +47,21 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // A fresh embedded database for every run.
-    command: "rm -rf .data/e2e && tsx scripts/serve.ts",
-    // The browser tests sign up many times from one address: they raise the rate limit explicitly.
-    env: { PORT: String(port), DATA_DIR: ".data/e2e", RATE_LIMIT_MAX: "100000", WAITLIST_ADMIN_TOKEN: E2E_ADMIN_TOKEN },
-    url: `http://localhost:${port}/`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+  // The shared server for the fast tests; the stress test starts its own (ownServer) and needs none.
+  webServer: slow
+    ? []
+    : {
+        // A fresh embedded database for every run.
+        command: "rm -rf .data/e2e && tsx scripts/serve.ts",
+        // The browser tests sign up many times from one address: they raise the rate limit explicitly.
+        env: {
+          PORT: String(port),
+          DATA_DIR: ".data/e2e",
+          RATE_LIMIT_MAX: "100000",
+          WAITLIST_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+        },
+        url: `http://localhost:${port}/`,
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
 });

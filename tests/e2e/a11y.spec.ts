@@ -1,4 +1,4 @@
-import { expect, expectNoAxeViolations, isMobile, openMenuIfMobile, PAGES, test } from "./fixtures";
+import { expect, expectNoAxeViolations, MOBILE_ONLY, openMenuIfMobile, PAGES, test } from "./fixtures";
 
 test.describe("axe finds no WCAG 2.2 AA violation", () => {
   for (const path of PAGES) {
@@ -9,8 +9,8 @@ test.describe("axe finds no WCAG 2.2 AA violation", () => {
   }
 });
 
-test("axe finds no violation with the mobile menu open", async ({ page }) => {
-  test.skip(!isMobile(page), "the hamburger exists below 768 px only");
+// The hamburger exists below 768 px only.
+test("axe finds no violation with the mobile menu open", MOBILE_ONLY, async ({ page }) => {
   await page.goto("/");
   await openMenuIfMobile(page);
   await expectNoAxeViolations(page);

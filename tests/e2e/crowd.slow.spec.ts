@@ -1,11 +1,11 @@
 /**
  * A crowd behind one address (an office, a conference): 200 people sign up through the dialog from the same
  * IP within minutes, on a server with the production allowance. Past it, each browser solves the proof of
- * work in a Web Worker; everyone gets in. Desktop only: it starts a server of its own.
+ * work in a Web Worker; everyone gets in. Desktop only (playwright.config.ts): it starts a server of its own.
  */
 import type { Browser } from "@playwright/test";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { expect, isMobile, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 
 const PEOPLE = 200;
 const TABS = 4;
@@ -34,8 +34,7 @@ async function tab(browser: Browser, base: string, first: number, count: number,
   await context.close();
 }
 
-test("200 people behind one address all get in through the dialog", async ({ browser, page, ownServer }) => {
-  test.skip(isMobile(page), "one run is enough for a test that starts its own server");
+test("200 people behind one address all get in through the dialog", async ({ browser, ownServer }) => {
   test.setTimeout(600_000);
   const server = await ownServer({ RATE_LIMIT_MAX: "10" });
   const workerLoads: string[] = [];

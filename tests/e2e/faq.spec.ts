@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { ANY_VIEWPORT, expect, test } from "./fixtures";
 
 const question = (page: Page, name: string) => page.getByRole("button", { name });
 const FIRST = "What exactly is this platform?";
@@ -13,7 +13,7 @@ async function gotoFaq(page: Page) {
   await expect(page.locator("astro-island[ssr]:has([data-faq-item])")).toHaveCount(0);
 }
 
-test("every item starts closed and points at its panel", async ({ page }) => {
+test("every item starts closed and points at its panel", ANY_VIEWPORT, async ({ page }) => {
   await gotoFaq(page);
   const buttons = page.locator("[data-faq-item] button");
   await expect(buttons).toHaveCount(10);

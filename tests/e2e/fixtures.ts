@@ -17,10 +17,17 @@ export const PAGES = [
 export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 /**
- * Marks a test whose outcome cannot depend on the viewport (response headers, the HTML's content, robots.txt):
- * playwright.config.ts runs it on the desktop project only.
+ * Tags that choose a test's project in playwright.config.ts, so a test that one project does not need is not
+ * even started there (a skipped test still opens a browser context and runs its hooks):
+ * - ANY_VIEWPORT: its outcome cannot depend on the viewport (response headers, the HTML's content, logic
+ *   behind the dialog that the layout does not touch); the desktop project runs it.
+ * - DESKTOP_ONLY: a desktop gesture (hover, the keyboard-first layout), or a test that starts a server of its
+ *   own and checks the server, not the layout.
+ * - MOBILE_ONLY: what exists below 768 px only (the hamburger menu) or on touch.
  */
 export const ANY_VIEWPORT = { tag: "@any-viewport" };
+export const DESKTOP_ONLY = { tag: "@desktop-only" };
+export const MOBILE_ONLY = { tag: "@mobile-only" };
 
 /** Runs axe on the page as it is now and fails with the violations listed. */
 export async function expectNoAxeViolations(page: Page) {

@@ -1,4 +1,4 @@
-import { expect, isMobile, openMenuIfMobile, test } from "./fixtures";
+import { expect, isMobile, MOBILE_ONLY, openMenuIfMobile, test } from "./fixtures";
 
 const menu = (page: import("@playwright/test").Page) =>
   isMobile(page) ? page.locator("#mobile-menu") : page.locator("header nav");
@@ -36,11 +36,8 @@ test("the hamburger shows only on small screens", async ({ page }) => {
   }
 });
 
-test.describe("mobile menu", () => {
-  test.beforeEach(({ page }) => {
-    test.skip(!isMobile(page), "the hamburger exists below 768 px only");
-  });
-
+// The hamburger exists below 768 px only.
+test.describe("mobile menu", MOBILE_ONLY, () => {
   test("opens and closes on click", async ({ page }) => {
     await page.goto("/");
     const button = page.getByRole("button", { name: "Menu" });

@@ -1,5 +1,5 @@
 import { E2E_ADMIN_TOKEN } from "./constants";
-import { expect, isMobile, test } from "./fixtures";
+import { ANY_VIEWPORT, expect, isMobile, test } from "./fixtures";
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
@@ -33,7 +33,7 @@ test.describe("without JavaScript", () => {
     expect(csv).toContain(`No Script,${email},Organization: Plain HTML Inc.,confirmed\r\n`);
   });
 
-  test("a form error shows docs/brief.md's message and a link back", async ({ page }) => {
+  test("a form error shows docs/brief.md's message and a link back", ANY_VIEWPORT, async ({ page }) => {
     await page.goto("/join");
     // The browser accepts an address without a domain suffix; the function's schema does not.
     await page.getByLabel("Email (required)").fill("someone@localhost");

@@ -54,7 +54,7 @@ test("the terms page lists the 13 sections in docs/brief.md's order", ANY_VIEWPO
   expect(headings.map((h) => h.replace(/\s+/g, " ").trim())).toEqual(TERMS_TITLES.map((t, i) => `${i + 1}. ${t}`));
 });
 
-test("the terms page shows the visitor's current date", async ({ page }) => {
+test("the terms page shows the visitor's current date", ANY_VIEWPORT, async ({ page }) => {
   // A fixed clock far from the build date proves the date comes from the browser.
   await page.clock.setFixedTime(new Date("2031-02-03T10:00:00"));
   await page.goto("/terms-of-service");

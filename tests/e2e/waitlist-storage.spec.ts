@@ -6,11 +6,7 @@
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { createStore } from "../../src/server/store";
 import { findEntry } from "../integration/find-entry";
-import { expect, isMobile, test } from "./fixtures";
-
-test.beforeEach(({ page }) => {
-  test.skip(isMobile(page), "one run is enough for a test that starts its own server");
-});
+import { DESKTOP_ONLY, expect, test } from "./fixtures";
 
 async function signUp(page: import("@playwright/test").Page, baseUrl: string, values: Record<string, string>) {
   await page.goto(`${baseUrl}/`);
@@ -22,50 +18,55 @@ async function signUp(page: import("@playwright/test").Page, baseUrl: string, va
   return dialog;
 }
 
-test("a sign-up is stored in the embedded database with the combined message", async ({ page, ownServer }) => {
-  const server = await ownServer();
-  const dialog = await signUp(page, server.url, {
-    "Name (optional)": "  Ada Lovelace ",
-    "Email (required)": " Ada@Example.com ",
-    "Organization (optional)": "Analytical Engines",
-    "How would you like to connect or contribute? (optional)": "Beta testing",
-  });
-  await expect(dialog.getByRole("heading", { name: "Thank you for signing up!" })).toBeVisible();
-  const { dataDir } = server;
-  await server.stop();
-
-  const store = createStore(await openPgliteDb(dataDir));
-  try {
-    expect(await store.count()).toBe(1);
-    expect(await findEntry(store, "ada@example.com")).toEqual({
-      name: "Ada Lovelace",
-      email: "Ada@Example.com",
-      message: "Organization: Analytical Engines\n\nConnect: Beta testing",
+test(
+  "a sign-up is stored in the embedded database with the combined message",
+  DESKTOP_ONLY,
+  async ({ page, ownServer }) => {
+    const server = await ownServer();
+    const dialog = await signUp(page, server.url, {
+      "Name (optional)": "  Ada Lovelace ",
+      "Email (required)": " Ada@Example.com ",
+      "Organization (optional)": "Analytical Engines",
+      "How would you like to connect or contribute? (optional)": "Beta testing",
     });
-  } finally {
-    await store.close();
-  }
-});
+    await expect(dialog.getByRole("heading", { name: "Thank you for signing up!" })).toBeVisible();
+    const { dataDir } = server;
+    await server.stop();
 
-test("with the database unreachable, the dialog shows the failure toast and keeps the values", async ({
-  page,
-  ownServer,
-}) => {
-  // Port 1 on loopback: nothing listens there, so every query is refused.
-  const server = await ownServer({
-    DATABASE_URL: "postgresql://user:password@db.invalid/waitlist",
-    DATABASE_DRIVER: "neon-http",
-    NEON_FETCH_ENDPOINT: "http://127.0.0.1:1/sql",
-  });
-  const dialog = await signUp(page, server.url, {
-    "Email (required)": "unreachable@example.com",
-    "Name (optional)": "Kept",
-  });
-  const toast = page.getByRole("alert").filter({ hasText: "Error" });
-  await expect(toast).toContainText("Failed to submit. Please try again.");
-  await expect(dialog.getByLabel("Email (required)")).toHaveValue("unreachable@example.com");
-  await expect(dialog.getByLabel("Name (optional)")).toHaveValue("Kept");
-  await expect(dialog.getByLabel("I accept the")).toBeChecked();
-  expect(server.output()).toContain('"event":"waitlist.store_failed"');
-  expect(server.output()).not.toContain("unreachable@example.com");
-});
+    const store = createStore(await openPgliteDb(dataDir));
+    try {
+      expect(await store.count()).toBe(1);
+      expect(await findEntry(store, "ada@example.com")).toEqual({
+        name: "Ada Lovelace",
+        email: "Ada@Example.com",
+        message: "Organization: Analytical Engines\n\nConnect: Beta testing",
+      });
+    } finally {
+      await store.close();
+    }
+  },
+);
+
+test(
+  "with the database unreachable, the dialog shows the failure toast and keeps the values",
+  DESKTOP_ONLY,
+  async ({ page, ownServer }) => {
+    // Port 1 on loopback: nothing listens there, so every query is refused.
+    const server = await ownServer({
+      DATABASE_URL: "postgresql://user:password@db.invalid/waitlist",
+      DATABASE_DRIVER: "neon-http",
+      NEON_FETCH_ENDPOINT: "http://127.0.0.1:1/sql",
+    });
+    const dialog = await signUp(page, server.url, {
+      "Email (required)": "unreachable@example.com",
+      "Name (optional)": "Kept",
+    });
+    const toast = page.getByRole("alert").filter({ hasText: "Error" });
+    await expect(toast).toContainText("Failed to submit. Please try again.");
+    await expect(dialog.getByLabel("Email (required)")).toHaveValue("unreachable@example.com");
+    await expect(dialog.getByLabel("Name (optional)")).toHaveValue("Kept");
+    await expect(dialog.getByLabel("I accept the")).toBeChecked();
+    expect(server.output()).toContain('"event":"waitlist.store_failed"');
+    expect(server.output()).not.toContain("unreachable@example.com");
+  },
+);

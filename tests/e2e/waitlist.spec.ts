@@ -1,6 +1,15 @@
 /** The waitlist dialog in the browser (longer than 150 lines: one dialog, every state and message of docs/brief.md §2–§5). */
 import type { Locator, Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, isMobile, openMenuIfMobile, test } from "./fixtures";
+import {
+  ANY_VIEWPORT,
+  DESKTOP_ONLY,
+  expect,
+  expectNoAxeViolations,
+  isMobile,
+  MOBILE_ONLY,
+  openMenuIfMobile,
+  test,
+} from "./fixtures";
 
 const uniqueEmail = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
 const dialog = (page: Page) => page.getByRole("dialog");
@@ -136,36 +145,40 @@ test.describe("waitlist dialog", () => {
     await expect(field(page, "I accept the")).not.toBeChecked();
   });
 
-  test("a failed request shows the failure toast, logs the error and keeps every value", async ({ page }) => {
-    const errors: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(message.text());
-    });
-    await page.route("**/api/waitlist", (route) => route.abort("connectionrefused"));
-    await openFromNav(page);
-    const email = uniqueEmail("network");
-    await field(page, "Name").fill("Grace");
-    await field(page, "Email").fill(email);
-    await field(page, "Organization").fill("Navy");
-    await field(page, /Why are you interested/).fill("Compilers");
-    await field(page, /connect or contribute/).fill("Talks");
-    await field(page, "I accept the").check();
-    await submitButton(page).click();
+  test(
+    "a failed request shows the failure toast, logs the error and keeps every value",
+    ANY_VIEWPORT,
+    async ({ page }) => {
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      await page.route("**/api/waitlist", (route) => route.abort("connectionrefused"));
+      await openFromNav(page);
+      const email = uniqueEmail("network");
+      await field(page, "Name").fill("Grace");
+      await field(page, "Email").fill(email);
+      await field(page, "Organization").fill("Navy");
+      await field(page, /Why are you interested/).fill("Compilers");
+      await field(page, /connect or contribute/).fill("Talks");
+      await field(page, "I accept the").check();
+      await submitButton(page).click();
 
-    await expectToast(page, "Error", "Failed to submit. Please try again.");
-    await expect(page.locator(".toast-destructive").first()).toBeVisible();
-    await expect(submitButton(page)).toHaveText("Join the Waitlist");
-    await expect(submitButton(page)).toBeEnabled();
-    await expect(field(page, "Name")).toHaveValue("Grace");
-    await expect(field(page, "Email")).toHaveValue(email);
-    await expect(field(page, "Organization")).toHaveValue("Navy");
-    await expect(field(page, /Why are you interested/)).toHaveValue("Compilers");
-    await expect(field(page, /connect or contribute/)).toHaveValue("Talks");
-    await expect(field(page, "I accept the")).toBeChecked();
-    expect(errors.some((line) => line.includes("Waitlist sign-up failed"))).toBe(true);
-  });
+      await expectToast(page, "Error", "Failed to submit. Please try again.");
+      await expect(page.locator(".toast-destructive").first()).toBeVisible();
+      await expect(submitButton(page)).toHaveText("Join the Waitlist");
+      await expect(submitButton(page)).toBeEnabled();
+      await expect(field(page, "Name")).toHaveValue("Grace");
+      await expect(field(page, "Email")).toHaveValue(email);
+      await expect(field(page, "Organization")).toHaveValue("Navy");
+      await expect(field(page, /Why are you interested/)).toHaveValue("Compilers");
+      await expect(field(page, /connect or contribute/)).toHaveValue("Talks");
+      await expect(field(page, "I accept the")).toBeChecked();
+      expect(errors.some((line) => line.includes("Waitlist sign-up failed"))).toBe(true);
+    },
+  );
 
-  test("a rate-limited request shows a clear toast and keeps the values", async ({ page }) => {
+  test("a rate-limited request shows a clear toast and keeps the values", ANY_VIEWPORT, async ({ page }) => {
     await page.route("**/api/waitlist", (route) =>
       route.fulfill({
         status: 429,
@@ -183,16 +196,20 @@ test.describe("waitlist dialog", () => {
     await expect(field(page, "Email")).toHaveValue(email);
   });
 
-  test("the honeypot is invisible, hidden from assistive technology and out of the tab order", async ({ page }) => {
-    await openFromNav(page);
-    const trap = dialog(page).locator('input[name="homepage"]');
-    await expect(trap).toHaveCount(1);
-    await expect(trap).not.toBeInViewport();
-    await expect(trap).toHaveAttribute("tabindex", "-1");
-    await expect(trap).toHaveAttribute("autocomplete", "off");
-    await expect(trap.locator("xpath=ancestor::*[@aria-hidden='true']")).toHaveCount(1);
-    await expect(dialog(page).getByRole("textbox", { name: /leave this field/i })).toHaveCount(0);
-  });
+  test(
+    "the honeypot is invisible, hidden from assistive technology and out of the tab order",
+    ANY_VIEWPORT,
+    async ({ page }) => {
+      await openFromNav(page);
+      const trap = dialog(page).locator('input[name="homepage"]');
+      await expect(trap).toHaveCount(1);
+      await expect(trap).not.toBeInViewport();
+      await expect(trap).toHaveAttribute("tabindex", "-1");
+      await expect(trap).toHaveAttribute("autocomplete", "off");
+      await expect(trap.locator("xpath=ancestor::*[@aria-hidden='true']")).toHaveCount(1);
+      await expect(dialog(page).getByRole("textbox", { name: /leave this field/i })).toHaveCount(0);
+    },
+  );
 
   test("Escape, the close button and the backdrop dismiss it, and focus returns to the opener", async ({ page }) => {
     const opener = await openFromNav(page);
@@ -212,7 +229,7 @@ test.describe("waitlist dialog", () => {
     await expect(dialog(page)).toBeHidden();
   });
 
-  test("focus stays trapped inside the open dialog", async ({ page }) => {
+  test("focus stays trapped inside the open dialog", ANY_VIEWPORT, async ({ page }) => {
     await openFromNav(page);
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press("Tab");
@@ -220,8 +237,8 @@ test.describe("waitlist dialog", () => {
     }
   });
 
-  test("a keyboard-only sign-up", async ({ page }) => {
-    test.skip(isMobile(page), "keyboard navigation is exercised on the desktop layout");
+  // Keyboard navigation is exercised on the desktop layout.
+  test("a keyboard-only sign-up", DESKTOP_ONLY, async ({ page }) => {
     const opener = page.getByRole("banner").getByRole("link", { name: "Join the Waitlist" });
     await opener.focus();
     await page.keyboard.press("Enter");
@@ -241,8 +258,8 @@ test.describe("waitlist dialog", () => {
     await expect(opener).toBeFocused();
   });
 
-  test("a sign-up from the mobile menu", async ({ page }) => {
-    test.skip(!isMobile(page), "the mobile menu exists below 768 px only");
+  // The mobile menu exists below 768 px only.
+  test("a sign-up from the mobile menu", MOBILE_ONLY, async ({ page }) => {
     const opener = await openFromNav(page);
     await field(page, "Email").fill(uniqueEmail("mobile"));
     await field(page, "I accept the").check();
