@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /** `npm run test:platform`: the built site and functions on Netlify's own tools (needs `npm run build` first). */
@@ -8,7 +7,8 @@ export default defineConfig({
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // The files mostly wait on Netlify's emulator and bundler in child processes: one more than the cores.
-    maxWorkers: availableParallelism() + 1,
+    // One file at a time: two emulators on this one project share its .netlify/functions-serve folder and
+    // rebuild each other's functions from under them (ENOENT on ___netlify-entry-point.mjs).
+    fileParallelism: false,
   },
 });
