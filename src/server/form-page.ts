@@ -21,13 +21,19 @@ export const PAGE_HEADERS: Record<string, string> = {
   "Cross-Origin-Resource-Policy": "same-origin",
 };
 
+export interface FormErrorOptions {
+  /** Where "Back to the form" leads; the sign-up form unless said otherwise. */
+  back?: string;
+  /** Headers this answer adds (Retry-After on a 429). */
+  headers?: Record<string, string>;
+}
+
 /** The answer to a form post (no JavaScript) that could not be taken: the message and a way back. */
 export function formErrorPage(
   status: number,
   title: string,
   message: string,
-  back = "/join",
-  headers: Record<string, string> = {},
+  { back = "/join", headers = {} }: FormErrorOptions = {},
 ): Response {
   const html = `<!doctype html>
 <html lang="en">

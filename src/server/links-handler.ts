@@ -12,7 +12,7 @@ import { EMAIL_PATTERN, LIMITS } from "../lib/waitlist/spec";
 import { SITE } from "../site";
 import type { ServerConfig } from "./config";
 import { hashToken } from "./consent-store";
-import { formErrorPage, redirect } from "./form-page";
+import { type FormErrorOptions, formErrorPage, redirect } from "./form-page";
 import { afterAnswer, mediaType, readBody, siteOrigin, withTimeout } from "./http";
 import { describeError, log } from "./log";
 import { mailerFor } from "./mail/mailer";
@@ -38,13 +38,9 @@ const FORM_TYPE = "application/x-www-form-urlencoded";
 /** Rate-limit counters for removal requests are kept apart from sign-ups', under the same allowance. */
 const REMOVAL_KEY_PREFIX = "remove:";
 
-const page = (
-  status: number,
-  title: string,
-  message: string,
-  back = REMOVE_REQUEST_PATH,
-  headers: Record<string, string> = {},
-) => formErrorPage(status, title, message, back, headers);
+/** This function's form pages lead back to the removal form unless said otherwise. */
+const page = (status: number, title: string, message: string, options: FormErrorOptions = {}) =>
+  formErrorPage(status, title, message, { back: REMOVE_REQUEST_PATH, ...options });
 
 /** The form's fields, or a Response saying why there are none. */
 async function readForm(req: Request): Promise<Record<string, string> | Response> {
@@ -92,9 +88,11 @@ export function createLinksHandler(deps: WaitlistDeps) {
       }
     } catch (error) {
       log("error", "waitlist.link_failed", describeError(error));
-      return page(503, "Please try again", "The waitlist is unavailable right now. Please try again.", url.href);
+      return page(503, "Please try again", "The waitlist is unavailable right now. Please try again.", {
+        back: url.href,
+      });
     }
-    return page(404, "Not found", "There is nothing here.", "/");
+    return page(404, "Not found", "There is nothing here.", { back: "/" });
   };
 }
 
@@ -130,7 +128,7 @@ async function requestRemoval(
     if (estimate > config.rateLimitMax) {
       log("warn", "waitlist.removal_rate_limited");
       const { message, headers } = comeBackLater(window, "Many removal links have been asked for");
-      return page(429, "Please try again later", message, REMOVE_REQUEST_PATH, headers);
+      return page(429, "Please try again later", message, { headers });
     }
     afterAnswer(context, sendRemovalLink(store.consent, mailer, email, siteOrigin(config, req)));
     return redirect(OUTCOME_PAGES["removal-requested"]);

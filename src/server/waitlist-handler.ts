@@ -39,13 +39,7 @@ function answer(form: boolean, confirmation: boolean) {
     accepted: () => (form ? formSuccess(confirmation) : json(201, confirmation ? CONFIRMATION_SENT : ACCEPTED)),
     error: (status: number, error: string, headers: Record<string, string> = {}) => {
       if (!form) return json(status, { error }, headers);
-      return formErrorPage(
-        status,
-        status === 400 ? "Please check the form" : "Please try again",
-        error,
-        "/join",
-        headers,
-      );
+      return formErrorPage(status, status === 400 ? "Please check the form" : "Please try again", error, { headers });
     },
   };
 }

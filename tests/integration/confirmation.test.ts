@@ -306,7 +306,9 @@ describe.each(BACKENDS)("on %s", (_name, available, open) => {
       const limited = await requestRemoval("c@example.com", ip);
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(await limited.text()).toContain("Please come back in");
+      const page = await limited.text();
+      expect(page).toContain("Please come back in");
+      expect(page).toContain('<a href="/waitlist/remove">Back to the form</a>'); // the removal form, not /join
       // Another network is not affected.
       expect((await requestRemoval("c@example.com", "198.51.100.31")).status).toBe(303);
     });
