@@ -116,6 +116,8 @@ test("if the island cannot load, a click takes the visitor to /join once FALLBAC
   await page.clock.runFor(FALLBACK_MS - 100);
   await expect(page).toHaveURL("/");
   expect(navigations).toEqual(["/"]);
+  // The page's own record, which no late network event can make look right: the click is still parked.
+  expect(await page.evaluate(() => window.__waitlist?.pending?.textContent?.trim())).toBe("Join the Waitlist");
   await page.clock.runFor(100);
   await page.waitForURL("**/join");
   expect(navigations).toEqual(["/", "/join"]);
