@@ -5,7 +5,7 @@ import { E2E_ADMIN_TOKEN } from "./tests/e2e/constants";
 const port = Number(process.env["E2E_PORT"] ?? 4329);
 /** `*.slow.spec.ts` (stress: the 200-person crowd) runs in `npm run test:slow` (E2E_SLOW=1), after the fast suites. */
 const slow = process.env["E2E_SLOW"] === "1";
-const found = await findChromium();
+const found = await findChromium("headless-shell");
 const launchOptions = {
   args: CHROMIUM_ARGS,
   ...(found?.executablePath ? { executablePath: found.executablePath } : {}),

@@ -1,7 +1,7 @@
 /** Stops `npm test` with one clear line when no Chromium can run the browser tests. */
 import { CHROMIUM_HINT, findChromium } from "./lib/chromium";
 
-if (!(await findChromium())) {
+if (!(await findChromium("headless-shell"))) {
   console.error(CHROMIUM_HINT);
   process.exit(1);
 }

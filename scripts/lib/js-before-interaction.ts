@@ -52,7 +52,7 @@ export async function measureJsBeforeInteraction(
   paths: string[],
   idleMs = 5000,
 ): Promise<JsBeforeInteraction[]> {
-  const found = await findChromium();
+  const found = await findChromium("headless-shell");
   if (!found) throw new Error(CHROMIUM_HINT);
   const handler = createSiteHandler({ publish, headerRules });
   const server = createServer((req, res) => void handler(req, res));
