@@ -5,13 +5,14 @@
 import { expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
+import { migratedDataDir } from "../integration/helpers";
 
 /** The kill comes once this many sign-ups have been acknowledged, while the clients keep sending. */
 const ACKNOWLEDGED_BEFORE_KILL = 500;
 const CLIENTS = 8;
 
 it("keeps every acknowledged sign-up across a SIGKILL", { timeout: 180_000 }, async () => {
-  const first = await startServer();
+  const first = await startServer({}, migratedDataDir("durability-"));
   const acknowledged = new Set<string>();
   let sent = 0;
   let failed = 0;

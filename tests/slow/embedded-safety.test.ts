@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { tempDataDir } from "../integration/helpers";
+import { migratedDataDir, tempDataDir } from "../integration/helpers";
 
 const signUp = (url: string, email: string) =>
   fetch(`${url}/api/waitlist`, {
@@ -88,7 +88,7 @@ describe("a running server's folder", () => {
   ])(
     "%s: sign-ups answer 503 and an error is logged, never a false 201",
     async (_how, harm) => {
-      const server = await startServer();
+      const server = await startServer({}, migratedDataDir("safety-"));
       try {
         expect((await signUp(server.url, "before@example.com")).status).toBe(201);
         harm(join(server.dataDir, "pg"));
@@ -121,7 +121,7 @@ describe("privacy on a shared machine", () => {
 
 describe("graceful shutdown", () => {
   it("SIGTERM finishes the sign-up in flight, refuses new connections, and the database stays closed", async () => {
-    const server = await startServer();
+    const server = await startServer({}, migratedDataDir("safety-"));
     const { port } = new URL(server.url);
     // A sign-up whose body is still arriving when the signal comes.
     const body = JSON.stringify({ email: "in.flight@example.com", termsAccepted: true });
