@@ -21,7 +21,9 @@ async function tab(browser: Browser, base: string, first: number, count: number,
   // As a person does: the pointer reaches the button first, which loads the dialog (client:intent).
   await page.getByRole("banner").getByRole("link", { name: "Join the Waitlist" }).hover();
   await page.waitForFunction(() => Boolean(window.__waitlist?.open));
-  const dialog = page.getByRole("dialog");
+  // By attribute, not getByRole: a role query walks the whole page's accessibility tree for each of the ~1,400
+  // actions (8% of this test's CPU). The dialog's role and name are the accessibility tests' business.
+  const dialog = page.locator('[role="dialog"]');
   for (let i = first; i < first + count; i++) {
     await page.getByRole("banner").getByRole("link", { name: "Join the Waitlist" }).click();
     await dialog.getByLabel("Email (required)").fill(`person${i}@crowd.example.com`, { timeout: 10_000 });
