@@ -1,5 +1,5 @@
 /**
- * The embedded database under the ways a machine can hurt it: many processes starting at once on a lock a
+ * The embedded database under the ways a machine can hurt it: many processes taking at once a lock a
  * crash left behind, its folder deleted or replaced under a running server, other local accounts, and a
  * SIGTERM with sign-ups in flight.
  * Longer than 150 lines: four harms to one database folder, each needing its own processes.
@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } f
 import { request } from "node:http";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { migratedDataDir, tempDataDir } from "../integration/helpers";
@@ -25,19 +25,19 @@ const signUp = (url: string, email: string) =>
 const DEAD_PID = 2 ** 22 + 12_345;
 
 /**
- * A process that loads the lock code, says READY, takes the lock when told "go" (so all contenders try at the
- * same moment), reports OWNER or the error's name, and holds on until told to stop.
+ * A process that loads the lock code and says READY; then, for each line it is sent (a folder), tries to lock
+ * that folder and reports OWNER or the error's name. All contenders are told the same folder at the same moment,
+ * so each trial is a race between separate processes; started once, they serve every trial (a process start
+ * costs more than the race it takes part in).
  */
-function contender(dir: string) {
+function contender() {
   const script = `
     import { acquireDirLock } from "./src/server/db/lock.ts";
     import { createInterface } from "node:readline";
-    const lines = createInterface({ input: process.stdin });
     console.log("READY");
-    lines.once("line", () => {
-      try { acquireDirLock(${JSON.stringify(dir)}); console.log("OWNER"); }
+    createInterface({ input: process.stdin }).on("line", (dir) => {
+      try { acquireDirLock(dir); console.log("OWNER"); }
       catch (error) { console.log(error.name); }
-      lines.once("line", () => process.exit(0));
     });
   `;
   const child = spawn("node_modules/.bin/node", ["--import", "tsx", "--input-type=module", "-e", script], {
@@ -48,26 +48,30 @@ function contender(dir: string) {
   const ready = next();
   return {
     ready,
-    go: () => {
+    race: (dir: string) => {
       const verdict = next();
-      child.stdin.write("go\n");
+      child.stdin.write(`${dir}\n`);
       return verdict;
     },
-    stop: () => new Promise<void>((resolve) => child.once("exit", () => resolve()).stdin.write("stop\n")),
+    stop: () => new Promise<void>((resolve) => child.once("exit", () => resolve()).stdin.end()),
   };
 }
 
 describe("the folder lock", () => {
+  let contenders: Array<ReturnType<typeof contender>> = [];
+  beforeAll(async () => {
+    contenders = Array.from({ length: 6 }, () => contender());
+    await Promise.all(contenders.map((c) => c.ready));
+  }, 60_000);
+  afterAll(() => Promise.all(contenders.map((c) => c.stop())));
+
   it.each(Array.from({ length: 20 }, (_, trial) => trial + 1))(
-    "trial %i: six processes starting together on a crash's stale lock, exactly one owner",
+    "trial %i: six processes taking a crash's stale lock at once, exactly one owner",
     async () => {
       const dir = tempDataDir("lock-race-");
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, "owner.lock"), String(DEAD_PID));
-      const contenders = Array.from({ length: 6 }, () => contender(dir));
-      await Promise.all(contenders.map((c) => c.ready));
-      const verdicts = await Promise.all(contenders.map((c) => c.go()));
-      await Promise.all(contenders.map((c) => c.stop()));
+      const verdicts = await Promise.all(contenders.map((c) => c.race(dir)));
       expect(verdicts.filter((v) => v === "OWNER")).toHaveLength(1);
       expect(verdicts.filter((v) => v === "DataDirLockedError")).toHaveLength(5);
     },
