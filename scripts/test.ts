@@ -7,13 +7,15 @@
  * The output of a step that shares its stage is printed when it ends, whole, so steps never interleave.
  */
 import { spawn } from "node:child_process";
+import { cpus } from "node:os";
 
 const STAGES: string[][] = [
   ["build", "lint"],
   ["check", "check:html", "test:unit"],
   ["test:platform", "budgets"],
   ["test:e2e"],
-  ["test:slow"],
+  ["test:slow:node"],
+  ["test:slow:browser"],
 ];
 
 interface Result {
@@ -59,9 +61,13 @@ process.on("SIGINT", () => {
   process.exit(130);
 });
 
+/** CPU seconds the whole machine has spent so far (all cores, all processes): what a stage costs. */
+const cpuSeconds = () => cpus().reduce((sum, { times: t }) => sum + t.user + t.nice + t.sys + t.irq, 0) / 1000;
+
 const startedAll = performance.now();
 for (const stage of STAGES) {
   const alone = stage.length === 1;
+  const [wall, cpu] = [performance.now(), cpuSeconds()];
   console.log(`\n▶ ${stage.join(" + ")}`);
   const failed = await new Promise<Result | null>((resolve) => {
     let left = stage.length;
@@ -80,5 +86,7 @@ for (const stage of STAGES) {
     console.error(`\nnpm test failed at ${failed.step}.`);
     process.exit(1);
   }
+  const [seconds, used] = [(performance.now() - wall) / 1000, cpuSeconds() - cpu];
+  console.log(`  stage: ${seconds.toFixed(1)} s, ${used.toFixed(0)} CPU-s (${(used / seconds).toFixed(1)} cores busy)`);
 }
 console.log(`\nnpm test passed in ${((performance.now() - startedAll) / 1000).toFixed(0)} s.`);
