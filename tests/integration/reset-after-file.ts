@@ -1,14 +1,10 @@
 /**
  * Vitest setup file (vitest.config.ts): with `isolate: false` a worker runs file after file in one process, so
- * whatever a file leaves in the process is undone after it: stubbed environment variables, the cached config,
- * and the process's store (closed; the next file's first getStore opens its own).
+ * whatever a file leaves in the process is undone after it, as releaseEmbeddedStore undoes useEmbeddedStore:
+ * the process's store closed (the next file's first getStore opens its own), stubbed environment variables
+ * restored, the cached config dropped.
  */
-import { afterAll, vi } from "vitest";
-import { resetConfig } from "../../src/server/config";
-import { closeStore } from "../../src/server/store-instance";
+import { afterAll } from "vitest";
+import { releaseEmbeddedStore } from "./helpers";
 
-afterAll(async () => {
-  await closeStore();
-  vi.unstubAllEnvs();
-  resetConfig();
-});
+afterAll(releaseEmbeddedStore);
