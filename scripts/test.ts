@@ -39,9 +39,10 @@ function run(step: string, alone: boolean): Promise<Result> {
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
   return new Promise((resolve) => {
-    child.on("close", (code, signal) => {
+    child.on("close", (code) => {
       running.delete(child);
-      resolve({ step, code: code ?? (signal ? 1 : 0), seconds: (performance.now() - started) / 1000, output });
+      // null when a signal ended the step: that is a failure too.
+      resolve({ step, code: code ?? 1, seconds: (performance.now() - started) / 1000, output });
     });
   });
 }
