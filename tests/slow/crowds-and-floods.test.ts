@@ -4,10 +4,10 @@
  * at most the allowance stored. The full 200-person crowd goes through the real dialog in tests/e2e/crowd.slow.spec.ts;
  * here, over HTTP, a crowd four times the allowance proves the same path in seconds.
  */
-import { type Challenge, solveChallenge } from "altcha-lib";
-import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+import type { Challenge } from "altcha-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
+import { solveProof } from "../../src/lib/waitlist/proof-solver";
 import { getConfig } from "../../src/server/config";
 import { clientNetwork } from "../../src/server/rate-limit";
 import { getStore } from "../../src/server/store-instance";
@@ -19,9 +19,9 @@ const signUp = (email: string, ip: string, extra: Record<string, unknown> = {}) 
 const stored = async (prefix: string) =>
   (await (await getStore()).list()).filter((entry) => entry.email.startsWith(prefix)).length;
 
-/** What the dialog's Web Worker does, here in Node: solve the challenge and encode the proof. */
+/** What the dialog's Web Worker does (its solver, on Node's Web Crypto): solve the challenge, encode the proof. */
 async function prove(challenge: Challenge): Promise<string> {
-  const solution = await solveChallenge({ challenge, deriveKey });
+  const solution = await solveProof(challenge);
   return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
 }
 
