@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, findChromium } from "./scripts/lib/chromium";
+import { TEST_CHROMIUM_ARGS, findChromium } from "./scripts/lib/chromium";
 import { E2E_ADMIN_TOKEN } from "./tests/e2e/constants";
 
 const port = Number(process.env["E2E_PORT"] ?? 4329);
@@ -7,7 +7,7 @@ const port = Number(process.env["E2E_PORT"] ?? 4329);
 const slow = process.env["E2E_SLOW"] === "1";
 const found = await findChromium("headless-shell");
 const launchOptions = {
-  args: CHROMIUM_ARGS,
+  args: TEST_CHROMIUM_ARGS,
   ...(found?.executablePath ? { executablePath: found.executablePath } : {}),
 };
 

@@ -12,6 +12,14 @@ export const CHROMIUM_ARGS = [
   "--disable-dev-shm-usage",
 ];
 
+/**
+ * The tests' and budgets' Chromium: the flags above, and the GPU process's work (compositing, in software: there
+ * is no GPU) done inside the browser process, which spares a process and the messages to it. Here it took 32
+ * of the browser suite's 90 tests from 97 to 87 CPU-seconds (52 → 46 s), results unchanged. Lighthouse and the
+ * proof-of-work benchmark keep the usual process layout, the one a visitor's browser has.
+ */
+export const TEST_CHROMIUM_ARGS = [...CHROMIUM_ARGS, "--in-process-gpu"];
+
 export const CHROMIUM_HINT =
   "No Chromium found: set CHROME_PATH, or install one (Debian/Ubuntu: `sudo apt-get install -y chromium-headless-shell chromium`; elsewhere: `npx playwright install chromium`).";
 

@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_HINT, findChromium } from "./chromium";
+import { TEST_CHROMIUM_ARGS, CHROMIUM_HINT, findChromium } from "./chromium";
 import { createSiteHandler, type HeaderRule } from "./site-server";
 
 export interface JsBeforeInteraction {
@@ -59,7 +59,7 @@ export async function measureJsBeforeInteraction(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({
-    args: CHROMIUM_ARGS,
+    args: TEST_CHROMIUM_ARGS,
     ...(found.executablePath ? { executablePath: found.executablePath } : {}),
   });
   try {
