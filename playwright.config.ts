@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { TEST_CHROMIUM_ARGS, findChromium } from "./scripts/lib/chromium";
+import { findChromium, TEST_CHROMIUM_ARGS } from "./scripts/lib/chromium";
 import { E2E_ADMIN_TOKEN } from "./tests/e2e/constants";
 
 const port = Number(process.env["E2E_PORT"] ?? 4329);

@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
-import { TEST_CHROMIUM_ARGS, CHROMIUM_HINT, findChromium } from "./chromium";
+import { CHROMIUM_HINT, findChromium, TEST_CHROMIUM_ARGS } from "./chromium";
 import { createSiteHandler, type HeaderRule } from "./site-server";
 
 export interface JsBeforeInteraction {
