@@ -18,14 +18,14 @@ function makePrivate(path: string): void {
 }
 
 /**
- * PGlite is 8 MB of WebAssembly. V8 first compiles it with its baseline compiler (Liftoff), then recompiles the
+ * PGlite is 9 MB of WebAssembly. V8 first compiles it with its baseline compiler (Liftoff), then recompiles the
  * functions that ran most with its optimising one (TurboFan) in the background, and a process waits for that work
  * to end before it exits. Opening a database runs enough of Postgres to start that recompilation: about 2 CPU-s
  * on this project's 2-core machine, for queries that take milliseconds either way. So the processes that open
- * the embedded database keep the baseline code: `npm run waitlist count` 3.4 → 1.3 s (4.1 → 1.5 CPU-s), and 2,000
+ * the embedded database keep the baseline code: `npm run waitlist count` 3.4 → 1.7 s (4.1 → 2.1 CPU-s), and 2,000
  * queries after the open ran faster too (1.1 → 0.6 s), the recompilation no longer competing for the cores.
  * Only WebAssembly compiled after this call is affected, and only this process: no deployed function opens
- * PGlite. Set before the first open; a later call changes nothing.
+ * PGlite. Called before every open; the first one counts.
  */
 function keepBaselineWasm(): void {
   setFlagsFromString("--no-wasm-dynamic-tiering --no-wasm-tier-up");
