@@ -13,9 +13,9 @@ export default defineConfig({
     // file leaves in the process (stubbed environment, cached config, the open store) is undone after it by
     // reset-after-file.ts; green in repeated runs with the files shuffled (--sequence.shuffle.files).
     isolate: false,
+    setupFiles: ["tests/integration/reset-after-file.ts"],
     // A bound for a hung test, not a measure of speed: on a fresh machine's first run (caches cold, the machine
     // at half its usual speed) a test that reopens the embedded database took 5.1 s, past vitest's default 5 s.
     testTimeout: 30_000,
-    setupFiles: ["tests/integration/reset-after-file.ts"],
   },
 });

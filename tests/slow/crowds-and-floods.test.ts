@@ -7,6 +7,7 @@
 import type { Challenge } from "altcha-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
+import { encodeProof } from "../../src/lib/waitlist/client";
 import { solveProof } from "../../src/lib/waitlist/proof-solver";
 import { getConfig } from "../../src/server/config";
 import { clientNetwork } from "../../src/server/rate-limit";
@@ -19,10 +20,11 @@ const signUp = (email: string, ip: string, extra: Record<string, unknown> = {}) 
 const stored = async (prefix: string) =>
   (await (await getStore()).list()).filter((entry) => entry.email.startsWith(prefix)).length;
 
-/** What the dialog's Web Worker does (its solver, on Node's Web Crypto): solve the challenge, encode the proof. */
+/** What the dialog does (its solver, on Node's Web Crypto): solve the challenge, encode the proof. */
 async function prove(challenge: Challenge): Promise<string> {
   const solution = await solveProof(challenge);
-  return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+  if (!solution) throw new Error("no solution within the solver's timeout");
+  return encodeProof(challenge, solution);
 }
 
 beforeAll(() => useEmbeddedStore("crowds-", ALLOWANCE), 60_000);

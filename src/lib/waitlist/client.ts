@@ -28,7 +28,11 @@ async function post(form: SignupPost): Promise<Response> {
   }
 }
 
-/** Solves a challenge in a Web Worker; resolves to the payload the server verifies (base64 JSON). */
+/** The proof the server verifies (`verifyProof`): the challenge and its solution, as base64 JSON. */
+export const encodeProof = (challenge: Challenge, solution: Solution): string =>
+  btoa(JSON.stringify({ challenge, solution }));
+
+/** Solves a challenge in a Web Worker; resolves to the proof the server verifies. */
 async function solve(challenge: Challenge): Promise<string> {
   const worker = new Worker(new URL("./proof.worker.ts", import.meta.url), { type: "module" });
   try {
@@ -38,7 +42,7 @@ async function solve(challenge: Challenge): Promise<string> {
       worker.postMessage(challenge);
     });
     if (!solution) throw new SubmitError("The anti-spam check could not be solved in time.", 429);
-    return btoa(JSON.stringify({ challenge, solution }));
+    return encodeProof(challenge, solution);
   } finally {
     worker.terminate();
   }
