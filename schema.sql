@@ -1,6 +1,17 @@
 -- The whole schema, to read. Databases are built from netlify/database/migrations/ (Netlify applies them at
 -- every deploy; `netlify dev`, `npm run db:migrate` and the embedded database apply them too);
 -- tests/integration/schema-sql.test.ts fails when this file and the migrations define different things.
+-- A wave of invitations: who runs it and when it last showed signs of life, so a wave whose process died is
+-- completed by the next run while a live one is left alone.
+CREATE TABLE IF NOT EXISTS waitlist_invite_wave (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  owner text NOT NULL,
+  size integer NOT NULL,
+  started_at timestamptz NOT NULL DEFAULT now(),
+  heartbeat_at timestamptz NOT NULL DEFAULT now(),
+  finished_at timestamptz NULL
+);
+
 CREATE TABLE IF NOT EXISTS waitlist (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   name text NULL,
@@ -8,16 +19,41 @@ CREATE TABLE IF NOT EXISTS waitlist (
   message text NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   -- 'pending' until the address is confirmed by e-mail (only when mail is configured); otherwise 'confirmed'.
-  status text NOT NULL DEFAULT 'confirmed' CONSTRAINT waitlist_status_check CHECK (status IN ('pending', 'confirmed')),
+  -- 'pending' → 'confirmed' → 'invited' (an invite code went out) → 'joined' (the product redeemed the code).
+  status text NOT NULL DEFAULT 'confirmed'
+    CONSTRAINT waitlist_status_check CHECK (status IN ('pending', 'confirmed', 'invited', 'joined')),
   confirmed_at timestamptz NULL,
   -- When the latest confirmation e-mail went out (NULL: none yet, or its sending failed): re-sends wait 10 minutes.
   confirmation_sent_at timestamptz NULL,
   -- When the latest removal link asked for by address went out: the same 10 minutes between two.
-  removal_sent_at timestamptz NULL
+  removal_sent_at timestamptz NULL,
+  invited_at timestamptz NULL,
+  joined_at timestamptz NULL,
+  -- The wave that holds a confirmed person while their invitation is sent (NULL: nobody's).
+  invite_wave_id bigint NULL REFERENCES waitlist_invite_wave (id) ON DELETE SET NULL,
+  -- Only a SHA-256 of the invite code is kept; the code itself exists only in the e-mail (or the team's CSV).
+  invite_code_hash text NULL,
+  invite_expires_at timestamptz NULL,
+  -- Set just before the invitation is handed to the SMTP server: if the wave dies before it hears back, the next
+  -- run knows this one may have arrived and does not write to the person twice.
+  invite_attempted_at timestamptz NULL,
+  -- Where the sign-up came from: utm_source (or ref), utm_medium, utm_campaign of the page signed up on, the host
+  -- of another site that sent the visitor there, and that page's path. No IP, no full referring URL.
+  source text NULL,
+  medium text NULL,
+  campaign text NULL,
+  referrer text NULL,
+  page text NULL
 );
 
 -- One entry per address, whatever its case.
 CREATE UNIQUE INDEX IF NOT EXISTS waitlist_email_lower_key ON waitlist (lower(email));
+
+CREATE UNIQUE INDEX IF NOT EXISTS waitlist_invite_code_key ON waitlist (invite_code_hash)
+  WHERE invite_code_hash IS NOT NULL;
+-- Confirmed sign-ups in sign-up order: the next wave is the oldest of them.
+CREATE INDEX IF NOT EXISTS waitlist_confirmed_idx ON waitlist (created_at, id) WHERE status = 'confirmed';
+CREATE INDEX IF NOT EXISTS waitlist_invite_wave_idx ON waitlist (invite_wave_id) WHERE invite_wave_id IS NOT NULL;
 
 -- Pending sign-ups by age, for the purge.
 CREATE INDEX IF NOT EXISTS waitlist_pending_idx ON waitlist (created_at) WHERE status = 'pending';

@@ -33,6 +33,15 @@ export interface ServerConfig {
   siteUrl: string | null;
   /** Days after which pending sign-ups are purged by the scheduled function (PURGE_PENDING_AFTER_DAYS); null: off. */
   purgePendingAfterDays: number | null;
+  /**
+   * The product's own sign-up page (EARLY_ACCESS_URL); invitations link to it with `invite=<code>` added to its
+   * query. Null: unset (invitations cannot go out). Checked where it is used (`inviteLink`).
+   */
+  earlyAccessUrl: string | null;
+  /** How long an invite code works (INVITE_TTL_DAYS, default 30). */
+  inviteTtlDays: number;
+  /** Bearer token the product sends to POST /api/invites/redeem (INVITE_REDEEM_TOKEN); null: no such endpoint. */
+  inviteRedeemToken: string | null;
   /** True inside Netlify's runtime, where an embedded database would be lost: a URL is required there. */
   onNetlify: boolean;
 }
@@ -57,6 +66,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     ...mailConfig(env),
     siteUrl: siteUrl(env["SITE_URL"]),
     purgePendingAfterDays: env["PURGE_PENDING_AFTER_DAYS"] ? positiveInt(env["PURGE_PENDING_AFTER_DAYS"], 14) : null,
+    earlyAccessUrl: env["EARLY_ACCESS_URL"]?.trim() || null,
+    inviteTtlDays: positiveInt(env["INVITE_TTL_DAYS"], 30),
+    inviteRedeemToken: env["INVITE_REDEEM_TOKEN"]?.trim() || null,
     onNetlify: Boolean(env["NETLIFY"] || env["AWS_LAMBDA_FUNCTION_NAME"] || env["NETLIFY_BLOBS_CONTEXT"]),
   };
 }

@@ -1,13 +1,19 @@
+import type { Attribution } from "../lib/waitlist/attribution";
 import type { Signup } from "../lib/waitlist/spec";
 
-/** `pending` until the address is confirmed by e-mail (only while mail is configured); else `confirmed`. */
-export type EntryStatus = "pending" | "confirmed";
+/**
+ * `pending` until the address is confirmed by e-mail (only while mail is configured), else `confirmed`; then
+ * `invited` once an invite code went out, and `joined` once the product redeemed it.
+ */
+export type EntryStatus = "pending" | "confirmed" | "invited" | "joined";
+export const ENTRY_STATUSES: readonly EntryStatus[] = ["pending", "confirmed", "invited", "joined"];
 
-/** A row of the `waitlist` table, as docs/brief.md defines it. */
+/** A row of the `waitlist` table, as docs/brief.md defines it, and where the sign-up came from (when known). */
 export interface WaitlistEntry {
   name: string | null;
   email: string;
   message: string | null;
+  attribution?: Attribution;
 }
 
 const PARTS = [
@@ -30,6 +36,11 @@ export function buildMessage(parts: Pick<Signup, "organization" | "why" | "conne
 }
 
 /** The row to store for a validated (so trimmed) sign-up: an empty name is null. */
-export function toEntry(signup: Signup): WaitlistEntry {
-  return { name: signup.name || null, email: signup.email, message: buildMessage(signup) };
+export function toEntry(signup: Signup, attribution?: Attribution): WaitlistEntry {
+  return {
+    name: signup.name || null,
+    email: signup.email,
+    message: buildMessage(signup),
+    ...(attribution ? { attribution } : {}),
+  };
 }

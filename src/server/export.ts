@@ -1,8 +1,21 @@
+import { ATTRIBUTION_FIELDS } from "../lib/waitlist/attribution";
 import { toCsv, visibleControls } from "./csv";
 import type { ExportedEntry } from "./store";
 
-/** `status` is last, so a reader of the four columns before it (no double opt-in) keeps working. */
-export const EXPORT_COLUMNS = ["created_at", "name", "email", "message", "status"] as const;
+/**
+ * New columns go at the end, so a reader of the earlier ones keeps working: `status` (double opt-in), then when
+ * the person was invited and joined, then where the sign-up came from.
+ */
+export const EXPORT_COLUMNS = [
+  "created_at",
+  "name",
+  "email",
+  "message",
+  "status",
+  "invited_at",
+  "joined_at",
+  ...ATTRIBUTION_FIELDS,
+] as const;
 export type ExportFormat = "csv" | "json";
 
 /** The waitlist as CSV (RFC 4180, formulas neutralised) or as a JSON array. */

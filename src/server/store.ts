@@ -1,10 +1,13 @@
 /**
- * The waitlist's SQL and the store built on it, ~180 lines: every statement the sign-up path and the operators
- * run is here, side by side, so one read shows what touches the table (links and tokens: consent-store.ts).
+ * The waitlist's SQL and the store built on it: every statement the sign-up path and the operators run is here,
+ * side by side, so one read shows what touches the table (links and tokens: consent-store.ts; invitations:
+ * invite-store.ts).
  */
+import { ATTRIBUTION_FIELDS, type Attribution, NO_ATTRIBUTION } from "../lib/waitlist/attribution";
 import { type ConsentStore, createConsentStore } from "./consent-store";
 import type { Db } from "./db/types";
-import type { EntryStatus, WaitlistEntry } from "./entry";
+import { ENTRY_STATUSES, type EntryStatus, type WaitlistEntry } from "./entry";
+import { createInviteStore, type InviteStore } from "./invite-store";
 
 /** Counts one attempt of client $1 in the window starting at $2; returns the window's attempts. */
 const HIT = `INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES ($1, $2)
@@ -24,13 +27,18 @@ const PRUNE = `DELETE FROM waitlist_rate_limit
  * request path is one statement, so a sign-up costs one database round trip.
  */
 export const SQL = {
-  insert: `INSERT INTO waitlist (name, email, message, status) VALUES ($1, $2, $3, $4)
+  insert: `INSERT INTO waitlist (name, email, message, status, source, medium, campaign, referrer, page)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
     ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
-  count: `SELECT count(*)::int AS count, count(*) FILTER (WHERE status = 'confirmed')::int AS confirmed
-    FROM waitlist`,
-  list: `SELECT created_at, name, email, message, status FROM waitlist
+  count: `SELECT status, count(*)::int AS count FROM waitlist GROUP BY status`,
+  list: `SELECT created_at, name, email, message, status, invited_at, joined_at, source, medium, campaign, referrer, page
+    FROM waitlist
     WHERE ($1::timestamptz IS NULL OR created_at >= $1::timestamptz) AND ($2::boolean IS NOT TRUE OR status = 'confirmed')
     ORDER BY id`,
+  /** Sign-ups of the last $1 days (UTC, today included) by source, most first; $2 at most. */
+  topSources: `SELECT source, count(*)::int AS count FROM waitlist
+    WHERE created_at >= current_date - ($1::int - 1)
+    GROUP BY source ORDER BY count(*) DESC, source NULLS LAST LIMIT $2`,
   perDay: `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, count(w.id)::int AS count
     FROM generate_series(current_date - ($1::int - 1), current_date, interval '1 day') AS d(day)
     LEFT JOIN waitlist w ON w.created_at >= d.day AND w.created_at < d.day + interval '1 day'
@@ -40,8 +48,9 @@ export const SQL = {
    * attempts + the previous window's × $8) is within the allowance ($4).
    */
   hitAndInsert: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), added AS (
-      INSERT INTO waitlist (name, email, message, status)
-      SELECT $5::text, $6::text, $7::text, $9::text FROM hit, previous
+      INSERT INTO waitlist (name, email, message, status, source, medium, campaign, referrer, page)
+      SELECT $5::text, $6::text, $7::text, $9::text, $10::text, $11::text, $12::text, $13::text, $14::text
+      FROM hit, previous
       WHERE hit.attempts + previous.attempts * $8::float8 <= $4::int
       ON CONFLICT ((lower(email))) DO NOTHING
       RETURNING id
@@ -64,10 +73,14 @@ export const SQL = {
     SELECT (SELECT count(*)::int FROM old) AS matched, (SELECT count(*)::int FROM purged) AS purged`,
 } as const;
 
-export interface ExportedEntry extends WaitlistEntry {
+export interface ExportedEntry extends Omit<WaitlistEntry, "attribution">, Attribution {
   created_at: string;
   status: EntryStatus;
+  invited_at: string | null;
+  joined_at: string | null;
 }
+
+export type StatusCounts = Record<EntryStatus, number> & { total: number };
 
 /** One window of the sliding rate limit (see rate-limit.ts: rateWindow). */
 export interface RateWindow {
@@ -80,12 +93,16 @@ export interface Store {
   readonly db: Db;
   /** Confirmation and removal links (consent.ts). */
   readonly consent: ConsentStore;
+  /** Waves of invitations and the product's redemption of their codes (invitations.ts). */
+  readonly invites: InviteStore;
   /** Adds an entry; a repeated address (any case) adds nothing. Resolves to whether a row was added. */
   add(entry: WaitlistEntry, status?: EntryStatus): Promise<boolean>;
-  /** Every entry, pending or confirmed. */
+  /** Every entry, whatever its status. */
   count(): Promise<number>;
-  /** Entries by status. */
-  countByStatus(): Promise<{ total: number; confirmed: number; pending: number }>;
+  /** Entries by status (every status, 0 when none), and their total. */
+  countByStatus(): Promise<StatusCounts>;
+  /** Sign-ups of the last `days` days (UTC, today included) per source (null: none known), most first. */
+  topSources(days: number, limit: number): Promise<Array<{ source: string | null; count: number }>>;
   /** Every entry, oldest first; only those created on or after `since`, or only confirmed ones, when asked. */
   list(since?: Date, options?: { confirmedOnly?: boolean }): Promise<ExportedEntry[]>;
   /** Pending entries untouched for `hours` hours: how many, and (only with `apply`) deletes them. */
@@ -108,24 +125,39 @@ export interface Store {
   close(): Promise<void>;
 }
 
+type Times = "created_at" | "invited_at" | "joined_at";
+
+/** The entry's attribution as the five statement parameters, in ATTRIBUTION_FIELDS order. */
+const sources = (entry: WaitlistEntry) =>
+  ATTRIBUTION_FIELDS.map((field) => (entry.attribution ?? NO_ATTRIBUTION)[field]);
+
 const previousStart = (window: RateWindow) => new Date(window.start.getTime() - window.windowMs).toISOString();
 
 export function createStore(db: Db): Store {
   return {
     db,
     consent: createConsentStore(db),
+    invites: createInviteStore(db),
     async add(entry, status = "confirmed") {
-      const rows = await db.query(SQL.insert, [entry.name, entry.email, entry.message, status]);
+      const rows = await db.query(SQL.insert, [entry.name, entry.email, entry.message, status, ...sources(entry)]);
       return rows.length === 1;
     },
     async count() {
       return (await this.countByStatus()).total;
     },
     async countByStatus() {
-      const [row] = await db.query<{ count: number; confirmed: number }>(SQL.count);
-      const total = Number(row?.count ?? 0);
-      const confirmed = Number(row?.confirmed ?? 0);
-      return { total, confirmed, pending: total - confirmed };
+      const rows = await db.query<{ status: EntryStatus; count: number }>(SQL.count);
+      const counts = Object.fromEntries(ENTRY_STATUSES.map((status) => [status, 0])) as StatusCounts;
+      counts.total = 0;
+      for (const row of rows) {
+        counts[row.status] = Number(row.count);
+        counts.total += Number(row.count);
+      }
+      return counts;
+    },
+    async topSources(days, limit) {
+      const rows = await db.query<{ source: string | null; count: number }>(SQL.topSources, [days, limit]);
+      return rows.map((row) => ({ source: row.source, count: Number(row.count) }));
     },
     async hitAndAdd(key, window, allowance, entry, status = "confirmed") {
       const params = [
@@ -138,6 +170,7 @@ export function createStore(db: Db): Store {
         entry.message,
         window.previousWeight,
         status,
+        ...sources(entry),
       ];
       const [row] = await db.query<{ attempts: number; previous: number; added: number }>(SQL.hitAndInsert, params);
       const estimate = Number(row?.attempts ?? 1) + Number(row?.previous ?? 0) * window.previousWeight;
@@ -153,14 +186,14 @@ export function createStore(db: Db): Store {
       return { matched: Number(row?.matched ?? 0), purged: Number(row?.purged ?? 0) };
     },
     async list(since, options = {}) {
-      const rows = await db.query<{
-        created_at: Date | string;
-        name: string | null;
-        email: string;
-        message: string | null;
-        status: EntryStatus;
-      }>(SQL.list, [since ? since.toISOString() : null, options.confirmedOnly ?? false]);
-      return rows.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() }));
+      type Row = Omit<ExportedEntry, "created_at" | "invited_at" | "joined_at"> & Record<Times, Date | string | null>;
+      const rows = await db.query<Row>(SQL.list, [since ? since.toISOString() : null, options.confirmedOnly ?? false]);
+      return rows.map((row) => ({
+        ...row,
+        created_at: new Date(row.created_at ?? 0).toISOString(),
+        invited_at: row.invited_at === null ? null : new Date(row.invited_at).toISOString(),
+        joined_at: row.joined_at === null ? null : new Date(row.joined_at).toISOString(),
+      }));
     },
     async perDay(days) {
       return (await db.query<{ day: string; count: number }>(SQL.perDay, [days])).map((r) => ({

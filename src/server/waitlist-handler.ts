@@ -1,5 +1,6 @@
-/** The waitlist function's pipeline, ~170 lines: one request path, kept whole so it reads in order. */
+/** The waitlist function's pipeline: one request path, kept whole so it reads in order. */
 import type { Context } from "@netlify/functions";
+import { type Attribution, attributionOf, cleanAttribution, NO_ATTRIBUTION } from "../lib/waitlist/attribution";
 import { loadValidator } from "../lib/waitlist/schema";
 import { HONEYPOT_FIELD, PROOF_FIELD } from "../lib/waitlist/spec";
 import type { ServerConfig } from "./config";
@@ -42,6 +43,17 @@ function answer(form: boolean, confirmation: boolean) {
       return formErrorPage(status, status === 400 ? "Please check the form" : "Please try again", error, { headers });
     },
   };
+}
+
+/**
+ * Where the sign-up came from: what the dialog worked out (`attribution`, cleaned field by field), else the page
+ * the form was posted from (its Referer, when it is this site's). Never a reason to refuse a sign-up.
+ */
+function attributionOfRequest(req: Request, fields: Record<string, unknown>): Attribution {
+  if (fields["attribution"] !== undefined) return cleanAttribution(fields["attribution"]);
+  const referer = req.headers.get("referer");
+  const sameSite = referer && URL.canParse(referer) && new URL(referer).origin === new URL(req.url).origin;
+  return sameSite ? attributionOf(referer) : NO_ATTRIBUTION;
 }
 
 export interface WaitlistDeps {
@@ -113,7 +125,7 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
     }
     // Typos never count against anyone: an invalid sign-up stores nothing and is answered at once.
     if (!result.ok) return reply.error(400, result.message);
-    const entry = toEntry(result.value);
+    const entry = toEntry(result.value, attributionOfRequest(req, fields));
     // With confirmation by e-mail, a new address waits as pending until its link is used.
     const status = mailer ? "pending" : "confirmed";
     const window = rateWindow(config);

@@ -149,7 +149,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
       try {
         const first = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(first.stdout).toContain(
-          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation",
+          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources",
         );
         const again = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(again.stdout).toContain("already up to date");
@@ -157,7 +157,11 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
         await client.connect();
         const applied = await client.query("SELECT name FROM netlify.migrations ORDER BY name");
         await client.end();
-        expect(applied.rows).toEqual([{ name: "0001_waitlist" }, { name: "0002_confirmation" }]);
+        expect(applied.rows).toEqual([
+          { name: "0001_waitlist" },
+          { name: "0002_confirmation" },
+          { name: "0003_invitations_and_sources" },
+        ]);
       } finally {
         await fresh.drop();
       }

@@ -1,4 +1,5 @@
 import type { Challenge, Solution } from "altcha-lib";
+import { attributionOf } from "./attribution";
 import { HONEYPOT_FIELD, PROOF_FIELD, type Signup } from "./spec";
 
 export const WAITLIST_ENDPOINT = "/api/waitlist";
@@ -17,11 +18,13 @@ export class SubmitError extends Error {
 export type SignupPost = Signup & { termsAccepted: true; [HONEYPOT_FIELD]: string; [PROOF_FIELD]?: string };
 
 async function post(form: SignupPost): Promise<Response> {
+  // Where the visitor came from, worked out here because only the page knows its referrer; nothing is kept.
+  const attribution = attributionOf(location.href, document.referrer);
   try {
     return await fetch(WAITLIST_ENDPOINT, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(form),
+      body: JSON.stringify({ ...form, attribution }),
     });
   } catch (error) {
     throw new SubmitError(`Waitlist request failed: ${String(error)}`, null);
