@@ -1,31 +1,43 @@
 /**
  * `npm run waitlist -- <command>`: the waitlist from the command line.
- *   count                                      total (confirmed and pending), and sign-ups per day for 14 days
+ *   count                                      every status, sign-ups per day and top sources for 14 days
  *   export [--format csv|json] [--since DATE] [--confirmed-only]   entries to standard output
+ *   invite --next N [--yes]                    lets the N oldest confirmed in (a dry run without --yes)
  *   purge-pending --older-than 14d [--yes]     deletes never-confirmed sign-ups (a dry run without --yes)
  * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
- * Any failure is one line on standard error and exit status 2; only `purge-pending --yes` changes anything.
+ * Any failure is one line on standard error and exit status 2 (1: a wave some of whose e-mails were refused);
+ * only `invite --yes` and `purge-pending --yes` change anything.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { getConfig } from "../src/server/config";
+import { visibleControls } from "../src/server/csv";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
 import { DataDirLockedError } from "../src/server/db/lock";
 import { openPgliteDb } from "../src/server/db/pglite";
+import { ENTRY_STATUSES } from "../src/server/entry";
 import { type ExportFormat, formatEntries } from "../src/server/export";
+import { earlyAccessBase, InviteConfigError, previewWave, runWave } from "../src/server/invitations";
+import { mailerFor } from "../src/server/mail/mailer";
 import type { Store } from "../src/server/store";
 import { allowEmbeddedDatabase, openStore } from "../src/server/store-instance";
+import { SITE } from "../src/site";
 import { explainDbError } from "./lib/db-errors";
 
 const HELP = `Usage: npm run waitlist -- <command> [options]
 
 Commands:
-  count                       total sign-ups (confirmed and pending), and sign-ups per day for the last 14 days
+  count                       sign-ups by status, sign-ups per day and the top sources of the last 14 days
   export                      every entry, with its status, to standard output
     --format csv|json         output format (default: csv; RFC 4180, formulas neutralised)
     --since YYYY-MM-DD        only entries created on or after that day (UTC)
     --confirmed-only          only confirmed entries
+  invite                      lets the oldest confirmed sign-ups in: a single-use invite code each, e-mailed
+                              (with mail off: printed as CSV email,name,invite_url for your own mail tool)
+    --next N                  required: how many (the N who signed up first)
+    --yes                     really invite; without it, only says how many and from which sign-up days
+                              needs EARLY_ACCESS_URL (the product's sign-up page); codes work INVITE_TTL_DAYS (30)
   purge-pending               deletes sign-ups never confirmed (only when confirmation by e-mail is on)
     --older-than 14d          required: untouched for that long (days, e.g. 14d; or hours, e.g. 36h)
     --yes                     really delete; without it, only says how many would go
@@ -47,6 +59,7 @@ const { positionals, values } = (() => {
         since: { type: "string" },
         "confirmed-only": { type: "boolean" },
         "older-than": { type: "string" },
+        next: { type: "string" },
         yes: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -60,7 +73,7 @@ if (values.help || !command || command === "help") {
   console.log(HELP);
   process.exit(command || values.help ? 0 : 2);
 }
-if (command !== "count" && command !== "export" && command !== "purge-pending") {
+if (!["count", "export", "invite", "purge-pending"].includes(command)) {
   fail(`unknown command "${command}"\n\n${HELP}`);
 }
 /** --older-than in hours: `14d` or `36h`. */
@@ -70,6 +83,19 @@ if (command === "purge-pending") {
   if (!match) fail(`purge-pending needs --older-than with a number of days or hours, e.g. 14d or 36h`);
   olderThanHours = Number(match[1]) * (match[2] === "d" ? 24 : 1);
   if (olderThanHours < 24) fail(`--older-than must be at least 1d (24h), not "${values["older-than"]}"`);
+}
+
+let next = 0;
+let accessUrl: URL | undefined;
+if (command === "invite") {
+  next = /^\d{1,6}$/.test(values.next ?? "") ? Number(values.next) : 0;
+  if (next < 1) fail(`invite needs --next with a number of people from 1 to 999999, e.g. --next 100`);
+  try {
+    accessUrl = earlyAccessBase(getConfig().earlyAccessUrl);
+  } catch (error) {
+    if (error instanceof InviteConfigError) fail(error.message);
+    throw error;
+  }
 }
 
 const format = (values.format ?? "csv") as ExportFormat;
@@ -92,6 +118,8 @@ if (connection.kind === "embedded" && !existsSync(join(connection.dataDir, "pg")
   // Opening would create a database: report an empty list instead, and change nothing.
   if (command === "count") console.log(`No sign-ups yet: there is no embedded database in ${connection.dataDir}/.`);
   else if (command === "export") process.stdout.write(formatEntries([], format));
+  else if (command === "invite")
+    console.log(`Nobody to invite: there is no embedded database in ${connection.dataDir}/.`);
   else console.log(`Nothing to purge: there is no embedded database in ${connection.dataDir}/.`);
   process.exit(0);
 }
@@ -109,18 +137,87 @@ try {
   fail(`cannot open ${explainDbError(error, connection)}`);
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const day = (iso: string | null) => iso?.slice(0, 10) ?? "";
+
+/** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations.ts). */
+async function invite(base: URL): Promise<number> {
+  const preview = await previewWave(store, next);
+  const mail = getConfig().mail;
+  const how = mail ? "by e-mail" : "as CSV on standard output (mail is off)";
+  if (!values.yes) {
+    const who =
+      preview.count === 0
+        ? `Dry run: nobody to invite: no confirmed sign-up is waiting in ${source}.`
+        : `Dry run: would invite ${preview.count} of ${plural(preview.available, "confirmed sign-up")} waiting in ${source}, who signed up from ${day(preview.first)} to ${day(preview.last)} (UTC), ${how}.`;
+    console.log(who);
+    if (preview.interrupted > 0) {
+      console.log(
+        `An unfinished wave still holds ${plural(preview.interrupted, "person")}: if its process has stopped, --yes completes it first and invites nobody else in that run.`,
+      );
+    }
+    if (preview.count > 0) console.log("Run again with --yes to invite them.");
+    return 0;
+  }
+  const write = (text: string) =>
+    new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
+  const mailer = mailerFor(getConfig());
+  if (!mailer) await write("email,name,invite_url\r\n");
+  const report = await runWave({
+    store,
+    next,
+    delivery: mailer ? { kind: "mail", mailer } : { kind: "csv", write },
+    accessUrl: base,
+    siteUrl: getConfig().siteUrl ?? SITE.url,
+    ttlDays: getConfig().inviteTtlDays,
+  });
+  mailer?.close();
+  // With mail off, standard output is the CSV: the summary goes to standard error.
+  const say = mailer ? console.log : console.error;
+  const done = `${plural(report.invited, "person")} invited ${mailer ? "(e-mails accepted by the SMTP server)" : "(their rows are above)"}`;
+  if (report.resumed) {
+    const doubt = report.inDoubt
+      ? `, and ${report.inDoubt} whose e-mail was already on its way when it stopped counted as invited, not mailed again`
+      : "";
+    say(`Completed an interrupted wave in ${source}: ${done}${doubt}. Run again for a new wave.`);
+  } else if (report.invited + report.refused === 0 && !report.stopped) {
+    say(`Nobody to invite: no confirmed sign-up is waiting in ${source}.`);
+  } else {
+    say(`Wave in ${source}: ${done}.`);
+  }
+  if (report.refused > 0) {
+    say(
+      `${plural(report.refused, "e-mail")} refused by the SMTP server: ${report.refused === 1 ? "that person stays" : "those people stay"} confirmed, and a later wave tries again.`,
+    );
+  }
+  if (report.stopped) {
+    say(
+      `Stopped early: the SMTP server could not be used (${report.stopped}). Whoever was not reached stays confirmed; run again to invite them.`,
+    );
+  }
+  return report.refused > 0 || report.stopped ? 1 : 0;
+}
+
+let exitCode = 0;
 try {
   if (command === "count") {
-    const { total, confirmed, pending } = await store.countByStatus();
+    const counts = await store.countByStatus();
     const days = await store.perDay(14);
-    console.log(`Waitlist: ${total} sign-up${total === 1 ? "" : "s"} in ${source}`);
-    console.log(
-      `  confirmed ${String(confirmed).padStart(7)}\n  pending   ${String(pending).padStart(7)}\n\nLast 14 days (UTC):`,
-    );
+    const sources = await store.topSources(14, 5);
+    console.log(`Waitlist: ${plural(counts.total, "sign-up")} in ${source}`);
+    for (const status of ENTRY_STATUSES) console.log(`  ${status.padEnd(9)} ${String(counts[status]).padStart(7)}`);
+    console.log("\nLast 14 days (UTC):");
     const widest = Math.max(1, ...days.map((d) => d.count));
     for (const { day, count } of days) {
       console.log(`  ${day}  ${String(count).padStart(5)}  ${"█".repeat(Math.round((count / widest) * 30))}`);
     }
+    console.log("\nTop sources, last 14 days:");
+    if (sources.length === 0) console.log("  (no sign-ups)");
+    for (const { source, count } of sources) {
+      console.log(`  ${visibleControls(source ?? "(none)").padEnd(24)} ${String(count).padStart(5)}`);
+    }
+  } else if (command === "invite") {
+    exitCode = await invite(accessUrl as URL);
   } else if (command === "export") {
     const confirmedOnly = values["confirmed-only"] ?? false;
     process.stdout.write(formatEntries(await store.list(since, { confirmedOnly }), format));
@@ -136,6 +233,7 @@ try {
   }
 } catch (error) {
   await store.close().catch(() => {});
-  fail(`cannot read ${explainDbError(error, connection)}`);
+  fail(`cannot ${command === "invite" ? "invite in" : "read"} ${explainDbError(error, connection)}`);
 }
 await store.close();
+process.exitCode = exitCode;

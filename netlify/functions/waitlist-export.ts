@@ -1,16 +1,10 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { Config } from "@netlify/functions";
+import { bearerToken, sameSecret } from "../../src/server/bearer";
 import { getConfig } from "../../src/server/config";
 import { formatEntries } from "../../src/server/export";
 import { json, withTimeout } from "../../src/server/http";
 import { describeError, log } from "../../src/server/log";
 import { getStore } from "../../src/server/store-instance";
-
-/** Compares two secrets in constant time (digests first, so lengths do not leak either). */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash("sha256").update(value).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
 
 /**
  * GET /api/waitlist/export: the waitlist as CSV (with each entry's status), for
@@ -23,12 +17,7 @@ export default async (req: Request): Promise<Response> => {
   if (req.method !== "GET" && req.method !== "HEAD") {
     return json(405, { error: "Method not allowed. Use GET." }, { Allow: "GET, HEAD" });
   }
-  const token =
-    req.headers
-      .get("authorization")
-      ?.match(/^Bearer\s+(.+)$/i)?.[1]
-      ?.trim() ?? "";
-  if (!sameSecret(token, config.adminToken)) {
+  if (!sameSecret(bearerToken(req), config.adminToken)) {
     log("warn", "waitlist.export_denied");
     return json(401, { error: "A valid bearer token is required." }, { "WWW-Authenticate": 'Bearer realm="waitlist"' });
   }

@@ -26,13 +26,25 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-export async function startSmtp(): Promise<TestSmtp> {
+export interface SmtpOptions {
+  /** Recipients refused at RCPT TO with a 550, as a server refuses a mailbox that does not exist. */
+  refuse?: readonly string[];
+}
+
+export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
   const messages: CapturedMail[] = [];
   const listeners = new Set<() => void>();
+  const refused = new Set((options.refuse ?? []).map((address) => address.toLowerCase()));
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, done) {
+      if (!refused.has(address.address.toLowerCase())) return done();
+      const error = new Error("5.1.1 Mailbox unavailable") as Error & { responseCode: number };
+      error.responseCode = 550;
+      done(error);
+    },
     onData(stream, session, done) {
       simpleParser(stream)
         .then((mail) => {

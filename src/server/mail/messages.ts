@@ -68,3 +68,19 @@ export function removalEmail(links: { remove: string; site: string }): MailMessa
     signature(links.site),
   ]);
 }
+
+/** Sent to a confirmed person let in by a wave: their invite link, and the usual way off the list. */
+export function invitationEmail(links: { access: string; remove: string; site: string; ttlDays: number }): MailMessage {
+  return compose(`${SITE.name}: your early access is ready`, [
+    { text: "Hello," },
+    {
+      text: `Thank you for waiting: your early access to ${SITE.name} is ready. Create your account with this link (it works once, for ${links.ttlDays} days):`,
+      link: { label: "Create my account", href: links.access },
+    },
+    {
+      text: `You are receiving this because you joined the ${SITE.name} waitlist and confirmed your address. To take it off the list:`,
+      link: { label: "Remove this address", href: links.remove },
+    },
+    signature(links.site),
+  ]);
+}

@@ -1,0 +1,12 @@
+import type { Config } from "@netlify/functions";
+import { getConfig } from "../../src/server/config";
+import { createRedeemHandler } from "../../src/server/redeem-handler";
+import { getStore } from "../../src/server/store-instance";
+
+/** POST /api/invites/redeem (src/server/redeem-handler.ts), for the product's sign-up page. */
+export default createRedeemHandler({ store: getStore, config: getConfig });
+
+export const config: Config = {
+  path: "/api/invites/redeem",
+  rateLimit: { windowLimit: 600, windowSize: 60, aggregateBy: ["ip", "domain"] },
+};

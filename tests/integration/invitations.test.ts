@@ -1,0 +1,479 @@
+/**
+ * Letting people in, below the CLI: waves of invitations (src/server/invitations.ts) mailed through a real SMTP
+ * server on 127.0.0.1, the product's redemption of their codes, the purge beside them, and where sign-ups came
+ * from, on an embedded Postgres and (when 127.0.0.1:5432 answers) PostgreSQL directly and through Neon's HTTP
+ * protocol. The CLI's own run, and a wave killed for real, are in tests/slow/invitations-cli.test.ts.
+ */
+import { hostname } from "node:os";
+import type { Context } from "@netlify/functions";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createContext } from "../../scripts/lib/netlify-context";
+import { readConfig, type ServerConfig } from "../../src/server/config";
+import { createNeonHttpDb } from "../../src/server/db/neon-http";
+import { createPgDb } from "../../src/server/db/pg";
+import { openPgliteDb } from "../../src/server/db/pglite";
+import { formatEntries } from "../../src/server/export";
+import { earlyAccessBase, previewWave, runWave, type WaveOptions } from "../../src/server/invitations";
+import { createSmtpMailer, type Mailer } from "../../src/server/mail/mailer";
+import { createRedeemHandler } from "../../src/server/redeem-handler";
+import { createStore, type Store } from "../../src/server/store";
+import { createWaitlistHandler } from "../../src/server/waitlist-handler";
+import { migratedDataDir } from "./helpers";
+import { routeNeonThroughProxy } from "./neon-sql-proxy";
+import { createMigratedDatabase, postgresReachable } from "./postgres";
+import { startSmtp, type TestSmtp } from "./smtp";
+
+const ORIGIN = "http://localhost:4321";
+const TOKEN = "redeem-token-0123456789abcdef0123456789";
+const ACCESS = "https://app.noosphere.test/signup?from=waitlist";
+const MAIL_FROM = "Noosphere <hello@noosphere.test>";
+
+interface Opened {
+  store: Store;
+  close(): Promise<void>;
+}
+
+const reachable = await postgresReachable();
+
+const BACKENDS: Array<[string, boolean, () => Promise<Opened>]> = [
+  [
+    "embedded PGlite",
+    true,
+    async () => {
+      const store = createStore(await openPgliteDb(migratedDataDir("invite-")));
+      return { store, close: () => store.close() };
+    },
+  ],
+  [
+    "PostgreSQL over TCP (node-postgres)",
+    reachable,
+    async () => {
+      const database = await createMigratedDatabase("invite_pg");
+      const store = createStore(createPgDb(database.url));
+      return {
+        store,
+        close: async () => {
+          await store.close();
+          await database.drop();
+        },
+      };
+    },
+  ],
+  [
+    "PostgreSQL through Neon's HTTP protocol (neon())",
+    reachable,
+    async () => {
+      const database = await createMigratedDatabase("invite_neon");
+      const proxy = await routeNeonThroughProxy();
+      const store = createStore(createNeonHttpDb(database.url));
+      return {
+        store,
+        close: async () => {
+          await proxy.close();
+          await database.drop();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(BACKENDS)("on %s", (_name, available, open) => {
+  let smtp: TestSmtp;
+  let mailer: Mailer;
+  let opened: Opened;
+  let store: Store;
+  let config: ServerConfig = readConfig({});
+  const redeemHandler = createRedeemHandler({ store: async () => store, config: () => config });
+  const signupHandler = createWaitlistHandler({ store: async () => store, config: () => config });
+
+  /** Sign-ups with the given statuses, one a day from 2026-01-01 on, in this order: their addresses. */
+  async function seed(...people: Array<[string, string]>) {
+    await store.db.query("DELETE FROM waitlist");
+    await store.db.query("DELETE FROM waitlist_invite_wave");
+    for (const [index, [email, status]] of people.entries()) {
+      await store.db.query(
+        "INSERT INTO waitlist (name, email, status, created_at) VALUES ($1, $2, $3, $4::timestamptz)",
+        [email.split("@")[0]?.toUpperCase(), email, status, `2026-01-${String(index + 1).padStart(2, "0")}T12:00:00Z`],
+      );
+    }
+  }
+
+  const statuses = async () =>
+    Object.fromEntries(
+      (await store.db.query<{ email: string; status: string }>("SELECT email, status FROM waitlist ORDER BY id")).map(
+        (row) => [row.email, row.status],
+      ),
+    );
+
+  const wave = (next: number, extra: Partial<WaveOptions> = {}) =>
+    runWave({
+      store,
+      next,
+      delivery: { kind: "mail", mailer },
+      accessUrl: earlyAccessBase(ACCESS),
+      siteUrl: ORIGIN,
+      ttlDays: 30,
+      ...extra,
+    });
+
+  /** The invite code in the one e-mail `to` received. */
+  const codeOf = async (to: string) => {
+    const [mail] = await smtp.waitFor(to);
+    const link = mail?.links.find((l) => l.startsWith("https://app.noosphere.test/"));
+    return new URL(link ?? "http://x").searchParams.get("invite") ?? "";
+  };
+
+  const redeem = (body: unknown, token: string | null = TOKEN, init: RequestInit = {}) =>
+    redeemHandler(
+      new Request(`${ORIGIN}/api/invites/redeem`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+        ...init,
+      }),
+    );
+
+  beforeAll(async () => {
+    if (!available) return;
+    opened = await open();
+    store = opened.store;
+  }, 60_000);
+  afterAll(async () => {
+    await opened?.close();
+  });
+  afterEach(() => smtp.close());
+  beforeEach(async () => {
+    smtp = await startSmtp({ refuse: ["refused@example.com"] });
+    mailer = createSmtpMailer({ smtpUrl: smtp.url, from: MAIL_FROM });
+    config = readConfig({ INVITE_REDEEM_TOKEN: TOKEN, RATE_LIMIT_MAX: "1000" });
+  });
+
+  it.runIf(available)("a wave invites exactly the N oldest confirmed sign-ups, one e-mail each", async () => {
+    await seed(
+      ["invited@example.com", "invited"],
+      ["pending@example.com", "pending"],
+      ["first@example.com", "confirmed"],
+      ["second@example.com", "confirmed"],
+      ["third@example.com", "confirmed"],
+    );
+    expect(await wave(2)).toEqual({ resumed: false, invited: 2, refused: 0, inDoubt: 0, stopped: null });
+    expect(await statuses()).toEqual({
+      "invited@example.com": "invited",
+      "pending@example.com": "pending",
+      "first@example.com": "invited",
+      "second@example.com": "invited",
+      "third@example.com": "confirmed",
+    });
+    expect(smtp.messages.map((m) => m.to).sort()).toEqual(["first@example.com", "second@example.com"]);
+    const [mail] = smtp.messages;
+    expect(mail?.subject).toBe("Noosphere: your early access is ready");
+    expect(mail?.from).toBe("hello@noosphere.test");
+    // The product's page with its own query kept and the code added; the usual leave link; nothing else.
+    expect(mail?.links).toHaveLength(3);
+    expect(mail?.links[0]).toMatch(/^https:\/\/app\.noosphere\.test\/signup\?from=waitlist&invite=[A-Za-z0-9_-]{27}$/);
+    expect(mail?.links[1]).toMatch(/^http:\/\/localhost:4321\/waitlist\/leave\?token=[A-Za-z0-9_-]{43}$/);
+    expect(mail?.links[2]).toBe("http://localhost:4321");
+    expect(mail?.html).not.toMatch(/<img|<script/i);
+    // Only a hash of the code is stored.
+    const code = await codeOf("first@example.com");
+    const stored = await store.db.query("SELECT 1 FROM waitlist WHERE invite_code_hash = $1", [code]);
+    expect(stored).toHaveLength(0);
+    const [row] = await store.db.query<{ invited: boolean; days: number }>(
+      `SELECT invited_at IS NOT NULL AS invited, round(extract(epoch FROM invite_expires_at - invited_at) / 86400)::int AS days
+       FROM waitlist WHERE email = 'first@example.com'`,
+    );
+    expect(row).toEqual({ invited: true, days: 30 });
+  });
+
+  it.runIf(available)("a dry run says how many and from which days, and changes nothing", async () => {
+    await seed(
+      ["pending@example.com", "pending"],
+      ["first@example.com", "confirmed"],
+      ["second@example.com", "confirmed"],
+      ["third@example.com", "confirmed"],
+    );
+    const before = await store.db.query("SELECT * FROM waitlist ORDER BY id");
+    expect(await previewWave(store, 2)).toEqual({
+      count: 2,
+      first: "2026-01-02T12:00:00.000Z",
+      last: "2026-01-03T12:00:00.000Z",
+      available: 3,
+      interrupted: 0,
+    });
+    expect(await previewWave(store, 10)).toMatchObject({ count: 3, last: "2026-01-04T12:00:00.000Z" });
+    expect(await store.db.query("SELECT * FROM waitlist ORDER BY id")).toEqual(before);
+    expect(await store.db.query("SELECT * FROM waitlist_invite_wave")).toEqual([]);
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it.runIf(available)("two waves at the same moment never invite the same person", async () => {
+    const people = Array.from({ length: 10 }, (_, i) => [`p${i}@example.com`, "confirmed"] as [string, string]);
+    await seed(...people);
+    const [a, b] = await Promise.all([wave(4, { owner: "cli@one:1" }), wave(4, { owner: "cli@two:2" })]);
+    expect((a?.invited ?? 0) + (b?.invited ?? 0)).toBe(8);
+    expect(smtp.messages).toHaveLength(8);
+    expect(new Set(smtp.messages.map((m) => m.to)).size).toBe(8);
+    // The oldest eight, in sign-up order; the two youngest wait.
+    expect(smtp.messages.map((m) => m.to).sort()).toEqual(people.slice(0, 8).map(([email]) => email));
+    expect(Object.values(await statuses()).filter((s) => s === "confirmed")).toHaveLength(2);
+  });
+
+  it.runIf(available)("a recipient the SMTP server refuses stays confirmed; the others are invited", async () => {
+    await seed(
+      ["first@example.com", "confirmed"],
+      ["refused@example.com", "confirmed"],
+      ["third@example.com", "confirmed"],
+    );
+    expect(await wave(3)).toEqual({ resumed: false, invited: 2, refused: 1, inDoubt: 0, stopped: null });
+    expect(await statuses()).toEqual({
+      "first@example.com": "invited",
+      "refused@example.com": "confirmed",
+      "third@example.com": "invited",
+    });
+    const [refused] = await store.db.query<Record<string, unknown>>(
+      `SELECT invite_code_hash, invite_wave_id, invite_attempted_at, invited_at,
+         (SELECT count(*)::int FROM waitlist_token t WHERE t.waitlist_id = w.id) AS tokens
+       FROM waitlist w WHERE email = 'refused@example.com'`,
+    );
+    expect(refused).toEqual({
+      invite_code_hash: null,
+      invite_wave_id: null,
+      invite_attempted_at: null,
+      invited_at: null,
+      tokens: 0,
+    });
+    // A later wave takes them first again.
+    expect(await previewWave(store, 5)).toMatchObject({ count: 1, first: "2026-01-02T12:00:00.000Z" });
+  });
+
+  it.runIf(available)("an unreachable SMTP server stops the wave and invites nobody", async () => {
+    await seed(["first@example.com", "confirmed"], ["second@example.com", "confirmed"]);
+    // Nothing listens on port 1.
+    const report = await wave(2, {
+      delivery: { kind: "mail", mailer: createSmtpMailer({ smtpUrl: "smtp://127.0.0.1:1", from: MAIL_FROM }) },
+    });
+    expect(report).toMatchObject({ invited: 0, refused: 0, resumed: false });
+    expect(report.stopped).toMatch(/ECONNECTION|ESOCKET/);
+    expect(await statuses()).toEqual({ "first@example.com": "confirmed", "second@example.com": "confirmed" });
+    expect(await store.db.query("SELECT 1 FROM waitlist WHERE invite_wave_id IS NOT NULL")).toEqual([]);
+  });
+
+  it.runIf(available)(
+    "a wave that died after its first e-mail is completed by the next run, nobody mailed twice",
+    async () => {
+      await seed(
+        ["first@example.com", "confirmed"],
+        ["second@example.com", "confirmed"],
+        ["third@example.com", "confirmed"],
+        ["fourth@example.com", "confirmed"],
+      );
+      // The process "dies" right after the SMTP server accepted its second e-mail, before it could note it: from
+      // then on it can write nothing more. Its owner names a process that does not exist on this host.
+      let dead = false;
+      const dying: Store = {
+        ...store,
+        invites: new Proxy(store.invites, {
+          get: (target, key) => {
+            const method = Reflect.get(target, key) as (...args: unknown[]) => Promise<unknown>;
+            return (...args: unknown[]) => (dead ? Promise.reject(new Error("killed")) : method.apply(target, args));
+          },
+        }),
+      };
+      let sent = 0;
+      const killedMailer: Mailer = {
+        async send(to, message) {
+          await mailer.send(to, message);
+          if (++sent === 2) {
+            dead = true;
+            throw new Error("killed");
+          }
+        },
+        close() {},
+      };
+      await expect(
+        runWave({
+          store: dying,
+          next: 3,
+          delivery: { kind: "mail", mailer: killedMailer },
+          accessUrl: earlyAccessBase(ACCESS),
+          siteUrl: ORIGIN,
+          ttlDays: 30,
+          owner: `cli@${hostname()}:2147483646`,
+        }),
+      ).rejects.toThrow("killed");
+      expect(await statuses()).toMatchObject({ "first@example.com": "invited", "second@example.com": "confirmed" });
+      expect(await previewWave(store, 3)).toMatchObject({ count: 1, interrupted: 2 });
+      // The second person's e-mail arrived: its code works even before the wave is completed.
+      const second = await codeOf("second@example.com");
+
+      expect(await wave(3)).toEqual({ resumed: true, invited: 1, refused: 0, inDoubt: 1, stopped: null });
+      expect(await statuses()).toEqual({
+        "first@example.com": "invited",
+        "second@example.com": "invited",
+        "third@example.com": "invited",
+        "fourth@example.com": "confirmed",
+      });
+      expect(smtp.messages.map((m) => m.to)).toEqual(["first@example.com", "second@example.com", "third@example.com"]);
+      expect(await store.db.query("SELECT 1 FROM waitlist_invite_wave WHERE finished_at IS NULL")).toEqual([]);
+      const res = await redeem({ code: second });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ email: "second@example.com", name: "SECOND" });
+    },
+  );
+
+  it.runIf(available)("redemption: 200 once with the person, then 409; 404, 410, 401 as documented", async () => {
+    await seed(["first@example.com", "confirmed"], ["second@example.com", "confirmed"]);
+    await wave(2);
+    const first = await codeOf("first@example.com");
+    const second = await codeOf("second@example.com");
+
+    expect((await redeem({ code: first }, null)).status).toBe(401);
+    const wrong = await redeem({ code: first }, `${TOKEN}x`);
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="invites"');
+    expect((await redeem({ code: first }, TOKEN.slice(0, -1))).status).toBe(401);
+    expect(await statuses()).toMatchObject({ "first@example.com": "invited" });
+
+    const ok = await redeem({ code: first });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("cache-control")).toBe("no-store");
+    expect(ok.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await ok.json()).toEqual({ email: "first@example.com", name: "FIRST" });
+    expect(await statuses()).toMatchObject({ "first@example.com": "joined" });
+    const [joined] = await store.db.query<{ joined: boolean }>(
+      "SELECT joined_at IS NOT NULL AS joined FROM waitlist WHERE email = 'first@example.com'",
+    );
+    expect(joined).toEqual({ joined: true });
+
+    const again = await redeem({ code: first });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: "This invite code has already been used." });
+    for (const code of ["nope", `${first}x`, "A".repeat(27), 42, null]) {
+      expect((await redeem({ code })).status, String(code)).toBe(404);
+    }
+    expect((await redeem("{not json")).status).toBe(400);
+    expect((await redeem({ code: second }, TOKEN, { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(415);
+    expect((await redeem({ code: "x".repeat(20_000) })).status).toBe(413);
+    expect((await redeemHandler(new Request(`${ORIGIN}/api/invites/redeem`))).status).toBe(405);
+
+    await store.db.query(
+      "UPDATE waitlist SET invite_expires_at = now() - interval '1 second' WHERE email = 'second@example.com'",
+    );
+    const expired = await redeem({ code: second });
+    expect(expired.status).toBe(410);
+    expect(await statuses()).toMatchObject({ "second@example.com": "invited" });
+
+    config = readConfig({});
+    expect((await redeem({ code: second })).status).toBe(404);
+  });
+
+  it.runIf(available)("the purge never touches invited or joined people", async () => {
+    await seed(
+      ["stale@example.com", "pending"],
+      ["invited@example.com", "invited"],
+      ["joined@example.com", "joined"],
+      ["confirmed@example.com", "confirmed"],
+    );
+    expect(await store.purgePending(24, true)).toEqual({ matched: 1, purged: 1 });
+    expect(await statuses()).toEqual({
+      "invited@example.com": "invited",
+      "joined@example.com": "joined",
+      "confirmed@example.com": "confirmed",
+    });
+    expect(await store.countByStatus()).toEqual({ total: 3, pending: 0, confirmed: 1, invited: 1, joined: 1 });
+  });
+
+  it.runIf(available)("sign-ups keep where they came from: the dialog's attribution, the form's page", async () => {
+    await seed();
+    const call = (request: Request) =>
+      signupHandler(request, createContext(request, "198.51.100.9", new Set()) as Context);
+    const dialog = await call(
+      new Request(`${ORIGIN}/api/waitlist`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          email: "dialog@example.com",
+          termsAccepted: true,
+          attribution: {
+            source: "newsletter",
+            medium: "email",
+            campaign: "launch",
+            referrer: "news.example.com",
+            page: "/product",
+          },
+        }),
+      }),
+    );
+    expect(dialog.status).toBe(201);
+    const bad = await call(
+      new Request(`${ORIGIN}/api/waitlist`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          email: "bad@example.com",
+          termsAccepted: true,
+          attribution: {
+            source: "a\u0007b",
+            medium: "x".repeat(101),
+            campaign: 7,
+            referrer: "not a host",
+            page: "join",
+          },
+        }),
+      }),
+    );
+    expect(bad.status).toBe(201);
+    const form = await call(
+      new Request(`${ORIGIN}/api/waitlist`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Referer: `${ORIGIN}/join?utm_source=newsletter&utm_medium=email&utm_campaign=spring`,
+        },
+        body: "email=form%40example.com&termsAccepted=on",
+      }),
+    );
+    expect(form.status).toBe(303);
+    const elsewhere = await call(
+      new Request(`${ORIGIN}/api/waitlist`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Referer: "https://evil.example/join?ref=x" },
+        body: "email=elsewhere%40example.com&termsAccepted=on",
+      }),
+    );
+    expect(elsewhere.status).toBe(303);
+
+    const rows = await store.db.query(
+      "SELECT email, source, medium, campaign, referrer, page FROM waitlist ORDER BY id",
+    );
+    expect(rows).toEqual([
+      {
+        email: "dialog@example.com",
+        source: "newsletter",
+        medium: "email",
+        campaign: "launch",
+        referrer: "news.example.com",
+        page: "/product",
+      },
+      { email: "bad@example.com", source: null, medium: null, campaign: null, referrer: null, page: null },
+      {
+        email: "form@example.com",
+        source: "newsletter",
+        medium: "email",
+        campaign: "spring",
+        referrer: null,
+        page: "/join",
+      },
+      { email: "elsewhere@example.com", source: null, medium: null, campaign: null, referrer: null, page: null },
+    ]);
+    expect(await store.topSources(14, 5)).toEqual([
+      { source: "newsletter", count: 2 },
+      { source: null, count: 2 },
+    ]);
+    const csv = formatEntries(await store.list(), "csv");
+    expect(csv.split("\r\n")[0]).toBe(
+      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page",
+    );
+    expect(csv).toContain(",dialog@example.com,,confirmed,,,newsletter,email,launch,news.example.com,/product\r\n");
+  });
+});
