@@ -137,7 +137,7 @@ try {
   fail(`cannot open ${explainDbError(error, connection)}`);
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 const day = (iso: string | null) => iso?.slice(0, 10) ?? "";
 
 /** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations.ts). */
@@ -153,7 +153,7 @@ async function invite(base: URL): Promise<number> {
     console.log(who);
     if (preview.interrupted > 0) {
       console.log(
-        `An unfinished wave still holds ${plural(preview.interrupted, "person")}: if its process has stopped, --yes completes it first and invites nobody else in that run.`,
+        `An unfinished wave still holds ${plural(preview.interrupted, "person", "people")}: if its process has stopped, --yes completes it first and invites nobody else in that run.`,
       );
     }
     if (preview.count > 0) console.log("Run again with --yes to invite them.");
@@ -174,7 +174,7 @@ async function invite(base: URL): Promise<number> {
   mailer?.close();
   // With mail off, standard output is the CSV: the summary goes to standard error.
   const say = mailer ? console.log : console.error;
-  const done = `${plural(report.invited, "person")} invited ${mailer ? "(e-mails accepted by the SMTP server)" : "(their rows are above)"}`;
+  const done = `${plural(report.invited, "person", "people")} invited ${mailer ? "(e-mails accepted by the SMTP server)" : "(their rows are above)"}`;
   if (report.resumed) {
     const doubt = report.inDoubt
       ? `, and ${report.inDoubt} whose e-mail was already on its way when it stopped counted as invited, not mailed again`

@@ -29,6 +29,8 @@ export interface TestSmtp {
 export interface SmtpOptions {
   /** Recipients refused at RCPT TO with a 550, as a server refuses a mailbox that does not exist. */
   refuse?: readonly string[];
+  /** Called once a message has been accepted (its 250 sent), with the number accepted so far. */
+  onAccepted?: (count: number) => void;
 }
 
 export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
@@ -60,6 +62,7 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
           });
           for (const listener of listeners) listener();
           done();
+          options.onAccepted?.(messages.length);
         })
         .catch(done);
     },
