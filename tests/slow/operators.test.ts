@@ -116,11 +116,15 @@ describe("GET /api/waitlist/export", () => {
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-store");
     const csv = await res.text();
-    expect(csv.split("\r\n")[0]).toBe("created_at,name,email,message,status");
+    expect(csv.split("\r\n")[0]).toBe(
+      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page",
+    );
     expect(csv).toContain("form@example.com");
     // A pending entry is listed with its status, and left out with ?confirmed-only.
     await (await getStore()).add({ name: null, email: "waiting@example.com", message: null }, "pending");
-    expect(await (await exportHandler(exportRequest(TOKEN))).text()).toMatch(/,waiting@example\.com,,pending\r\n/);
+    expect(await (await exportHandler(exportRequest(TOKEN))).text()).toMatch(
+      /,waiting@example\.com,,pending,,,,,,,\r\n/,
+    );
     const confirmedOnly = await exportHandler(
       new Request("http://localhost/api/waitlist/export?confirmed-only", {
         headers: { Authorization: `Bearer ${TOKEN}` },
@@ -128,7 +132,7 @@ describe("GET /api/waitlist/export", () => {
     );
     const rows = (await confirmedOnly.text()).trim().split("\r\n").slice(1);
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((row) => row.endsWith(",confirmed"))).toBe(true);
+    expect(rows.every((row) => /,confirmed,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*$/.test(row))).toBe(true);
   });
 });
 
@@ -151,26 +155,34 @@ describe("npm run waitlist (CLI) on the embedded database", () => {
   it("counts and exports once the owner has closed it", async () => {
     const store = await getStore();
     await store.add({ name: '=HYPERLINK("x")', email: "csv@example.com", message: 'Why: a, "b"\nc' });
-    const { total, confirmed, pending } = await store.countByStatus();
+    const { total, confirmed, pending, invited, joined } = await store.countByStatus();
     await closeStore();
 
     expect(pending).toBeGreaterThan(0);
     const count = await cli("count");
     expect(count.stdout).toContain(`Waitlist: ${total} sign-ups`);
-    expect(count.stdout).toMatch(new RegExp(`confirmed +${confirmed}\\n +pending +${pending}\\n`));
+    expect(count.stdout).toMatch(
+      new RegExp(`pending +${pending}\\n +confirmed +${confirmed}\\n +invited +${invited}\\n +joined +${joined}\\n`),
+    );
     expect(count.stdout.match(/^ {2}\d{4}-\d{2}-\d{2} /gm)).toHaveLength(14);
 
     const csv = (await cli("export")).stdout;
-    expect(csv.startsWith("created_at,name,email,message,status\r\n")).toBe(true);
-    expect(csv).toContain(`,"'=HYPERLINK(""x"")",csv@example.com,"Why: a, ""b""\nc",confirmed\r\n`);
-    expect(csv).toContain(",waiting@example.com,,pending\r\n");
+    expect(
+      csv.startsWith(
+        "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page\r\n",
+      ),
+    ).toBe(true);
+    expect(csv).toContain(`,"'=HYPERLINK(""x"")",csv@example.com,"Why: a, ""b""\nc",confirmed,,,,,,,\r\n`);
+    expect(csv).toContain(",waiting@example.com,,pending,,,,,,,\r\n");
     const confirmedOnly = (await cli("export", "--confirmed-only")).stdout;
     expect(confirmedOnly).toContain("csv@example.com");
     expect(confirmedOnly).not.toContain("waiting@example.com");
 
     const json = JSON.parse((await cli("export", "--format", "json")).stdout) as Array<{ email: string }>;
     expect(json).toHaveLength(total);
-    expect((await cli("export", "--since", "2999-01-01")).stdout).toBe("created_at,name,email,message,status\r\n");
+    expect((await cli("export", "--since", "2999-01-01")).stdout).toBe(
+      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page\r\n",
+    );
 
     const bad = await cli("export", "--since", "yesterday").catch((error: { code: number; stderr: string }) => error);
     expect(bad).toMatchObject({ code: 2 });
