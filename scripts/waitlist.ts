@@ -19,7 +19,7 @@ import { openPgliteDb } from "../src/server/db/pglite";
 import { ENTRY_STATUSES } from "../src/server/entry";
 import { type ExportFormat, formatEntries } from "../src/server/export";
 import { earlyAccessBase, InviteConfigError, previewWave, runWave } from "../src/server/invitations";
-import { mailerFor } from "../src/server/mail/mailer";
+import { createSmtpMailer } from "../src/server/mail/mailer";
 import type { Store } from "../src/server/store";
 import { allowEmbeddedDatabase, openStore } from "../src/server/store-instance";
 import { SITE } from "../src/site";
@@ -143,8 +143,7 @@ const day = (iso: string | null) => iso?.slice(0, 10) ?? "";
 /** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations.ts). */
 async function invite(base: URL): Promise<number> {
   const preview = await previewWave(store, next);
-  const mail = getConfig().mail;
-  const how = mail ? "by e-mail" : "as CSV on standard output (mail is off)";
+  const how = getConfig().mail ? "by e-mail" : "as CSV on standard output (mail is off)";
   if (!values.yes) {
     const who =
       preview.count === 0
@@ -161,7 +160,8 @@ async function invite(base: URL): Promise<number> {
   }
   const write = (text: string) =>
     new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
-  const mailer = mailerFor(getConfig());
+  const mail = getConfig().mail;
+  const mailer = mail ? createSmtpMailer(mail, { pool: true }) : null;
   if (!mailer) await write("email,name,invite_url\r\n");
   const report = await runWave({
     store,

@@ -19,11 +19,19 @@ export interface Mailer {
  * limits are short: sending runs after the answer (context.waitUntil), and a dead server must not hold the
  * function to its own limit.
  */
-export function createSmtpMailer(mail: NonNullable<ServerConfig["mail"]>): Mailer {
+export function createSmtpMailer(mail: NonNullable<ServerConfig["mail"]>, use: { pool?: boolean } = {}): Mailer {
   let transport: Promise<import("nodemailer").Transporter> | undefined;
   const open = () => {
-    // Options in the URL's query (e.g. ?connectionTimeout=) override these.
-    const options = { url: mail.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+    // Options in the URL's query (e.g. ?connectionTimeout=) override these. A pool (for a wave of invitations)
+    // keeps one connection for message after message: a new one costs a TLS handshake and the server's greeting
+    // (which servers delay on purpose, to catch clients that talk first).
+    const options = {
+      url: mail.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+      ...(use.pool ? { pool: true, maxConnections: 1 } : {}),
+    };
     transport ??= import("nodemailer").then(({ createTransport }) => createTransport(options, { from: mail.from }));
     return transport;
   };
