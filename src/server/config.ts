@@ -42,6 +42,8 @@ export interface ServerConfig {
   inviteTtlDays: number;
   /** Bearer token the product sends to POST /api/invites/redeem (INVITE_REDEEM_TOKEN); null: no such endpoint. */
   inviteRedeemToken: string | null;
+  /** Who may use the operators' console (ADMIN_EMAILS, comma-separated), case-folded; empty: nobody by e-mail. */
+  adminEmails: string[];
   /** True inside Netlify's runtime, where an embedded database would be lost: a URL is required there. */
   onNetlify: boolean;
 }
@@ -69,6 +71,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     earlyAccessUrl: env["EARLY_ACCESS_URL"]?.trim() || null,
     inviteTtlDays: positiveInt(env["INVITE_TTL_DAYS"], 30),
     inviteRedeemToken: env["INVITE_REDEEM_TOKEN"]?.trim() || null,
+    adminEmails: (env["ADMIN_EMAILS"] ?? "")
+      .split(",")
+      .map((address) => address.trim().toLowerCase())
+      .filter((address) => address !== ""),
     onNetlify: Boolean(env["NETLIFY"] || env["AWS_LAMBDA_FUNCTION_NAME"] || env["NETLIFY_BLOBS_CONTEXT"]),
   };
 }

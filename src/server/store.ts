@@ -35,6 +35,23 @@ export const SQL = {
     FROM waitlist
     WHERE ($1::timestamptz IS NULL OR created_at >= $1::timestamptz) AND ($2::boolean IS NOT TRUE OR status = 'confirmed')
     ORDER BY id`,
+  /** The newest sign-ups ($1 from offset $2), those whose address contains $3 when it is given; and how many match. */
+  newest: `SELECT id, created_at, email, name, status, source, count(*) OVER ()::int AS matching FROM waitlist
+    WHERE $3::text IS NULL OR strpos(lower(email), lower($3::text)) > 0
+    ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`,
+  /** Sign-ups of the last $1 days by source, medium, campaign and referring site: the $2 most of each. */
+  breakdown: `WITH recent AS (SELECT * FROM waitlist WHERE created_at >= current_date - ($1::int - 1)),
+    counted AS (
+      SELECT 'source' AS field, source AS value, count(*)::int AS count FROM recent GROUP BY source
+      UNION ALL SELECT 'medium', medium, count(*)::int FROM recent GROUP BY medium
+      UNION ALL SELECT 'campaign', campaign, count(*)::int FROM recent GROUP BY campaign
+      UNION ALL SELECT 'referrer', referrer, count(*)::int FROM recent GROUP BY referrer
+    ), ranked AS (
+      SELECT *, row_number() OVER (PARTITION BY field ORDER BY count DESC, value NULLS LAST) AS rank FROM counted
+    )
+    SELECT field, value, count FROM ranked WHERE rank <= $2 ORDER BY field, rank`,
+  /** An erasure: the entry of address $1 (any case) and, with it, its tokens. */
+  erase: "DELETE FROM waitlist WHERE lower(email) = lower($1) RETURNING id",
   /** Sign-ups of the last $1 days (UTC, today included) by source, most first; $2 at most. */
   topSources: `SELECT source, count(*)::int AS count FROM waitlist
     WHERE created_at >= current_date - ($1::int - 1)
@@ -80,6 +97,18 @@ export interface ExportedEntry extends Omit<WaitlistEntry, "attribution">, Attri
   joined_at: string | null;
 }
 
+export type BreakdownField = "source" | "medium" | "campaign" | "referrer";
+export const BREAKDOWN_FIELDS: readonly BreakdownField[] = ["source", "medium", "campaign", "referrer"];
+
+/** An entry as the console lists it. */
+export type ListedEntry = {
+  created_at: string;
+  email: string;
+  name: string | null;
+  status: EntryStatus;
+  source: string | null;
+};
+
 export type StatusCounts = Record<EntryStatus, number> & { total: number };
 
 /** One window of the sliding rate limit (see rate-limit.ts: rateWindow). */
@@ -103,6 +132,15 @@ export interface Store {
   countByStatus(): Promise<StatusCounts>;
   /** Sign-ups of the last `days` days (UTC, today included) per source (null: none known), most first. */
   topSources(days: number, limit: number): Promise<Array<{ source: string | null; count: number }>>;
+  /** A page of the newest entries, only those whose address contains `search` when given; and how many match. */
+  newest(limit: number, offset: number, search?: string): Promise<{ rows: ListedEntry[]; matching: number }>;
+  /** Sign-ups of the last `days` days by source, medium, campaign and referring site (null: none known), most first. */
+  breakdown(
+    days: number,
+    limit: number,
+  ): Promise<Record<BreakdownField, Array<{ value: string | null; count: number }>>>;
+  /** Deletes the entry of `email` (any case) and its tokens: an erasure request. Resolves to whether there was one. */
+  erase(email: string): Promise<boolean>;
   /** Every entry, oldest first; only those created on or after `since`, or only confirmed ones, when asked. */
   list(since?: Date, options?: { confirmedOnly?: boolean }): Promise<ExportedEntry[]>;
   /** Pending entries untouched for `hours` hours: how many, and (only with `apply`) deletes them. */
@@ -154,6 +192,40 @@ export function createStore(db: Db): Store {
         counts.total += Number(row.count);
       }
       return counts;
+    },
+    async newest(limit, offset, search) {
+      const rows = await db.query<ListedEntry & { created_at: Date | string; matching: number }>(SQL.newest, [
+        limit,
+        offset,
+        search || null,
+      ]);
+      // Counted beside the page (a window over the matches), so a page past the last one reads 0.
+      const matching = Number(rows[0]?.matching ?? 0);
+      return {
+        rows: rows.map(({ created_at, email, name, status, source }) => ({
+          created_at: new Date(created_at).toISOString(),
+          email,
+          name,
+          status,
+          source,
+        })),
+        matching,
+      };
+    },
+    async breakdown(days, limit) {
+      const rows = await db.query<{ field: BreakdownField; value: string | null; count: number }>(SQL.breakdown, [
+        days,
+        limit,
+      ]);
+      const result = Object.fromEntries(BREAKDOWN_FIELDS.map((field) => [field, []])) as unknown as Record<
+        BreakdownField,
+        Array<{ value: string | null; count: number }>
+      >;
+      for (const row of rows) result[row.field].push({ value: row.value, count: Number(row.count) });
+      return result;
+    },
+    async erase(email) {
+      return (await db.query(SQL.erase, [email])).length > 0;
     },
     async topSources(days, limit) {
       const rows = await db.query<{ source: string | null; count: number }>(SQL.topSources, [days, limit]);

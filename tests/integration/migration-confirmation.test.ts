@@ -63,7 +63,7 @@ it("running 0002 again changes nothing and raises nothing", async () => {
 
 it("0003 keeps every row's status, adds the lifecycle's two new ones, and runs again without change", async () => {
   await db.exec("INSERT INTO waitlist (email, status) VALUES ('waiting@example.com', 'pending')");
-  expect(await migrate(db)).toEqual(["0003_invitations_and_sources"]);
+  expect(await migrate(db, folderWith(FIRST, SECOND, THIRD))).toEqual(["0003_invitations_and_sources"]);
   const statuses = async () =>
     (await db.query<{ email: string; status: string }>("SELECT email, status FROM waitlist ORDER BY id")).rows;
   const expected = [

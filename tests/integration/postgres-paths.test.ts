@@ -149,7 +149,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
       try {
         const first = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(first.stdout).toContain(
-          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources",
+          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources, 0004_admin_sessions",
         );
         const again = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(again.stdout).toContain("already up to date");
@@ -161,6 +161,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0001_waitlist" },
           { name: "0002_confirmation" },
           { name: "0003_invitations_and_sources" },
+          { name: "0004_admin_sessions" },
         ]);
       } finally {
         await fresh.drop();

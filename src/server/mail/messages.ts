@@ -84,3 +84,16 @@ export function invitationEmail(links: { access: string; remove: string; site: s
     signature(links.site),
   ]);
 }
+
+/** Sent to an address of ADMIN_EMAILS that asked to sign in to the console. */
+export function consoleSignInEmail(links: { signIn: string; site: string; minutes: number }): MailMessage {
+  return compose(`Sign in to the ${SITE.name} console`, [
+    { text: "Hello," },
+    {
+      text: `Someone, we hope you, asked to sign in to the ${SITE.name} waitlist console with this address. The link works once, for ${links.minutes} minutes:`,
+      link: { label: "Sign in to the console", href: links.signIn },
+    },
+    { text: "If it wasn't you, ignore this e-mail: nobody can sign in without it." },
+    signature(links.site),
+  ]);
+}

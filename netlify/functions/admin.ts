@@ -1,0 +1,21 @@
+import type { Config } from "@netlify/functions";
+import { createConsoleHandler } from "../../src/server/admin/handler";
+import { getConfig } from "../../src/server/config";
+import { getStore } from "../../src/server/store-instance";
+
+/** The operators' console, /admin and its forms (src/server/admin/handler.ts). */
+export default createConsoleHandler({ store: getStore, config: getConfig });
+
+// Literal paths: Netlify reads this object without running the module (CONSOLE_PATHS in pages.ts names the same).
+export const config: Config = {
+  path: [
+    "/admin",
+    "/admin/sign-in",
+    "/admin/sign-in/confirm",
+    "/admin/sign-out",
+    "/admin/invite",
+    "/admin/remove",
+    "/admin/export",
+  ],
+  rateLimit: { windowLimit: 600, windowSize: 60, aggregateBy: ["ip", "domain"] },
+};

@@ -1,0 +1,332 @@
+/**
+ * The console's pages, made on the server: HTML forms and an SVG chart, no JavaScript at all, so nothing of it can
+ * reach a public page and it is usable at once on any phone. The one inline stylesheet is allowed by its hash (no
+ * 'unsafe-inline'); every answer is noindex and never cached.
+ */
+import { createHash } from "node:crypto";
+import { SITE } from "../../site";
+import type { EntryStatus } from "../entry";
+import { ENTRY_STATUSES } from "../entry";
+import { escapeHtml as h, PAGE_HEADERS } from "../form-page";
+import type { BreakdownField, ListedEntry, StatusCounts } from "../store";
+import { type DayCount, describeGrowth, growthChart } from "./chart";
+
+export const CONSOLE_PATH = "/admin";
+export const CONSOLE_PATHS = {
+  home: CONSOLE_PATH,
+  signIn: `${CONSOLE_PATH}/sign-in`,
+  confirm: `${CONSOLE_PATH}/sign-in/confirm`,
+  signOut: `${CONSOLE_PATH}/sign-out`,
+  invite: `${CONSOLE_PATH}/invite`,
+  remove: `${CONSOLE_PATH}/remove`,
+  export: `${CONSOLE_PATH}/export`,
+} as const;
+
+const CSS = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#131a33;background:#f5f6fb}
+a{color:#4b2fc9}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid #4b2fc9;outline-offset:2px}
+.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:1}
+header{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;justify-content:space-between;padding:12px 16px;background:#fff;border-bottom:1px solid #e7eaf4}
+header p{margin:0;color:#334066;font-size:14px;overflow-wrap:anywhere}
+.brand{font-weight:700;color:#0b1020;text-decoration:none}
+main{max-width:1040px;margin:0 auto;padding:16px}
+h1{font-size:24px;margin:8px 0 16px}h2{font-size:18px;margin:0 0 12px}
+section{background:#fff;border:1px solid #e7eaf4;border-radius:12px;padding:16px;margin:0 0 16px}
+.totals{display:grid;grid-template-columns:repeat(auto-fit,minmax(120px,1fr));gap:8px;margin:0}
+.totals div{border:1px solid #e7eaf4;border-radius:8px;padding:8px 12px}
+.totals dt{font-size:14px;color:#334066}.totals dd{margin:0;font-size:24px;font-weight:700}
+.chart{display:block;width:100%;height:200px}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:16px}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;width:100%;font-size:14px}
+th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e7eaf4;vertical-align:top}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+td{overflow-wrap:anywhere}
+form.inline{display:inline}
+label{display:block;font-weight:600;margin:0 0 4px}
+input,select{font:inherit;padding:8px 10px;border:1px solid #5e6a92;border-radius:8px;min-height:44px;max-width:100%}
+button{font:inherit;font-weight:600;min-height:44px;padding:8px 16px;border-radius:8px;border:1px solid #4b2fc9;background:#4b2fc9;color:#fff;cursor:pointer}
+button.quiet{background:#fff;color:#4b2fc9}
+button.danger{background:#b42318;border-color:#b42318}
+.row{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-end}
+.note{color:#334066}
+.notice{border-left:4px solid #067647;background:#ecfdf3;padding:8px 12px;border-radius:4px}
+.error{border-left:4px solid #b42318;background:#fef3f2;padding:8px 12px;border-radius:4px}
+nav.pages{display:flex;gap:16px;margin-top:8px}
+.tabs{display:flex;gap:8px;margin:0 0 8px;padding:0;list-style:none}
+.tabs a{display:inline-block;padding:6px 12px;border-radius:999px;border:1px solid #cdd3e6;text-decoration:none;min-height:44px;line-height:30px}
+.tabs a[aria-current]{background:#4b2fc9;border-color:#4b2fc9;color:#fff}
+@media (max-width:640px){
+table.cards thead{position:absolute;left:-999px}
+table.cards tr{display:block;border-bottom:1px solid #e7eaf4;padding:8px 0}
+table.cards td{display:flex;gap:8px;border:0;padding:2px 0}
+table.cards td::before{content:attr(data-label);font-weight:600;min-width:88px;color:#334066}
+}
+`;
+
+const CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash("sha256").update(CSS).digest("base64")}'`,
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+/** The headers of every console answer: the site's, a CSP for this page's one stylesheet, noindex, no-store. */
+export const CONSOLE_HEADERS: Record<string, string> = {
+  ...PAGE_HEADERS,
+  "Content-Security-Policy": CSP,
+  "X-Robots-Tag": "noindex, nofollow",
+  "Cache-Control": "no-store",
+  "Content-Type": "text/html; charset=utf-8",
+};
+
+const NAME = `${SITE.name} console`;
+
+function layout(title: string, body: string, admin: string | null): string {
+  const who = admin
+    ? `<p>Signed in as ${h(admin === "token" ? "the admin token" : admin)}</p>
+<form method="post" action="${CONSOLE_PATHS.signOut}" class="inline"><button type="submit" class="quiet">Sign out</button></form>`
+    : "";
+  return `<!doctype html>
+<html lang="${SITE.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${h(title)} · ${h(NAME)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header><a class="brand" href="${CONSOLE_PATH}">${h(NAME)}</a>${who}</header>
+<main id="main">
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+export function page(status: number, title: string, body: string, admin: string | null = null, headers = {}) {
+  return new Response(layout(title, body, admin), { status, headers: { ...CONSOLE_HEADERS, ...headers } });
+}
+
+/** A short page that says one thing, with a way back. */
+export function message(status: number, title: string, text: string, admin: string | null = null, headers = {}) {
+  const role = status >= 400 ? ' role="alert"' : "";
+  return page(
+    status,
+    title,
+    `<h1>${h(title)}</h1><section><p${role}>${h(text)}</p><p><a href="${CONSOLE_PATH}">Back to the console</a></p></section>`,
+    admin,
+    headers,
+  );
+}
+
+export function offPage(): Response {
+  return page(
+    200,
+    "The console is off",
+    `<h1>The console is off</h1><section>
+<p>Nobody can sign in yet. To turn it on, set one of these on the site (Netlify: Site configuration → Environment variables), then deploy again:</p>
+<ul>
+<li><code>ADMIN_EMAILS</code> (comma-separated addresses), with e-mail set up (<code>SMTP_URL</code> and <code>MAIL_FROM</code>): those people sign in with a link sent to them;</li>
+<li>or <code>WAITLIST_ADMIN_TOKEN</code> (e.g. <code>openssl rand -hex 32</code>), while e-mail is off: sign in with that token.</li>
+</ul></section>`,
+  );
+}
+
+export type SignInMode = "email" | "token";
+
+export function signInPage(mode: SignInMode, note: { notice?: string; error?: string } = {}, status = 200): Response {
+  const notice = note.notice ? `<p class="notice" role="status">${h(note.notice)}</p>` : "";
+  const error = note.error ? `<p class="error" role="alert">${h(note.error)}</p>` : "";
+  const field =
+    mode === "email"
+      ? `<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="255">`
+      : `<label for="token">Admin token</label><input id="token" name="token" type="password" autocomplete="current-password" required maxlength="512">`;
+  const intro =
+    mode === "email"
+      ? "Enter your address. If it may use the console, we'll e-mail it a sign-in link that works once, for 15 minutes."
+      : "E-mail is off on this site: sign in with the admin token (WAITLIST_ADMIN_TOKEN).";
+  return page(
+    status,
+    "Sign in",
+    `<h1>Sign in</h1><section>${notice}${error}<p class="note">${h(intro)}</p>
+<form method="post" action="${CONSOLE_PATHS.signIn}"><div class="row"><div>${field}</div>
+<button type="submit">${mode === "email" ? "Send me a sign-in link" : "Sign in"}</button></div></form></section>`,
+  );
+}
+
+/** The page a sign-in link opens: one button, so a mail scanner that follows the link signs nobody in. */
+export function confirmSignInPage(action: string): Response {
+  return page(
+    200,
+    "Sign in",
+    `<h1>Sign in to the console</h1><section><p>One click signs you in on this device for 12 hours.</p>
+<form method="post" action="${h(action)}"><button type="submit">Sign in</button></form></section>`,
+  );
+}
+
+export interface Dashboard {
+  admin: string;
+  counts: StatusCounts;
+  range: 30 | 90;
+  days: DayCount[];
+  breakdown: Record<BreakdownField, Array<{ value: string | null; count: number }>>;
+  newest: { rows: ListedEntry[]; matching: number; page: number; perPage: number; search: string };
+  invite: { ready: boolean; reason: string | null; mail: boolean };
+  notice: string | null;
+}
+
+const BREAKDOWN_TITLES: Record<BreakdownField, [table: string, column: string]> = {
+  source: ["Sources", "Source"],
+  medium: ["Media", "Medium"],
+  campaign: ["Campaigns", "Campaign"],
+  referrer: ["Referring sites", "Site"],
+};
+
+const STATUS_LABELS: Record<EntryStatus, string> = {
+  pending: "Pending",
+  confirmed: "Confirmed",
+  invited: "Invited",
+  joined: "Joined",
+};
+
+const query = (params: Record<string, string | number | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== "") search.set(key, String(value));
+  const text = search.toString();
+  return `${CONSOLE_PATH}${text ? `?${text}` : ""}`;
+};
+
+function totals(counts: StatusCounts): string {
+  const cells = ENTRY_STATUSES.map((s) => `<div><dt>${STATUS_LABELS[s]}</dt><dd>${counts[s]}</dd></div>`).join("");
+  return `<section aria-labelledby="totals"><h2 id="totals">The list</h2><dl class="totals">${cells}<div><dt>Total</dt><dd>${counts.total}</dd></div></dl></section>`;
+}
+
+function growth(d: Dashboard): string {
+  const tabs = ([30, 90] as const)
+    .map(
+      (r) => `<li><a href="${h(query({ range: r }))}"${r === d.range ? ' aria-current="page"' : ""}>${r} days</a></li>`,
+    )
+    .join("");
+  const rows = d.days.map((day) => `<tr><td>${h(day.day)}</td><td class="n">${day.count}</td></tr>`).join("");
+  return `<section aria-labelledby="growth"><h2 id="growth">Sign-ups per day</h2>
+<ul class="tabs" aria-label="Range">${tabs}</ul>
+<p class="note">${h(describeGrowth(d.days))}</p>
+${growthChart(d.days, "growth-chart")}
+<details><summary>The numbers, day by day</summary><div class="scroll"><table><caption class="note">Sign-ups per day (UTC), last ${d.range} days</caption><thead><tr><th scope="col">Day</th><th scope="col" class="n">Sign-ups</th></tr></thead><tbody>${rows}</tbody></table></div></details>
+</section>`;
+}
+
+function breakdown(d: Dashboard): string {
+  const tables = (Object.keys(BREAKDOWN_TITLES) as BreakdownField[])
+    .map((field) => {
+      const rows = d.breakdown[field]
+        .map((r) => `<tr><td>${r.value === null ? "<i>none</i>" : h(r.value)}</td><td class="n">${r.count}</td></tr>`)
+        .join("");
+      const body = rows || `<tr><td colspan="2" class="note">No sign-ups</td></tr>`;
+      const [title, column] = BREAKDOWN_TITLES[field];
+      return `<div><table><caption><h3>${title}</h3></caption><thead><tr><th scope="col">${column}</th><th scope="col" class="n">Sign-ups</th></tr></thead><tbody>${body}</tbody></table></div>`;
+    })
+    .join("");
+  return `<section aria-labelledby="where"><h2 id="where">Where they came from, last ${d.range} days</h2><div class="grid">${tables}</div></section>`;
+}
+
+function invite(d: Dashboard): string {
+  const body = d.invite.ready
+    ? `<p class="note">Invites the people who confirmed first: each gets a single-use code ${d.invite.mail ? "by e-mail" : "in a CSV file you download (e-mail is off)"}. You'll see how many and from which sign-up days before anything is sent.</p>
+<form method="post" action="${CONSOLE_PATHS.invite}"><div class="row"><div><label for="next">How many</label>
+<input id="next" name="next" type="number" min="1" max="1000" value="${Math.min(100, Math.max(1, d.counts.confirmed))}" required inputmode="numeric"></div>
+<button type="submit">Preview</button></div></form>`
+    : `<p class="note">${h(d.invite.reason ?? "")}</p>`;
+  return `<section aria-labelledby="invite"><h2 id="invite">Let people in</h2>${body}</section>`;
+}
+
+function newest(d: Dashboard): string {
+  const { rows, matching, page: at, perPage, search } = d.newest;
+  const body = rows
+    .map(
+      (
+        r,
+      ) => `<tr><td data-label="Signed up">${h(r.created_at.slice(0, 16).replace("T", " "))}</td><td data-label="Email">${h(r.email)}</td><td data-label="Name">${h(r.name ?? "")}</td><td data-label="Status">${STATUS_LABELS[r.status]}</td><td data-label="Source">${h(r.source ?? "")}</td>
+<td><form method="post" action="${CONSOLE_PATHS.remove}" class="inline"><input type="hidden" name="email" value="${h(r.email)}"><button type="submit" class="quiet" aria-label="Remove ${h(r.email)}">Remove</button></form></td></tr>`,
+    )
+    .join("");
+  const empty = `<tr><td colspan="6" class="note">${search ? "No address matches." : "No sign-ups yet."}</td></tr>`;
+  const pages = Math.max(1, Math.ceil(matching / perPage));
+  const links = [
+    at > 1 ? `<a href="${h(query({ range: d.range, q: search, page: at - 1 }))}">Newer</a>` : "",
+    at < pages ? `<a href="${h(query({ range: d.range, q: search, page: at + 1 }))}">Older</a>` : "",
+  ].join("");
+  return `<section aria-labelledby="newest"><h2 id="newest">Newest sign-ups</h2>
+<form method="get" action="${CONSOLE_PATH}" role="search"><input type="hidden" name="range" value="${d.range}"><div class="row"><div><label for="q">Search by address</label>
+<input id="q" name="q" type="search" value="${h(search)}" maxlength="255"></div><button type="submit" class="quiet">Search</button></div></form>
+<p class="note">${matching} ${search ? "matching" : "in all"} · page ${at} of ${pages}</p>
+<div class="scroll"><table class="cards"><thead><tr><th scope="col">Signed up (UTC)</th><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Source</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
+<tbody>${body || empty}</tbody></table></div>
+<nav class="pages" aria-label="Pages">${links}</nav></section>`;
+}
+
+function exportSection(): string {
+  return `<section aria-labelledby="export"><h2 id="export">Export</h2>
+<form method="post" action="${CONSOLE_PATHS.export}"><div class="row"><div><label for="format">Format</label>
+<select id="format" name="format"><option value="csv">CSV</option><option value="json">JSON</option></select></div>
+<button type="submit">Download the list</button></div></form></section>`;
+}
+
+export function dashboardPage(d: Dashboard): Response {
+  const notice = d.notice ? `<p class="notice" role="status">${h(d.notice)}</p>` : "";
+  return page(
+    200,
+    "Waitlist",
+    `<h1>Waitlist</h1>${notice}${totals(d.counts)}${growth(d)}${breakdown(d)}${invite(d)}${newest(d)}${exportSection()}`,
+    d.admin,
+  );
+}
+
+export function invitePreviewPage(
+  admin: string,
+  preview: { count: number; first: string | null; last: string | null; interrupted: number },
+  next: number,
+  mail: boolean,
+): Response {
+  if (preview.count === 0 && preview.interrupted === 0) {
+    return message(200, "Nobody to invite", "No confirmed sign-up is waiting.", admin);
+  }
+  const resume =
+    preview.interrupted > 0
+      ? `<p class="note">An unfinished wave still holds ${preview.interrupted}; if it has stopped, this completes it first and invites nobody else.</p>`
+      : "";
+  const who =
+    preview.count > 0
+      ? `Invite ${preview.count} ${preview.count === 1 ? "person" : "people"}, who signed up from ${preview.first?.slice(0, 10)} to ${preview.last?.slice(0, 10)} (UTC)?`
+      : "Complete the unfinished wave?";
+  const how = mail
+    ? "Each gets an e-mail with a single-use code."
+    : "E-mail is off: you'll download a CSV of email, name and invite link for your own mail tool.";
+  return page(
+    200,
+    "Let people in",
+    `<h1>Let people in</h1><section><p>${h(who)}</p><p class="note">${h(how)}</p>${resume}
+<form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="confirm" value="yes">
+<div class="row"><button type="submit">${preview.count > 0 ? `Invite ${preview.count}` : "Complete the wave"}</button><a href="${CONSOLE_PATH}">Cancel</a></div></form></section>`,
+    admin,
+  );
+}
+
+export function removeConfirmPage(admin: string, email: string): Response {
+  return page(
+    200,
+    "Remove",
+    `<h1>Remove ${h(email)}?</h1><section><p>This deletes the address, everything it sent and its links, as an erasure request asks. It cannot be undone.</p>
+<form method="post" action="${CONSOLE_PATHS.remove}"><input type="hidden" name="email" value="${h(email)}"><input type="hidden" name="confirm" value="yes">
+<div class="row"><button type="submit" class="danger">Remove for good</button><a href="${CONSOLE_PATH}">Cancel</a></div></form></section>`,
+    admin,
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The console's sign-in, in SQL: sessions (12 hours, ended server-side at sign-out) and single-use sign-in links
+ * (15 minutes). Ids and tokens are 32 random bytes; only their SHA-256 is stored. Times are the database's.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "../db/types";
+
+export const SESSION_HOURS = 12;
+export const SIGN_IN_LINK_MINUTES = 15;
+/** 32 random bytes as base64url: the only shape an id or a token has. */
+export const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export function newSecret(): { value: string; hash: string } {
+  const value = randomBytes(32).toString("base64url");
+  return { value, hash: hashSecret(value) };
+}
+
+export const hashSecret = (value: string) => createHash("sha256").update(value).digest("hex");
+
+const SQL = {
+  /** A new session; ended ones older than a day are dropped on the way. */
+  open: `WITH pruned AS (DELETE FROM admin_session WHERE expires_at < now() - interval '1 day')
+    INSERT INTO admin_session (id_hash, admin, expires_at) VALUES ($1, $2, now() + make_interval(hours => ${SESSION_HOURS}))`,
+  find: "SELECT admin FROM admin_session WHERE id_hash = $1 AND expires_at > now()",
+  end: "DELETE FROM admin_session WHERE id_hash = $1",
+  issue: `WITH pruned AS (DELETE FROM admin_sign_in WHERE expires_at < now() - interval '1 day')
+    INSERT INTO admin_sign_in (token_hash, admin, expires_at) VALUES ($1, $2, now() + make_interval(mins => ${SIGN_IN_LINK_MINUTES}))`,
+  use: `UPDATE admin_sign_in SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
+    RETURNING admin`,
+} as const;
+
+export interface Sessions {
+  /** Opens a session for `admin` (an address, or "token"); resolves to the id for the cookie. */
+  open(admin: string): Promise<string>;
+  /** Whose session this is, while it lasts; null for an unknown, ended or expired one. */
+  find(id: string): Promise<string | null>;
+  end(id: string): Promise<void>;
+  /** A sign-in link's token for `admin`. */
+  issueSignIn(admin: string): Promise<string>;
+  /** Uses a sign-in token (once, in time): whose it was, or null. */
+  redeemSignIn(token: string): Promise<string | null>;
+}
+
+export function createSessions(db: Db): Sessions {
+  return {
+    async open(admin) {
+      const { value, hash } = newSecret();
+      await db.query(SQL.open, [hash, admin]);
+      return value;
+    },
+    async find(id) {
+      if (!SECRET_PATTERN.test(id)) return null;
+      const [row] = await db.query<{ admin: string }>(SQL.find, [hashSecret(id)]);
+      return row?.admin ?? null;
+    },
+    async end(id) {
+      if (SECRET_PATTERN.test(id)) await db.query(SQL.end, [hashSecret(id)]);
+    },
+    async issueSignIn(admin) {
+      const { value, hash } = newSecret();
+      await db.query(SQL.issue, [hash, admin]);
+      return value;
+    },
+    async redeemSignIn(token) {
+      if (!SECRET_PATTERN.test(token)) return null;
+      const [row] = await db.query<{ admin: string }>(SQL.use, [hashSecret(token)]);
+      return row?.admin ?? null;
+    },
+  };
+}

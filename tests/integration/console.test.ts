@@ -1,0 +1,240 @@
+/**
+ * The operators' console below the browser (src/server/admin/handler.ts) on an embedded Postgres, with a real SMTP
+ * server on 127.0.0.1: sign-in by link and by token, the session cookie's attributes, and every action refused
+ * without a live session or from another origin. The whole story in a browser: tests/e2e/console.spec.ts.
+ */
+import type { Context } from "@netlify/functions";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createContext } from "../../scripts/lib/netlify-context";
+import { createConsoleHandler } from "../../src/server/admin/handler";
+import { readConfig, type ServerConfig } from "../../src/server/config";
+import { openPgliteDb } from "../../src/server/db/pglite";
+import { createStore, type Store } from "../../src/server/store";
+import { migratedDataDir } from "./helpers";
+import { startSmtp, type TestSmtp } from "./smtp";
+
+const ORIGIN = "http://localhost:4321";
+const ADMIN = "ops@noosphere.test";
+const TOKEN = "console-token-0123456789abcdef";
+
+let store: Store;
+let smtp: TestSmtp;
+let config: ServerConfig;
+const pending = new Set<Promise<unknown>>();
+const handler = createConsoleHandler({ store: async () => store, config: () => config });
+
+async function call(path: string, init: RequestInit & { cookie?: string } = {}, ip = "198.51.100.20") {
+  const headers = new Headers(init.headers);
+  if (init.cookie) headers.set("Cookie", init.cookie);
+  const request = new Request(`${ORIGIN}${path}`, { ...init, headers });
+  const response = await handler(request, createContext(request, ip, pending) as Context);
+  while (pending.size) await Promise.all(pending);
+  return response;
+}
+
+const form = (path: string, fields: Record<string, string>, extra: { cookie?: string; origin?: string | null } = {}) =>
+  call(path, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(extra.origin === null ? {} : { Origin: extra.origin ?? ORIGIN }),
+    },
+    body: new URLSearchParams(fields).toString(),
+    ...(extra.cookie ? { cookie: extra.cookie } : {}),
+  });
+
+/** The `name=value` part of a Set-Cookie, as a browser would send it back. */
+const cookieOf = (response: Response) => response.headers.get("set-cookie")?.split(";")[0] ?? "";
+
+async function signInByLink(): Promise<string> {
+  const before = smtp.messages.length;
+  const asked = await form("/admin/sign-in", { email: ADMIN.toUpperCase() });
+  expect(asked.status).toBe(303);
+  const [mail] = (await smtp.waitFor(ADMIN, before + 1)).slice(-1);
+  const link = mail?.links.find((l) => l.includes("/admin/sign-in/confirm")) ?? "";
+  const page = await call(new URL(link).pathname + new URL(link).search);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('<button type="submit">Sign in</button>');
+  const signedIn = await form(new URL(link).pathname + new URL(link).search, {});
+  expect(signedIn.status).toBe(303);
+  return cookieOf(signedIn);
+}
+
+beforeAll(async () => {
+  store = createStore(await openPgliteDb(migratedDataDir("console-")));
+  smtp = await startSmtp();
+}, 60_000);
+afterAll(async () => {
+  await store?.close();
+  await smtp?.close();
+});
+beforeEach(() => {
+  config = readConfig({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: "Noosphere <hello@noosphere.test>",
+    ADMIN_EMAILS: ` other@noosphere.test , ${ADMIN} `,
+    EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
+    RATE_LIMIT_MAX: "1000",
+  });
+});
+
+describe("signing in", () => {
+  it("answers a listed and an unlisted address the same; only the listed one gets an e-mail", async () => {
+    const before = smtp.messages.length;
+    const listed = await form("/admin/sign-in", { email: ADMIN });
+    const unlisted = await form("/admin/sign-in", { email: "stranger@example.com" });
+    for (const res of [listed, unlisted]) {
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe("/admin?sent=1");
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+    expect(smtp.messages.slice(before).map((m) => m.to)).toEqual([ADMIN]);
+    const [mail] = smtp.messages.slice(before);
+    expect(mail?.subject).toBe("Sign in to the Noosphere console");
+    expect(mail?.links[0]).toMatch(/^http:\/\/localhost:4321\/admin\/sign-in\/confirm\?token=[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("the link's button opens a session: HttpOnly, SameSite=Strict, Path=/admin, 12 hours; the link works once", async () => {
+    const before = smtp.messages.length;
+    await form("/admin/sign-in", { email: ADMIN });
+    const [mail] = (await smtp.waitFor(ADMIN, before + 1)).slice(-1);
+    const link = new URL(mail?.links[0] ?? "");
+    // Following the link (a mail scanner) signs nobody in.
+    const followed = await call(link.pathname + link.search);
+    expect(followed.headers.get("set-cookie")).toBeNull();
+    const res = await form(link.pathname + link.search, {});
+    expect(res.status).toBe(303);
+    expect(res.headers.get("set-cookie")).toMatch(
+      /^noosphere_console=[A-Za-z0-9_-]{43}; Path=\/admin; HttpOnly; SameSite=Strict; Max-Age=43200$/,
+    );
+    const again = await form(link.pathname + link.search, {});
+    expect(again.status).toBe(400);
+    expect(again.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("marks the cookie Secure when the site is served over https", async () => {
+    config = { ...config, siteUrl: "https://noosphere.test", mail: null, adminToken: TOKEN };
+    const res = await form("/admin/sign-in", { token: TOKEN }, { origin: "https://noosphere.test" });
+    expect(res.headers.get("set-cookie")).toMatch(/; Max-Age=43200; Secure$/);
+  });
+
+  it("with mail off, signs in with WAITLIST_ADMIN_TOKEN; a wrong token gets 401", async () => {
+    config = readConfig({ WAITLIST_ADMIN_TOKEN: TOKEN, RATE_LIMIT_MAX: "1000" });
+    expect(await (await call("/admin")).text()).toContain('name="token"');
+    const wrong = await form("/admin/sign-in", { token: `${TOKEN}x` });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("set-cookie")).toBeNull();
+    const right = await form("/admin/sign-in", { token: TOKEN });
+    expect(right.status).toBe(303);
+    const home = await call("/admin", { cookie: cookieOf(right) });
+    expect(await home.text()).toContain("Signed in as the admin token");
+  });
+
+  it("without mail and admins, or a token, the console says how to turn it on and shows nothing", async () => {
+    config = readConfig({});
+    const res = await call("/admin");
+    const html = await res.text();
+    expect(html).toContain("The console is off");
+    expect(html).toContain("ADMIN_EMAILS");
+    expect(html).not.toContain("<form");
+    expect((await form("/admin/export", { format: "csv" })).status).toBe(200);
+    expect(await (await form("/admin/export", { format: "csv" })).text()).toContain("The console is off");
+  });
+
+  it("is rate limited per network like sign-ups", async () => {
+    config = { ...config, rateLimitMax: 2 };
+    const ip = "203.0.113.99";
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      const request = new Request(`${ORIGIN}/admin/sign-in`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+        body: "email=stranger%40example.com",
+      });
+      answers.push((await handler(request, createContext(request, ip, pending) as Context)).status);
+    }
+    expect(answers).toEqual([303, 303, 429]);
+  });
+});
+
+describe("every console action refuses", () => {
+  const ACTIONS: Array<[string, Record<string, string>]> = [
+    ["/admin/invite", { next: "1", confirm: "yes" }],
+    ["/admin/remove", { email: "someone@example.com", confirm: "yes" }],
+    ["/admin/export", { format: "csv" }],
+  ];
+
+  it("no session, a forged one, an expired one and a signed-out one (401), and the dashboard shows no data", async () => {
+    const expired = await signInByLink();
+    await store.db.query("UPDATE admin_session SET expires_at = now() - interval '1 second' WHERE expires_at > now()");
+    const live = await signInByLink();
+    const signedOut = await signInByLink();
+    const out = await form("/admin/sign-out", {}, { cookie: signedOut });
+    expect(out.headers.get("set-cookie")).toBe("noosphere_console=; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=0");
+    const forged = `noosphere_console=${"A".repeat(43)}`;
+    expect(live).not.toBe(expired);
+
+    await store.db.query("INSERT INTO waitlist (email, status) VALUES ('someone@example.com', 'confirmed')");
+    for (const cookie of [undefined, forged, expired, signedOut, "noosphere_console=not-even-the-shape"]) {
+      const home = await call("/admin", cookie ? { cookie } : {});
+      const html = await home.text();
+      expect(html, String(cookie)).toContain("Send me a sign-in link");
+      expect(html).not.toContain("someone@example.com");
+      for (const [path, fields] of ACTIONS) {
+        const res = await form(path, fields, cookie ? { cookie } : {});
+        expect(res.status, `${path} ${cookie}`).toBe(401);
+      }
+    }
+    // Nothing was done: the person is still there and nobody was invited.
+    expect(await store.countByStatus()).toMatchObject({ confirmed: 1, invited: 0 });
+  });
+
+  it("another origin, a look-alike origin and no origin at all (403), even with a live session", async () => {
+    const live = await signInByLink();
+    for (const origin of [
+      "https://evil.example",
+      "http://localhost:4321.evil.example",
+      "http://localhost:4322",
+      null,
+    ]) {
+      for (const [path, fields] of ACTIONS) {
+        const res = await form(path, fields, { cookie: live, origin });
+        expect(res.status, `${path} ${origin}`).toBe(403);
+      }
+    }
+    const crossSite = await call("/admin/export", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN, "Sec-Fetch-Site": "cross-site" },
+      body: "format=csv",
+      cookie: live,
+    });
+    expect(crossSite.status).toBe(403);
+    expect(await store.countByStatus()).toMatchObject({ confirmed: 1, invited: 0 });
+    // The same session still works from the console's own origin.
+    const ok = await form("/admin/export", { format: "json" }, { cookie: live });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-disposition")).toMatch(/^attachment; filename="waitlist-\d{4}-\d{2}-\d{2}\.json"$/);
+  });
+
+  it("an address taken off ADMIN_EMAILS loses its session at once", async () => {
+    const live = await signInByLink();
+    config = { ...config, adminEmails: ["other@noosphere.test"] };
+    expect((await form("/admin/export", { format: "csv" }, { cookie: live })).status).toBe(401);
+  });
+});
+
+describe("every answer", () => {
+  it("has the site's headers, a strict CSP without 'unsafe-inline', noindex and no-store", async () => {
+    const res = await call("/admin");
+    expect(res.headers.get("content-security-policy")).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]{44}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/,
+    );
+    expect(res.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("set-cookie")).toBeNull();
+    const html = await res.text();
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
+  });
+});
