@@ -1,6 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
+import { openPgliteDb } from "../../src/server/db/pglite";
+import { createStore, type Store } from "../../src/server/store";
 import { copyDatabase, makeEmptyDatabase } from "../integration/embedded-database";
 
 export const PAGES = [
@@ -58,11 +60,11 @@ export async function openMenuIfMobile(page: Page) {
 /**
  * The browser tests' `test`: the shared build server comes from playwright.config.ts's webServer; a test that
  * needs a server of its own (its own database, limits or failures) takes `ownServer`, which starts one with
- * the given environment and stops every one it started when the test ends. Each starts on a copy of an empty,
+ * the given environment (and the rows `seed` writes first) and stops every one it started when the test ends. Each starts on a copy of an empty,
  * migrated embedded database made once per worker (a copy takes milliseconds; initdb takes seconds).
  */
 export const test = base.extend<
-  { ownServer: (env?: Record<string, string>) => Promise<RunningServer> },
+  { ownServer: (env?: Record<string, string>, seed?: (store: Store) => Promise<void>) => Promise<RunningServer> },
   { emptyDatabase: string }
 >({
   emptyDatabase: [
@@ -74,8 +76,15 @@ export const test = base.extend<
   ],
   ownServer: async ({ page: _page, emptyDatabase }, use) => {
     const started: RunningServer[] = [];
-    await use(async (env = {}) => {
-      const server = await startServer(env, copyDatabase(emptyDatabase, "e2e-server-"));
+    await use(async (env = {}, seed) => {
+      const dataDir = copyDatabase(emptyDatabase, "e2e-server-");
+      if (seed) {
+        // Rows written before the server starts (it then owns the folder).
+        const store = createStore(await openPgliteDb(dataDir));
+        await seed(store);
+        await store.close();
+      }
+      const server = await startServer(env, dataDir);
       started.push(server);
       return server;
     });

@@ -45,6 +45,10 @@ const CASES: Array<[string, string, RequestInit?]> = [
   ["POST", "/waitlist/confirm?token=abc", { headers: FORM }],
   ["POST", "/waitlist/leave", { headers: FORM, body: "token=abc" }],
   ["POST", "/waitlist/remove", { headers: { "Content-Type": "text/plain" }, body: "hello" }],
+  // The console (off here: no ADMIN_EMAILS or token) and the product's redemption (no INVITE_REDEEM_TOKEN: 404).
+  ["GET", "/admin"],
+  ["GET", "/admin/sign-in/confirm?token=abc"],
+  ["POST", "/api/invites/redeem", { headers: { "Content-Type": "application/json" }, body: "{}" }],
 ];
 
 let emulator: Emulator;

@@ -1,0 +1,163 @@
+/**
+ * The operators' console, the whole story in a real browser at both sizes, against a server of its own and a real
+ * SMTP server on 127.0.0.1: ask for a sign-in link as a listed and an unlisted address, sign in through the link's
+ * button, read the totals, the chart and the sources, invite two, remove one, download the export, sign out; axe on
+ * every state; the session cookie's attributes, and a public page in the same browser that carries no cookie. The
+ * CLI's count afterwards says what the page said.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+import type { Store } from "../../src/server/store";
+import { startSmtp } from "../integration/smtp";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
+
+const ADMIN = "ops@noosphere.test";
+
+/** Seven sign-ups over the last days, with sources: six confirmed, one pending. */
+async function seed(store: Store) {
+  const people: Array<[string, string, string | null, number]> = [
+    ["alice@example.com", "confirmed", "newsletter", 9],
+    ["bob@example.com", "confirmed", "newsletter", 8],
+    ["carol@example.com", "confirmed", "hn", 6],
+    ["dave@example.com", "confirmed", null, 4],
+    ["erin@example.com", "confirmed", "newsletter", 2],
+    ["frank@example.com", "confirmed", "hn", 1],
+    ["grace@example.com", "pending", null, 0],
+  ];
+  for (const [email, status, source, daysAgo] of people) {
+    await store.db.query(
+      "INSERT INTO waitlist (email, status, source, created_at) VALUES ($1, $2, $3, now() - make_interval(days => $4))",
+      [email, status, source, daysAgo],
+    );
+  }
+}
+
+test("operators sign in by e-mail, see the list grow, let two in, remove one, export, sign out", async ({
+  page,
+  context,
+  ownServer,
+}) => {
+  const smtp = await startSmtp();
+  try {
+    const server = await ownServer(
+      {
+        SMTP_URL: smtp.url,
+        MAIL_FROM: "Noosphere <hello@noosphere.test>",
+        ADMIN_EMAILS: ADMIN,
+        EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
+      },
+      seed,
+    );
+    const admin = `${server.url}/admin`;
+
+    // Asking for a link: the same answer for anyone; one e-mail, to the listed address.
+    await page.goto(admin);
+    await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    const answers: string[] = [];
+    for (const email of ["stranger@example.com", ADMIN]) {
+      await page.goto(admin);
+      await page.getByLabel("Email").fill(email);
+      await page.getByRole("button", { name: "Send me a sign-in link" }).click();
+      answers.push(await page.getByRole("status").innerText());
+    }
+    expect(answers[0]).toBe(
+      "If that address may use the console, a sign-in link is on its way. It works once, for 15 minutes.",
+    );
+    expect(answers[1]).toBe(answers[0]);
+    await expectNoAxeViolations(page);
+    const [mail] = await smtp.waitFor(ADMIN);
+    expect(smtp.messages.map((m) => m.to)).toEqual([ADMIN]);
+    expect(await context.cookies()).toEqual([]);
+
+    // The link opens a page with one button; the button signs in.
+    await page.goto(mail?.links[0] ?? "");
+    await expectNoAxeViolations(page);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Waitlist" })).toBeVisible();
+    const cookies = await context.cookies();
+    expect(
+      cookies.map(({ name, path, httpOnly, sameSite, secure }) => ({ name, path, httpOnly, sameSite, secure })),
+    ).toEqual([{ name: "noosphere_console", path: "/admin", httpOnly: true, sameSite: "Strict", secure: false }]);
+
+    // The list: totals, the chart and its numbers, the sources.
+    const totals = page.locator(".totals");
+    await expect(totals).toHaveText(/Pending\s*1\s*Confirmed\s*6\s*Invited\s*0\s*Joined\s*0\s*Total\s*7/);
+    await expect(page.getByRole("img", { name: /^Sign-ups per day 7 sign-ups in the 30 days/ })).toBeVisible();
+    const sources = page.getByRole("table", { name: "Sources" });
+    await expect(sources.getByRole("row")).toHaveText([/Source\s*Sign-ups/, /newsletter\s*3/, /hn\s*2/, /none\s*2/]);
+    await expectNoAxeViolations(page);
+    await page.getByText("The numbers, day by day").click();
+    await expectNoAxeViolations(page);
+    await page.getByRole("link", { name: "90 days" }).click();
+    await expect(page.getByRole("link", { name: "90 days" })).toHaveAttribute("aria-current", "page");
+
+    // A public page in the same browser sends no cookie, and none is set on it.
+    const sent: Array<string | undefined> = [];
+    page.on("request", async (request) => sent.push((await request.allHeaders())["cookie"]));
+    await page.goto(`${server.url}/`);
+    await page.goto(`${server.url}/product`);
+    expect(sent.filter((cookie) => cookie !== undefined)).toEqual([]);
+    page.removeAllListeners("request");
+
+    // Invite two: the preview says who, the button sends.
+    await page.goto(admin);
+    await page.getByLabel("How many").fill("2");
+    await page.getByRole("button", { name: "Preview" }).click();
+    await expect(
+      page.getByText(/^Invite 2 people, who signed up from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} \(UTC\)\?$/),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole("button", { name: "Invite 2" }).click();
+    await expect(page.getByRole("status")).toHaveText("Invited 2 people.");
+    await expectNoAxeViolations(page);
+    const invitations = await Promise.all([smtp.waitFor("alice@example.com"), smtp.waitFor("bob@example.com")]);
+    for (const [invitation] of invitations) {
+      expect(invitation?.subject).toBe("Noosphere: your early access is ready");
+      expect(invitation?.links[0]).toMatch(/^https:\/\/app\.noosphere\.test\/signup\?invite=[\w-]{27}$/);
+    }
+
+    // Remove one, found by a search.
+    await page.getByLabel("Search by address").fill("carol");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByText("1 matching · page 1 of 1")).toBeVisible();
+    await page.getByRole("button", { name: "Remove carol@example.com" }).click();
+    await expect(page.getByRole("heading", { name: "Remove carol@example.com?" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole("button", { name: "Remove for good" }).click();
+    await expect(page.getByRole("status")).toHaveText(
+      "Removed: the address, everything it sent and its links are deleted.",
+    );
+    await expect(totals).toHaveText(/Pending\s*1\s*Confirmed\s*3\s*Invited\s*2\s*Joined\s*0\s*Total\s*6/);
+
+    // Download the export.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download the list" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^waitlist-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync(await download.path(), "utf8");
+    expect(csv.split("\r\n")[0]).toBe(
+      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page",
+    );
+    expect(csv).toContain(",alice@example.com,,invited,");
+    expect(csv).not.toContain("carol@example.com");
+
+    // Sign out: the cookie goes, and the console shows only the sign-in page again.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page.getByRole("button", { name: "Send me a sign-in link" })).toBeVisible();
+    expect(await context.cookies()).toEqual([]);
+
+    // The CLI counts what the console showed.
+    await server.stop();
+    const { stdout } = await promisify(execFile)(
+      "node_modules/.bin/node",
+      ["--import", "tsx", "scripts/waitlist.ts", "count"],
+      { env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" } },
+    );
+    expect(stdout).toContain("  pending         1\n  confirmed       3\n  invited         2\n  joined          0\n");
+  } finally {
+    await smtp.close();
+  }
+});
