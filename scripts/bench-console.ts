@@ -76,7 +76,7 @@ const table = [
   "| | |",
   "| --- | ---: |",
   `| JavaScript requests | ${median(samples.map((s) => s.scripts))} (0 KB) |`,
-  `| bytes on the wire (the HTML with its inline CSS and SVG, uncompressed as `npm start` sends a function's answer) | ${(median(samples.map((s) => s.bytes)) / 1024).toFixed(1)} KB |`,
+  `| bytes on the wire (the HTML with its inline CSS and SVG, uncompressed, as npm start sends a function's answer) | ${(median(samples.map((s) => s.bytes)) / 1024).toFixed(1)} KB |`,
   `| first contentful paint | ${(median(samples.map((s) => s.fcp)) / 1000).toFixed(2)} s |`,
   `| time to interactive (DOMContentLoaded: no script to wait for) | ${(median(samples.map((s) => s.interactive)) / 1000).toFixed(2)} s |`,
 ].join("\n");
