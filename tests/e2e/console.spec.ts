@@ -161,3 +161,47 @@ test("operators sign in by e-mail, see the list grow, let two in, remove one, ex
     await smtp.close();
   }
 });
+
+test("with mail off: the console off, then signed in by token with the keyboard alone; axe on each state", async ({
+  page,
+  context,
+  ownServer,
+}) => {
+  const off = await ownServer({});
+  await page.goto(`${off.url}/admin`);
+  await expect(page.getByRole("heading", { name: "The console is off" })).toBeVisible();
+  await expect(page.locator("form")).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: "keyboard-token-0123456789" }, seed);
+  await page.goto(`${server.url}/admin`);
+  await expectNoAxeViolations(page);
+  // Keyboard only: the skip link first, then the field, then the button.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Admin token")).toBeFocused();
+  await page.keyboard.type("wrong");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert")).toHaveText("That token is not right.");
+  await expectNoAxeViolations(page);
+  await page.getByLabel("Admin token").focus();
+  await page.keyboard.type("keyboard-token-0123456789");
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Signed in as the admin token")).toBeVisible();
+  await expect(page.locator(".totals")).toHaveText(
+    /Pending\s*1\s*Confirmed\s*6\s*Invited\s*0\s*Joined\s*0\s*Total\s*7/,
+  );
+
+  // Past the session (ended elsewhere), an action says so instead of acting.
+  const cookie = (await context.cookies())[0];
+  await context.clearCookies();
+  await context.addCookies([{ ...(cookie as NonNullable<typeof cookie>), value: "A".repeat(43) }]);
+  // Without EARLY_ACCESS_URL the console says what to set instead of offering invitations.
+  await expect(page.getByText("Set EARLY_ACCESS_URL (the product's sign-up page) on the site")).toBeVisible();
+  await page.getByRole("button", { name: "Download the list" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Please sign in" })).toBeVisible();
+  await expectNoAxeViolations(page);
+});
