@@ -29,7 +29,10 @@ const server = await startServer(
 );
 const found = await findChromium("browser");
 if (!found) throw new Error(CHROMIUM_HINT);
-const browser = await chromium.launch({ ...found, args: CHROMIUM_ARGS });
+const browser = await chromium.launch({
+  args: CHROMIUM_ARGS,
+  ...(found.executablePath ? { executablePath: found.executablePath } : {}),
+});
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const samples: Array<{ fcp: number; interactive: number; bytes: number; scripts: number }> = [];
 try {

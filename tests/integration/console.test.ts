@@ -141,6 +141,28 @@ describe("signing in", () => {
     expect(await (await form("/admin/export", { format: "csv" })).text()).toContain("The console is off");
   });
 
+  it("links and the origin check follow the platform's site URL, never the request's Host", async () => {
+    const forged = (origin: string) => {
+      const request = new Request("http://evil.example/admin/sign-in", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
+        body: `email=${encodeURIComponent(ADMIN)}`,
+      });
+      // Netlify passes the site's own URL in the context, whatever Host the request names.
+      const context = {
+        ...createContext(request, "198.51.100.21", pending),
+        site: { id: "x", name: "x", url: ORIGIN },
+      };
+      return handler(request, context as Context);
+    };
+    expect((await forged("http://evil.example")).status).toBe(403);
+    const before = smtp.messages.length;
+    expect((await forged(ORIGIN)).status).toBe(303);
+    while (pending.size) await Promise.all(pending);
+    const [mail] = (await smtp.waitFor(ADMIN, before + 1)).slice(-1);
+    expect(mail?.links[0]).toMatch(/^http:\/\/localhost:4321\/admin\/sign-in\/confirm\?token=/);
+  });
+
   it("is rate limited per network like sign-ups", async () => {
     config = { ...config, rateLimitMax: 2 };
     const ip = "203.0.113.99";

@@ -47,14 +47,21 @@ export function signInMode(config: ServerConfig, mail: boolean): SignInMode | nu
   return null;
 }
 
-/** The site's own origin: the only one console forms may be posted from. */
-const originOf = (config: ServerConfig, req: Request) => config.siteUrl ?? new URL(req.url).origin;
+/**
+ * The site's own origin, the only one console forms may be posted from and sign-in links point to: SITE_URL, else
+ * the platform's own site URL (never the request's Host, which anyone can write), else locally the address served.
+ */
+function originOf(config: ServerConfig, req: Request, context: Context): string {
+  if (config.siteUrl) return config.siteUrl;
+  const site = (context as Partial<Context>).site?.url;
+  return site && URL.canParse(site) ? new URL(site).origin : new URL(req.url).origin;
+}
 
 /** Logs name an admin by a short hash of their address, never the address. */
 const adminId = (admin: string) => createHash("sha256").update(admin).digest("hex").slice(0, 16);
 
-function sessionCookie(req: Request, config: ServerConfig, value: string, maxAge: number): string {
-  const secure = originOf(config, req).startsWith("https:") ? "; Secure" : "";
+function sessionCookie(origin: string, value: string, maxAge: number): string {
+  const secure = origin.startsWith("https:") ? "; Secure" : "";
   return `${SESSION_COOKIE}=${value}; Path=${CONSOLE_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
 }
 
@@ -108,10 +115,10 @@ export function createConsoleHandler(deps: WaitlistDeps) {
     if (!isGet && req.method !== "POST") {
       return message(405, "Not allowed", "Use the console's own pages and buttons.", null, { Allow: "GET, POST" });
     }
+    const origin = originOf(config, req, context);
     if (req.method === "POST") {
       // Every action is a form of the console itself: a browser always says where a POST comes from.
-      const origin = req.headers.get("origin");
-      if (origin !== originOf(config, req) || req.headers.get("sec-fetch-site") === "cross-site") {
+      if (req.headers.get("origin") !== origin || req.headers.get("sec-fetch-site") === "cross-site") {
         log("warn", "admin.cross_origin_refused");
         return message(403, "Not allowed", "Console actions are accepted from the console's own pages only.");
       }
@@ -146,7 +153,7 @@ export function createConsoleHandler(deps: WaitlistDeps) {
       const fields = await readFields(req);
       if (fields instanceof Response) return fields;
 
-      if (path === CONSOLE_PATHS.signIn) return signIn(req, context, store, config, mode, fields);
+      if (path === CONSOLE_PATHS.signIn) return signIn(origin, context, store, config, mode, fields);
       if (path === CONSOLE_PATHS.confirm) {
         const token = url.searchParams.get("token") ?? fields["token"] ?? "";
         const admin = await sessions.redeemSignIn(token);
@@ -159,13 +166,13 @@ export function createConsoleHandler(deps: WaitlistDeps) {
         }
         log("info", "admin.sign_in", { admin: adminId(admin), by: "link" });
         return seeOther(CONSOLE_PATH, {
-          "Set-Cookie": sessionCookie(req, config, await sessions.open(admin), SESSION_HOURS * 3600),
+          "Set-Cookie": sessionCookie(origin, await sessions.open(admin), SESSION_HOURS * 3600),
         });
       }
       if (path === CONSOLE_PATHS.signOut) {
         if (cookie) await sessions.end(cookie);
         if (who) log("info", "admin.sign_out", { admin: adminId(who) });
-        return seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(req, config, "", 0) });
+        return seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(origin, "", 0) });
       }
       if (!who) {
         log("warn", "admin.no_session");
@@ -175,7 +182,7 @@ export function createConsoleHandler(deps: WaitlistDeps) {
           "Your session has ended, or you are not signed in. Sign in again to go on.",
         );
       }
-      if (path === CONSOLE_PATHS.invite) return invite(req, store, config, who, fields);
+      if (path === CONSOLE_PATHS.invite) return invite(origin, store, config, who, fields);
       if (path === CONSOLE_PATHS.remove) {
         const email = (fields["email"] ?? "").trim();
         if (email === "" || email.length > LIMITS.email) return message(400, "Remove", "No address was given.", who);
@@ -235,7 +242,7 @@ async function dashboard(store: Store, config: ServerConfig, admin: string, url:
 }
 
 async function signIn(
-  req: Request,
+  origin: string,
   context: Context,
   store: Store,
   config: ServerConfig,
@@ -261,7 +268,7 @@ async function signIn(
     const sessions = createSessions(store.db);
     log("info", "admin.sign_in", { admin: adminId("token"), by: "token" });
     return seeOther(CONSOLE_PATH, {
-      "Set-Cookie": sessionCookie(req, config, await sessions.open("token"), SESSION_HOURS * 3600),
+      "Set-Cookie": sessionCookie(origin, await sessions.open("token"), SESSION_HOURS * 3600),
     });
   }
   const email = (fields["email"] ?? "").trim().toLowerCase();
@@ -272,7 +279,7 @@ async function signIn(
   // the time differs.
   const mail = config.mail;
   if (mail && config.adminEmails.includes(email)) {
-    const site = originOf(config, req);
+    const site = origin;
     const send = async () => {
       try {
         const token = await createSessions(store.db).issueSignIn(email);
@@ -295,7 +302,7 @@ async function signIn(
 }
 
 async function invite(
-  req: Request,
+  origin: string,
   store: Store,
   config: ServerConfig,
   admin: string,
@@ -334,7 +341,7 @@ async function invite(
           },
         },
     accessUrl: base,
-    siteUrl: originOf(config, req),
+    siteUrl: origin,
     ttlDays: config.inviteTtlDays,
     owner: waveOwner("console"),
   });
