@@ -9,75 +9,20 @@ import type { Context } from "@netlify/functions";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createContext } from "../../scripts/lib/netlify-context";
 import { readConfig, type ServerConfig } from "../../src/server/config";
-import { createNeonHttpDb } from "../../src/server/db/neon-http";
-import { createPgDb } from "../../src/server/db/pg";
-import { openPgliteDb } from "../../src/server/db/pglite";
 import { createLinksHandler } from "../../src/server/links-handler";
-import { createStore, type Store } from "../../src/server/store";
+import type { Store } from "../../src/server/store";
 import { createWaitlistHandler } from "../../src/server/waitlist-handler";
 import { SITE } from "../../src/site";
+import { backends, type OpenedStore } from "./backends";
 import { findEntry } from "./find-entry";
-import { migratedDataDir } from "./helpers";
-import { routeNeonThroughProxy } from "./neon-sql-proxy";
-import { createMigratedDatabase, postgresReachable } from "./postgres";
 import { type CapturedMail, startSmtp, type TestSmtp } from "./smtp";
 
 const ORIGIN = "http://localhost:4321";
 
-interface Opened {
-  store: Store;
-  close(): Promise<void>;
-}
-
-const reachable = await postgresReachable();
-
-/** The same flows on each way the project reaches Postgres; the server's rows run when 127.0.0.1:5432 answers. */
-const BACKENDS: Array<[string, boolean, () => Promise<Opened>]> = [
-  [
-    "embedded PGlite",
-    true,
-    async () => {
-      const store = createStore(await openPgliteDb(migratedDataDir("confirm-")));
-      return { store, close: () => store.close() };
-    },
-  ],
-  [
-    "PostgreSQL over TCP (node-postgres)",
-    reachable,
-    async () => {
-      const database = await createMigratedDatabase("confirm_pg");
-      const store = createStore(createPgDb(database.url));
-      return {
-        store,
-        close: async () => {
-          await store.close();
-          await database.drop();
-        },
-      };
-    },
-  ],
-  [
-    "PostgreSQL through Neon's HTTP protocol (neon())",
-    reachable,
-    async () => {
-      const database = await createMigratedDatabase("confirm_neon");
-      const proxy = await routeNeonThroughProxy();
-      const store = createStore(createNeonHttpDb(database.url));
-      return {
-        store,
-        close: async () => {
-          await proxy.close();
-          await database.drop();
-        },
-      };
-    },
-  ],
-];
-
-describe.each(BACKENDS)("on %s", (_name, available, open) => {
+describe.each(backends("confirm"))("on %s", (_name, available, open) => {
   let smtp: TestSmtp;
   let store: Store;
-  let opened: Opened;
+  let opened: OpenedStore;
   let config: ServerConfig;
   const deps = { store: async () => store, config: () => config };
   const signupHandler = createWaitlistHandler(deps);

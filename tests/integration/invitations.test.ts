@@ -9,18 +9,13 @@ import type { Context } from "@netlify/functions";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createContext } from "../../scripts/lib/netlify-context";
 import { readConfig, type ServerConfig } from "../../src/server/config";
-import { createNeonHttpDb } from "../../src/server/db/neon-http";
-import { createPgDb } from "../../src/server/db/pg";
-import { openPgliteDb } from "../../src/server/db/pglite";
 import { formatEntries } from "../../src/server/export";
 import { earlyAccessBase, previewWave, runWave, type WaveOptions } from "../../src/server/invitations";
 import { createSmtpMailer, type Mailer } from "../../src/server/mail/mailer";
 import { createRedeemHandler } from "../../src/server/redeem-handler";
-import { createStore, type Store } from "../../src/server/store";
+import type { Store } from "../../src/server/store";
 import { createWaitlistHandler } from "../../src/server/waitlist-handler";
-import { migratedDataDir } from "./helpers";
-import { routeNeonThroughProxy } from "./neon-sql-proxy";
-import { createMigratedDatabase, postgresReachable } from "./postgres";
+import { backends, type OpenedStore } from "./backends";
 import { startSmtp, type TestSmtp } from "./smtp";
 
 const ORIGIN = "http://localhost:4321";
@@ -28,59 +23,10 @@ const TOKEN = "redeem-token-0123456789abcdef0123456789";
 const ACCESS = "https://app.noosphere.test/signup?from=waitlist";
 const MAIL_FROM = "Noosphere <hello@noosphere.test>";
 
-interface Opened {
-  store: Store;
-  close(): Promise<void>;
-}
-
-const reachable = await postgresReachable();
-
-const BACKENDS: Array<[string, boolean, () => Promise<Opened>]> = [
-  [
-    "embedded PGlite",
-    true,
-    async () => {
-      const store = createStore(await openPgliteDb(migratedDataDir("invite-")));
-      return { store, close: () => store.close() };
-    },
-  ],
-  [
-    "PostgreSQL over TCP (node-postgres)",
-    reachable,
-    async () => {
-      const database = await createMigratedDatabase("invite_pg");
-      const store = createStore(createPgDb(database.url));
-      return {
-        store,
-        close: async () => {
-          await store.close();
-          await database.drop();
-        },
-      };
-    },
-  ],
-  [
-    "PostgreSQL through Neon's HTTP protocol (neon())",
-    reachable,
-    async () => {
-      const database = await createMigratedDatabase("invite_neon");
-      const proxy = await routeNeonThroughProxy();
-      const store = createStore(createNeonHttpDb(database.url));
-      return {
-        store,
-        close: async () => {
-          await proxy.close();
-          await database.drop();
-        },
-      };
-    },
-  ],
-];
-
-describe.each(BACKENDS)("on %s", (_name, available, open) => {
+describe.each(backends("invite"))("on %s", (_name, available, open) => {
   let smtp: TestSmtp;
   let mailer: Mailer;
-  let opened: Opened;
+  let opened: OpenedStore;
   let store: Store;
   let config: ServerConfig = readConfig({});
   const redeemHandler = createRedeemHandler({ store: async () => store, config: () => config });
