@@ -51,6 +51,29 @@ const statuses = async (store: Store) =>
     ),
   );
 
+/** The wave the SMTP server kills: it SIGKILLs `killed.child` once it has accepted its first e-mail. */
+const killed: { child?: ChildProcess } = {};
+
+/**
+ * Runs `invite --next 3 --yes`, which the SMTP server SIGKILLs right after accepting the first e-mail (to
+ * ada@example.com), then the same command again; checks that each of the three oldest got exactly one e-mail.
+ * Resolves to what the second run printed.
+ */
+async function killAfterFirstThenRerun(smtp: TestSmtp, env: Env): Promise<string> {
+  const mailEnv = { ...env, SMTP_URL: smtp.url, MAIL_FROM: "Noosphere <hello@noosphere.test>" };
+  const child = spawn(NODE, ["--import", "tsx", "scripts/waitlist.ts", "invite", "--next", "3", "--yes"], {
+    env: { ...process.env, ...BASE_ENV, ...mailEnv },
+    stdio: "ignore",
+  });
+  killed.child = child;
+  const signal = await new Promise((resolve) => child.on("exit", (_code, sig) => resolve(sig)));
+  expect(signal).toBe("SIGKILL");
+  expect(smtp.messages.map((m) => m.to)).toEqual(["ada@example.com"]);
+  const again = await cli(mailEnv, "invite", "--next", "3", "--yes");
+  expect(smtp.messages.map((m) => m.to)).toEqual(["ada@example.com", "grace@example.com", "linus@example.com"]);
+  return again.stdout;
+}
+
 describe("npm run waitlist -- invite on the embedded database", () => {
   const dataDir = migratedDataDir("invite-cli-");
   const env = { DATA_DIR: dataDir };
@@ -107,20 +130,9 @@ describe("npm run waitlist -- invite on the embedded database", () => {
   });
 
   it("a wave SIGKILLed after its first e-mail is completed by running it again; nobody gets two", async () => {
-    let child: ChildProcess | undefined;
-    smtp = await startSmtp({ onAccepted: (count) => count === 1 && child?.kill("SIGKILL") });
-    const mailEnv = { ...env, SMTP_URL: smtp.url, MAIL_FROM: "Noosphere <hello@noosphere.test>" };
-    child = spawn(NODE, ["--import", "tsx", "scripts/waitlist.ts", "invite", "--next", "3", "--yes"], {
-      env: { ...process.env, ...BASE_ENV, ...mailEnv },
-      stdio: "ignore",
-    });
-    const signal = await new Promise((resolve) => child?.on("exit", (_code, sig) => resolve(sig)));
-    expect(signal).toBe("SIGKILL");
-    expect(smtp.messages.map((m) => m.to)).toEqual(["ada@example.com"]);
-
-    const again = await cli(mailEnv, "invite", "--next", "3", "--yes");
-    expect(again.stdout).toMatch(/^Completed an interrupted wave in the embedded database in .*: 2 people invited/);
-    expect(smtp.messages.map((m) => m.to)).toEqual(["ada@example.com", "grace@example.com", "linus@example.com"]);
+    smtp = await startSmtp({ onAccepted: (count) => count === 1 && killed.child?.kill("SIGKILL") });
+    const again = await killAfterFirstThenRerun(smtp, env);
+    expect(again).toMatch(/^Completed an interrupted wave in the embedded database in .*: 2 people invited/);
 
     const store = createStore(await openPgliteDb(dataDir));
     expect(await statuses(store)).toEqual({
@@ -150,6 +162,27 @@ describe("npm run waitlist -- invite on the embedded database", () => {
 const reachable = await postgresReachable();
 
 describe.runIf(reachable)("npm run waitlist -- invite on PostgreSQL", () => {
+  it("a wave SIGKILLed after its first e-mail is completed by running it again; nobody gets two", async () => {
+    const database = await createMigratedDatabase("invite_cli_kill");
+    const smtp = await startSmtp({ onAccepted: (count) => count === 1 && killed.child?.kill("SIGKILL") });
+    try {
+      const store = createStore(createPgDb(database.url));
+      await seed(store, [
+        ["ada@example.com", "confirmed"],
+        ["grace@example.com", "confirmed"],
+        ["linus@example.com", "confirmed"],
+        ["margaret@example.com", "confirmed"],
+      ]);
+      const again = await killAfterFirstThenRerun(smtp, { DATABASE_URL: database.url });
+      expect(again).toMatch(/^Completed an interrupted wave in PostgreSQL \(DATABASE_URL\): 2 people invited/);
+      expect(await store.countByStatus()).toEqual({ total: 4, pending: 0, confirmed: 1, invited: 3, joined: 0 });
+      await store.close();
+    } finally {
+      await smtp.close();
+      await database.drop();
+    }
+  });
+
   it("two waves started at the same moment never invite the same person", async () => {
     const database = await createMigratedDatabase("invite_cli");
     const smtp = await startSmtp();
