@@ -11,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { PURGE_MIN_DAYS } from "../src/lib/waitlist/consent";
 import { getConfig } from "../src/server/config";
 import { visibleControls } from "../src/server/csv";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
@@ -82,7 +83,11 @@ if (command === "purge-pending") {
   const match = /^(\d+)(d|h)$/.exec(values["older-than"] ?? "");
   if (!match) fail(`purge-pending needs --older-than with a number of days or hours, e.g. 14d or 36h`);
   olderThanHours = Number(match[1]) * (match[2] === "d" ? 24 : 1);
-  if (olderThanHours < 24) fail(`--older-than must be at least 1d (24h), not "${values["older-than"]}"`);
+  if (olderThanHours < PURGE_MIN_DAYS * 24) {
+    fail(
+      `--older-than must be at least ${PURGE_MIN_DAYS}d (${PURGE_MIN_DAYS * 24}h), not "${values["older-than"]}": a confirmation link works for ${PURGE_MIN_DAYS} days, and nobody whose link still works is purged. Nothing was changed.`,
+    );
+  }
 }
 
 let next = 0;

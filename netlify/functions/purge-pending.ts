@@ -1,16 +1,22 @@
 import type { Config } from "@netlify/functions";
+import { PURGE_MIN_DAYS } from "../../src/lib/waitlist/consent";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
 import { getStore } from "../../src/server/store-instance";
 
 /**
- * Daily: deletes pending sign-ups (never confirmed) untouched for PURGE_PENDING_AFTER_DAYS days. Off unless
- * that variable is set; `npm run waitlist -- purge-pending --older-than 14d` does the same by hand.
+ * Daily: deletes pending sign-ups (never confirmed) untouched for PURGE_PENDING_AFTER_DAYS days (at least 7, the
+ * life of a confirmation link; a shorter setting purges nothing and logs an error). Off unless that variable is set; `npm run waitlist -- purge-pending --older-than 14d` does the same by hand.
  */
 export default async (): Promise<Response> => {
   const days = getConfig().purgePendingAfterDays;
   if (days === null) {
     log("info", "waitlist.purge_off");
+    return new Response(null, { status: 204 });
+  }
+  if (days < PURGE_MIN_DAYS) {
+    // A shorter age would delete people whose confirmation link still works: refused, and said so every day.
+    log("error", "waitlist.purge_refused", { days, minimum: PURGE_MIN_DAYS });
     return new Response(null, { status: 204 });
   }
   try {

@@ -78,12 +78,16 @@ export const SQL = {
   hit: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE})
     SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous`,
   /**
-   * Pending entries whose last sign-up or confirmation e-mail is older than $1 hours: counted, and deleted
-   * (their tokens with them) when $2 is true.
+   * Pending entries whose last sign-up or confirmation e-mail is older than $1 hours, and none of whose
+   * confirmation links still works (whatever the age asked for): counted, and deleted (their tokens with them)
+   * when $2 is true.
    */
   purgePending: `WITH old AS (
-      SELECT id FROM waitlist WHERE status = 'pending'
+      SELECT id FROM waitlist w WHERE status = 'pending'
         AND greatest(created_at, coalesce(confirmation_sent_at, created_at)) < now() - make_interval(hours => $1::int)
+        AND NOT EXISTS (
+          SELECT 1 FROM waitlist_token t WHERE t.waitlist_id = w.id AND t.purpose = 'confirm' AND t.expires_at > now()
+        )
     ), purged AS (
       DELETE FROM waitlist WHERE $2::boolean AND id IN (SELECT id FROM old) RETURNING id
     )

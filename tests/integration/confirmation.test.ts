@@ -319,6 +319,10 @@ describe.each(backends("confirm"))("on %s", (_name, available, open) => {
       await store.db.query(
         "UPDATE waitlist SET created_at = now() - interval '15 days', confirmation_sent_at = now() - interval '15 days' WHERE email = 'stale@example.com'",
       );
+      // Its link was sent with the e-mail, 15 days ago: it expired after 7.
+      await store.db.query(
+        "UPDATE waitlist_token SET expires_at = now() - interval '8 days' WHERE waitlist_id = (SELECT id FROM waitlist WHERE email = 'stale@example.com')",
+      );
       // A confirmed row just as old stays.
       await store.db.query(
         "UPDATE waitlist SET created_at = now() - interval '30 days' WHERE email = 'ada@example.com'",
@@ -329,6 +333,17 @@ describe.each(backends("confirm"))("on %s", (_name, available, open) => {
       expect(await store.purgePending(14 * 24, true)).toEqual({ matched: 1, purged: 1 });
       expect(await statusOf("stale@example.com")).toBeNull();
       expect(await statusOf("ada@example.com")).toBe("confirmed");
+    });
+
+    it("never deletes a pending sign-up whose confirmation link still works, whatever the age asked for", async () => {
+      config = mailConfig(smtp.url);
+      await signUp("waiting@example.com");
+      await smtp.waitFor("waiting@example.com");
+      await store.db.query(
+        "UPDATE waitlist SET created_at = now() - interval '3 days', confirmation_sent_at = now() - interval '3 days' WHERE email = 'waiting@example.com'",
+      );
+      expect(await store.purgePending(24, true)).toEqual({ matched: 0, purged: 0 });
+      expect(await statusOf("waiting@example.com")).toBe("pending");
     });
   });
 });

@@ -32,3 +32,23 @@ it("with PURGE_PENDING_AFTER_DAYS=14, deletes the old pending sign-up and nothin
   expect((await purge()).status).toBe(204);
   expect(await emails()).toEqual(["new-pending@example.com", "old-confirmed@example.com"]);
 });
+
+it("refuses a PURGE_PENDING_AFTER_DAYS below 7 (a confirmation link's life): deletes nothing, logs an error", async () => {
+  const store = await getStore();
+  await store.add({ name: null, email: "week-old@example.com", message: null }, "pending");
+  await store.db.query(
+    "UPDATE waitlist SET created_at = now() - interval '3 days' WHERE email = 'week-old@example.com'",
+  );
+  vi.stubEnv("PURGE_PENDING_AFTER_DAYS", "2");
+  resetConfig();
+  const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    expect((await purge()).status).toBe(204);
+    expect(errors.mock.calls.map(([line]) => JSON.parse(String(line)))).toEqual([
+      expect.objectContaining({ level: "error", event: "waitlist.purge_refused", days: 2, minimum: 7 }),
+    ]);
+  } finally {
+    errors.mockRestore();
+  }
+  expect(await emails()).toContain("week-old@example.com");
+});

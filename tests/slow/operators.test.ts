@@ -203,6 +203,13 @@ describe("npm run waitlist (CLI) on the embedded database", () => {
     const usage = await cli("purge-pending").catch((error: { code: number; stderr: string }) => error);
     expect(usage).toMatchObject({ code: 2 });
     expect((usage as { stderr: string }).stderr).toContain("--older-than");
+    const tooSoon = await cli("purge-pending", "--older-than", "6d", "--yes").catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(tooSoon).toMatchObject({ code: 2 });
+    expect((tooSoon as { stderr: string }).stderr).toBe(
+      'waitlist: --older-than must be at least 7d (168h), not "6d": a confirmation link works for 7 days, and nobody whose link still works is purged. Nothing was changed.\n',
+    );
     const dry = await cli("purge-pending", "--older-than", "14d");
     expect(dry.stdout).toContain("Dry run: would delete 1 pending sign-up untouched for 14d");
     expect(dry.stdout).toContain("--yes");

@@ -7,6 +7,11 @@ import { SITE } from "../../site";
 /** A confirmation link works for 7 days; a removal link for 30 (one can always ask for another). */
 export const CONFIRM_TTL_DAYS = 7;
 export const REMOVE_TTL_DAYS = 30;
+/**
+ * The shortest age at which a pending sign-up may be purged: a confirmation link works for CONFIRM_TTL_DAYS,
+ * and nobody whose link still works is deleted.
+ */
+export const PURGE_MIN_DAYS = CONFIRM_TTL_DAYS;
 /** The least time between two e-mails of one kind to one address. */
 export const RESEND_MINUTES = 10;
 
