@@ -91,6 +91,23 @@ for (const [validatorName, validateSignup] of VALIDATORS) {
         }
       });
 
+      it("counts characters, not UTF-16 units: 100 emoji pass in a name, 101 fail", () => {
+        expect(validateSignup({ ...valid, name: "🧠".repeat(100) })).toEqual({
+          ok: true,
+          value: { email: "ada@example.com", name: "🧠".repeat(100) },
+        });
+        expect(errorOf({ ...valid, name: "🧠".repeat(101) })?.message).toBe("Name must be less than 100 characters");
+        expect(errorOf({ ...valid, why: "🧠".repeat(1001) })?.message).toBe(
+          "Response must be less than 1000 characters",
+        );
+      });
+
+      it("refuses U+2028 and U+2029 in one-line fields, and allows them in the long answers", () => {
+        expect(errorOf({ ...valid, name: "Ada\u2028Connect: x" })?.message).toBe("Name must be a single line.");
+        expect(errorOf({ ...valid, organization: "A\u2029B" })?.message).toBe("Organization must be a single line.");
+        expect(validateSignup({ ...valid, why: "a\u2028b" }).ok).toBe(true);
+      });
+
       it("returns trimmed values", () => {
         const result = validateSignup({ ...valid, email: "  ada@example.com\n", name: "  Ada ", why: " because " });
         expect(result).toEqual({
@@ -123,6 +140,9 @@ describe("the two validators", () => {
       fc.string({ unit: fc.constantFrom("a", " ", "\u0000", "\ud800", "🧠", "@", "."), maxLength: 8 }),
       fc.constant("x".repeat(101)),
       fc.constant("x".repeat(1001)),
+      fc.constant("🧠".repeat(51)),
+      fc.constant("🧠".repeat(101)),
+      fc.constant("a\u2028b"),
       fc.integer(),
       fc.constant(null),
     );

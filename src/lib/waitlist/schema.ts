@@ -6,6 +6,7 @@
  */
 import type { z as Zod } from "zod/mini";
 import {
+  characters,
   EARLY_CHECKS,
   EMAIL_PATTERN,
   LIMITS,
@@ -26,11 +27,14 @@ export function createSignupSchema(z: typeof Zod) {
   const storable = z.refine<string>((value) => !UNSTORABLE.test(value), { error: MESSAGES.characters });
   const oneLine = (label: string) =>
     z.refine<string>((value) => !LINE_BREAK.test(value), { error: singleLineMessage(label) });
+  // In characters (code points), as the browser's validator counts: zod's maxLength counts UTF-16 units.
+  const atMost = (max: number, message: string) =>
+    z.refine<string>((value) => characters(value) <= max, { error: message });
   const text = ({ label, max, message, multiline }: (typeof TEXT_FIELDS)[number]) =>
     z.optional(
       z
         .string({ error: `${label} must be text` })
-        .check(z.trim(), storable, ...(multiline ? [] : [oneLine(label)]), z.maxLength(max, message)),
+        .check(z.trim(), storable, ...(multiline ? [] : [oneLine(label)]), atMost(max, message)),
     );
   const [name, organization, why, connect] = TEXT_FIELDS.map(text);
   return z.object({
@@ -40,7 +44,7 @@ export function createSignupSchema(z: typeof Zod) {
       .check(
         z.trim(),
         z.email({ pattern: EMAIL_PATTERN, error: MESSAGES.emailInvalid }),
-        z.maxLength(LIMITS.email, MESSAGES.emailLength),
+        atMost(LIMITS.email, MESSAGES.emailLength),
       ),
     organization: organization as ReturnType<typeof text>,
     why: why as ReturnType<typeof text>,

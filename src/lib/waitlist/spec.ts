@@ -38,8 +38,21 @@ export const UNSTORABLE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Tab and line breaks: allowed in the two long answers (why, connect) only; elsewhere a field is one line. */
-export const LINE_BREAK = /[\t\n\r]/;
+/**
+ * Tab and line breaks, Unicode's line and paragraph separators (U+2028, U+2029) included: allowed in the two long
+ * answers (why, connect) only; elsewhere a field is one line.
+ */
+export const LINE_BREAK = /[\t\n\r\u2028\u2029]/;
+
+/**
+ * How long a text is for the limits: in characters (code points), as people count, so an emoji is one, not the two
+ * UTF-16 units JavaScript's `length` would say. Both validators count with this.
+ */
+export const characters = (text: string): number => {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+};
 
 /** zod's own e-mail pattern (`regexes.email` in zod/v4/core), so both validators agree; a test checks it. */
 export const EMAIL_PATTERN =

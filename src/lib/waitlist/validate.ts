@@ -3,6 +3,7 @@
  * The function validates with schema.ts, built from the same spec.
  */
 import {
+  characters,
   EARLY_CHECKS,
   EMAIL_PATTERN,
   LIMITS,
@@ -33,7 +34,7 @@ export function validateInBrowser(input: SignupInput): Validation {
     const text = raw.trim();
     if (UNSTORABLE.test(text)) return MESSAGES.characters;
     if (!multiline && LINE_BREAK.test(text)) return singleLineMessage(label);
-    if (text.length > max) return message;
+    if (characters(text) > max) return message;
     value[key] = text;
     return null;
   };
@@ -41,7 +42,7 @@ export function validateInBrowser(input: SignupInput): Validation {
     if (typeof input.email !== "string") return MESSAGES.emailInvalid;
     value.email = input.email.trim();
     if (!EMAIL_PATTERN.test(value.email)) return MESSAGES.emailInvalid;
-    return value.email.length > LIMITS.email ? MESSAGES.emailLength : null;
+    return characters(value.email) > LIMITS.email ? MESSAGES.emailLength : null;
   };
 
   const [name, ...others] = TEXT_FIELDS;
