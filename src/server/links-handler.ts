@@ -17,7 +17,7 @@ import { afterAnswer, mediaType, readBody, siteOrigin, withTimeout } from "./htt
 import { describeError, log } from "./log";
 import { mailerFor } from "./mail/mailer";
 import { sendRemovalLink } from "./mail/send";
-import { clientKey, comeBackLater, rateWindow } from "./rate-limit";
+import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
 import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
 import type { WaitlistDeps } from "./waitlist-handler";
 
@@ -124,10 +124,11 @@ async function requestRemoval(
   try {
     const store = await deps.store();
     const key = `${REMOVAL_KEY_PREFIX}${clientKey(context.ip ?? "", config)}`;
-    const estimate = await withTimeout(store.hit(key, window), config.dbTimeoutMs);
-    if (estimate > config.rateLimitMax) {
+    const count = await withTimeout(store.hit(key, window), config.dbTimeoutMs);
+    if (count.estimate > config.rateLimitMax) {
       log("warn", "waitlist.removal_rate_limited");
-      const { message, headers } = comeBackLater(window, "Many removal links have been asked for");
+      const wait = secondsUntilAccepted(window, count, config.rateLimitMax);
+      const { message, headers } = comeBackLater(wait, "Many removal links have been asked for");
       return page(429, "Please try again later", message, { headers });
     }
     afterAnswer(context, sendRemovalLink(store.consent, mailer, email, siteOrigin(config, req)));

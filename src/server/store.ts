@@ -115,6 +115,13 @@ export type ListedEntry = {
 
 export type StatusCounts = Record<EntryStatus, number> & { total: number };
 
+/** A client's attempts in this window and the previous one, and the sliding estimate made of them. */
+export interface RateCount {
+  estimate: number;
+  attempts: number;
+  previous: number;
+}
+
 /** One window of the sliding rate limit (see rate-limit.ts: rateWindow). */
 export interface RateWindow {
   start: Date;
@@ -161,9 +168,9 @@ export interface Store {
     allowance: number,
     entry: WaitlistEntry,
     status?: EntryStatus,
-  ): Promise<{ estimate: number; added: boolean }>;
-  /** Counts one attempt of `clientKey` in `window` (nothing else); resolves to the sliding estimate. */
-  hit(clientKey: string, window: RateWindow): Promise<number>;
+  ): Promise<RateCount & { added: boolean }>;
+  /** Counts one attempt of `clientKey` in `window` (nothing else); resolves to the sliding estimate and its parts. */
+  hit(clientKey: string, window: RateWindow): Promise<RateCount>;
   close(): Promise<void>;
 }
 
@@ -172,6 +179,12 @@ type Times = "created_at" | "invited_at" | "joined_at";
 /** The entry's attribution as the five statement parameters, in ATTRIBUTION_FIELDS order. */
 const sources = (entry: WaitlistEntry) =>
   ATTRIBUTION_FIELDS.map((field) => (entry.attribution ?? NO_ATTRIBUTION)[field]);
+
+function rateCount(row: { attempts: number; previous: number } | undefined, window: RateWindow): RateCount {
+  const attempts = Number(row?.attempts ?? 1);
+  const previous = Number(row?.previous ?? 0);
+  return { estimate: attempts + previous * window.previousWeight, attempts, previous };
+}
 
 const previousStart = (window: RateWindow) => new Date(window.start.getTime() - window.windowMs).toISOString();
 
@@ -249,13 +262,12 @@ export function createStore(db: Db): Store {
         ...sources(entry),
       ];
       const [row] = await db.query<{ attempts: number; previous: number; added: number }>(SQL.hitAndInsert, params);
-      const estimate = Number(row?.attempts ?? 1) + Number(row?.previous ?? 0) * window.previousWeight;
-      return { estimate, added: Number(row?.added ?? 0) === 1 };
+      return { ...rateCount(row, window), added: Number(row?.added ?? 0) === 1 };
     },
     async hit(key, window) {
       const params = [key, window.start.toISOString(), previousStart(window)];
       const [row] = await db.query<{ attempts: number; previous: number }>(SQL.hit, params);
-      return Number(row?.attempts ?? 1) + Number(row?.previous ?? 0) * window.previousWeight;
+      return rateCount(row, window);
     },
     async purgePending(hours, apply) {
       const [row] = await db.query<{ matched: number; purged: number }>(SQL.purgePending, [hours, apply]);

@@ -12,7 +12,7 @@ import { describeError, log } from "./log";
 import { type Mailer, mailerFor } from "./mail/mailer";
 import { sendConfirmation } from "./mail/send";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
-import { clientKey, comeBackLater, rateWindow } from "./rate-limit";
+import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
 import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
 import type { Store } from "./store";
 
@@ -139,7 +139,7 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
       const store = await deps.store();
       const outcome = await withTimeout(
         proven
-          ? store.add(entry, status).then((added) => ({ added, estimate: 0 }))
+          ? store.add(entry, status).then((added) => ({ added, estimate: 0, attempts: 0, previous: 0 }))
           : store.hitAndAdd(clientKey(context.ip ?? "", config), window, config.rateLimitMax, entry, status),
         config.dbTimeoutMs,
       );
@@ -152,7 +152,8 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
       // Past the free allowance: the dialog is asked to prove it is a browser (a moment of work); the form
       // without JavaScript is told when to come back.
       log("warn", "waitlist.allowance_exceeded", { form });
-      const { message, headers } = comeBackLater(window, "Many people have signed up");
+      const wait = secondsUntilAccepted(window, outcome, config.rateLimitMax);
+      const { message, headers } = comeBackLater(wait, "Many people have signed up");
       if (form) return reply.error(429, message, headers);
       return json(
         429,

@@ -125,10 +125,10 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
       const signUp = (email: string) =>
         store.hitAndAdd("client-a", window, 2, { name: null, email, message: "Why: one trip" });
       const before = opened.roundTrips();
-      expect(await signUp("first@example.com")).toEqual({ estimate: 1, added: true });
+      expect(await signUp("first@example.com")).toEqual({ estimate: 1, attempts: 1, previous: 0, added: true });
       expect(opened.roundTrips() - before).toBe(1);
-      expect(await signUp("FIRST@example.com")).toEqual({ estimate: 2, added: false });
-      expect(await signUp("third@example.com")).toEqual({ estimate: 3, added: false });
+      expect(await signUp("FIRST@example.com")).toEqual({ estimate: 2, attempts: 2, previous: 0, added: false });
+      expect(await signUp("third@example.com")).toEqual({ estimate: 3, attempts: 3, previous: 0, added: false });
       expect(opened.roundTrips() - before).toBe(3);
       expect(await findEntry(store, "third@example.com")).toBeNull();
     },
@@ -145,6 +145,8 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
       const next = { start: new Date("2026-03-01T00:10:00Z"), windowMs, previousWeight: 0.9 };
       expect(await store.hitAndAdd("client-edge", next, 2, entry("edge3@example.com"))).toEqual({
         estimate: 1 + 2 * 0.9,
+        attempts: 1,
+        previous: 2,
         added: false,
       });
     },

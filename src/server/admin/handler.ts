@@ -15,7 +15,7 @@ import { earlyAccessBase, InviteConfigError, previewWave, runWave, waveOwner } f
 import { describeError, log } from "../log";
 import { createSmtpMailer, mailerFor } from "../mail/mailer";
 import { consoleSignInEmail } from "../mail/messages";
-import { clientKey, comeBackLater, rateWindow } from "../rate-limit";
+import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../rate-limit";
 import { FormEncodingError, parseForm } from "../request-checks";
 import type { Store } from "../store";
 import type { WaitlistDeps } from "../waitlist-handler";
@@ -251,13 +251,14 @@ async function signIn(
 ): Promise<Response> {
   // Counted like sign-ups, per network: each try costs an attempt, so neither tokens nor inboxes can be flooded.
   const window = rateWindow(config);
-  const estimate = await withTimeout(
+  const count = await withTimeout(
     store.hit(`${SIGN_IN_KEY_PREFIX}${clientKey(context.ip ?? "", config)}`, window),
     config.dbTimeoutMs,
   );
-  if (estimate > config.rateLimitMax) {
+  if (count.estimate > config.rateLimitMax) {
     log("warn", "admin.sign_in_rate_limited");
-    const { message: text, headers } = comeBackLater(window, "Many sign-in attempts have been made");
+    const wait = secondsUntilAccepted(window, count, config.rateLimitMax);
+    const { message: text, headers } = comeBackLater(wait, "Many sign-in attempts have been made");
     return message(429, "Please try again later", text, null, headers);
   }
   if (mode === "token") {
