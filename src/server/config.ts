@@ -90,6 +90,11 @@ function siteUrl(value: string | undefined): string | null {
 function mailConfig(env: Record<string, string | undefined>): Pick<ServerConfig, "mail" | "mailConfigProblem"> {
   const smtpUrl = env["SMTP_URL"]?.trim() || null;
   const from = env["MAIL_FROM"]?.trim() || null;
+  // A line break in the sender would end the header: nodemailer then sends with an empty envelope sender.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  if (from && /[\u0000-\u001f\u007f\u2028\u2029]/.test(from)) {
+    return { mail: null, mailConfigProblem: "MAIL_FROM must be one line: confirmation e-mails are off until it is." };
+  }
   if (smtpUrl && from) return { mail: { smtpUrl, from }, mailConfigProblem: null };
   if (!smtpUrl && !from) return { mail: null, mailConfigProblem: null };
   const missing = smtpUrl ? "MAIL_FROM" : "SMTP_URL";

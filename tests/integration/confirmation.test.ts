@@ -308,6 +308,10 @@ describe.each(backends("confirm"))("on %s", (_name, available, open) => {
       expect(readConfig({ SMTP_URL: smtp.url }).mail).toBeNull();
       expect(readConfig({ SMTP_URL: smtp.url }).mailConfigProblem).toContain("MAIL_FROM");
       expect(readConfig({ MAIL_FROM: "a@b.test" }).mailConfigProblem).toContain("SMTP_URL");
+      // A sender with a line break is refused, not sent with an empty envelope sender.
+      const broken = readConfig({ SMTP_URL: smtp.url, MAIL_FROM: "Noosphere <a@b.test>\nBcc: x@evil.test" });
+      expect(broken.mail).toBeNull();
+      expect(broken.mailConfigProblem).toBe("MAIL_FROM must be one line: confirmation e-mails are off until it is.");
     });
   });
 
