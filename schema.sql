@@ -100,3 +100,15 @@ CREATE TABLE IF NOT EXISTS admin_sign_in (
   expires_at timestamptz NOT NULL,
   used_at timestamptz NULL
 );
+
+-- The server's own secret (client keys, proof-of-work signatures) when RATE_LIMIT_SECRET is not set: made once by
+-- the database's strong random generator, the same for every instance, computable by nobody.
+CREATE TABLE IF NOT EXISTS waitlist_secret (
+  name text PRIMARY KEY,
+  value text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+INSERT INTO waitlist_secret (name, value)
+VALUES ('server', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''))
+ON CONFLICT (name) DO NOTHING;

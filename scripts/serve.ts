@@ -9,6 +9,7 @@ import { resolveConfig } from "@netlify/config";
 import { getConfig } from "../src/server/config";
 import { chooseConnection, describeConnection } from "../src/server/db/connection";
 import { openPgliteDb } from "../src/server/db/pglite";
+import { secretSource } from "../src/server/secret";
 import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/store-instance";
 import { loadFunctions } from "./lib/functions";
 import { createSiteHandler, loadHeaderRules } from "./lib/site-server";
@@ -27,6 +28,9 @@ getStore().then(
       // A network database is only reached by the first query: make one, so a wrong URL shows now.
       await store.count();
       console.log(`Waitlist database: ${where}, ready in ${Math.round(performance.now() - started)} ms`);
+      // Which secret keys the client counts and signs the proofs of work: said once, never the secret itself.
+      if (!getConfig().rateLimitSecret) await store.secret();
+      console.log(`Server secret: ${secretSource(getConfig())}`);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       console.error(`Waitlist database: ${where}, unreachable (${reason}); sign-ups answer 503 until it is back.`);

@@ -19,6 +19,7 @@ import { mailerFor } from "./mail/mailer";
 import { sendRemovalLink } from "./mail/send";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
 import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
+import { rootKey } from "./secret";
 import type { WaitlistDeps } from "./waitlist-handler";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */
@@ -123,7 +124,8 @@ async function requestRemoval(
   const window = rateWindow(config);
   try {
     const store = await deps.store();
-    const key = `${REMOVAL_KEY_PREFIX}${clientKey(context.ip ?? "", config)}`;
+    const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
+    const key = `${REMOVAL_KEY_PREFIX}${clientKey(context.ip ?? "", root)}`;
     const count = await withTimeout(store.hit(key, window), config.dbTimeoutMs);
     if (count.estimate > config.rateLimitMax) {
       log("warn", "waitlist.removal_rate_limited");

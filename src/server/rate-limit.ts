@@ -1,33 +1,7 @@
-import { createHash, createHmac, randomBytes } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { isIPv6 } from "node:net";
 import type { ServerConfig } from "./config";
-
-let secret: { for: string | null; key: Buffer } | undefined;
-
-/**
- * The server's secret: RATE_LIMIT_SECRET; else one derived from the database URL (the same in every function
- * instance, and as secret as the URL); else, for the embedded database, a random key per process.
- */
-function rootKey(config: ServerConfig): Buffer {
-  const url = config.databaseUrl ?? config.netlifyDbUrl;
-  const source = config.rateLimitSecret ?? url;
-  if (secret?.for !== source) {
-    secret = {
-      for: source,
-      key: config.rateLimitSecret
-        ? Buffer.from(config.rateLimitSecret)
-        : url
-          ? createHash("sha256").update(`waitlist-rate-limit\0${url}`).digest()
-          : randomBytes(32),
-    };
-  }
-  return secret.key;
-}
-
-/** A key for one purpose, derived from the server's secret (client keys, proof-of-work signatures…). */
-export function serverSecret(config: ServerConfig, purpose: string): Buffer {
-  return createHmac("sha256", rootKey(config)).update(purpose).digest();
-}
+import { derivedKey, type RootKey } from "./secret";
 
 /**
  * Whom an address stands for: an IPv4 address, or an IPv6 /64 (one household or device; it can pick any
@@ -48,8 +22,8 @@ export function clientNetwork(ip: string): string {
 }
 
 /** A client's key: a keyed hash of its network, so no address is ever stored. */
-export function clientKey(ip: string, config: ServerConfig): string {
-  return createHmac("sha256", serverSecret(config, "client")).update(clientNetwork(ip)).digest("base64url");
+export function clientKey(ip: string, root: RootKey): string {
+  return createHmac("sha256", derivedKey(root, "client")).update(clientNetwork(ip)).digest("base64url");
 }
 
 /**

@@ -50,6 +50,7 @@ export const SQL = {
       SELECT *, row_number() OVER (PARTITION BY field ORDER BY count DESC, value NULLS LAST) AS rank FROM counted
     )
     SELECT field, value, count FROM ranked WHERE rank <= $2 ORDER BY field, rank`,
+  secret: "SELECT value FROM waitlist_secret WHERE name = 'server'",
   /** An erasure: the entry of address $1 (any case) and, with it, its tokens. */
   erase: "DELETE FROM waitlist WHERE lower(email) = lower($1) RETURNING id",
   /** Sign-ups of the last $1 days (UTC, today included) by source, most first; $2 at most. */
@@ -150,6 +151,8 @@ export interface Store {
     days: number,
     limit: number,
   ): Promise<Record<BreakdownField, Array<{ value: string | null; count: number }>>>;
+  /** The server's random secret, made once by the database (migration 0005), read once per store. */
+  secret(): Promise<Buffer>;
   /** Deletes the entry of `email` (any case) and its tokens: an erasure request. Resolves to whether there was one. */
   erase(email: string): Promise<boolean>;
   /** Every entry, oldest first; only those created on or after `since`, or only confirmed ones, when asked. */
@@ -189,6 +192,7 @@ function rateCount(row: { attempts: number; previous: number } | undefined, wind
 const previousStart = (window: RateWindow) => new Date(window.start.getTime() - window.windowMs).toISOString();
 
 export function createStore(db: Db): Store {
+  let secret: Promise<Buffer> | undefined;
   return {
     db,
     consent: createConsentStore(db),
@@ -240,6 +244,17 @@ export function createStore(db: Db): Store {
       >;
       for (const row of rows) result[row.field].push({ value: row.value, count: Number(row.count) });
       return result;
+    },
+    secret() {
+      secret ??= db.query<{ value: string }>(SQL.secret).then(([row]) => {
+        if (!row) throw new Error("The server's secret is missing: apply the migrations (npm run db:migrate).");
+        return Buffer.from(row.value, "hex");
+      });
+      // A failed read (the database down) is tried again next time.
+      secret.catch(() => {
+        secret = undefined;
+      });
+      return secret;
     },
     async erase(email) {
       return (await db.query(SQL.erase, [email])).length > 0;

@@ -14,6 +14,7 @@ import { sendConfirmation } from "./mail/send";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
 import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
+import { rootKey } from "./secret";
 import type { Store } from "./store";
 
 /** 16 KiB: ten times the largest valid sign-up. */
@@ -130,17 +131,19 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
     const status = mailer ? "pending" : "confirmed";
     const window = rateWindow(config);
     try {
-      // A solved proof-of-work, issued for this address, lets a sign-up past its network's free allowance.
-      const proven = fields[PROOF_FIELD] !== undefined;
-      if (proven && !(await verifyProof(fields[PROOF_FIELD], result.value.email, config))) {
-        return reply.error(400, "The anti-spam check did not pass. Please try again.");
-      }
       // Opening the store is not timed: locally, a new embedded database runs initdb (seconds) once.
       const store = await deps.store();
+      // The server's secret (RATE_LIMIT_SECRET, else the database's): read once per store, then at hand.
+      const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
+      // A solved proof-of-work, issued for this address, lets a sign-up past its network's free allowance.
+      const proven = fields[PROOF_FIELD] !== undefined;
+      if (proven && !(await verifyProof(fields[PROOF_FIELD], result.value.email, root))) {
+        return reply.error(400, "The anti-spam check did not pass. Please try again.");
+      }
       const outcome = await withTimeout(
         proven
           ? store.add(entry, status).then((added) => ({ added, estimate: 0, attempts: 0, previous: 0 }))
-          : store.hitAndAdd(clientKey(context.ip ?? "", config), window, config.rateLimitMax, entry, status),
+          : store.hitAndAdd(clientKey(context.ip ?? "", root), window, config.rateLimitMax, entry, status),
         config.dbTimeoutMs,
       );
       if (outcome.estimate <= config.rateLimitMax) {
@@ -159,7 +162,7 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
         429,
         {
           error: "Please confirm you are not a robot.",
-          challenge: await createProofChallenge(result.value.email, config),
+          challenge: await createProofChallenge(result.value.email, root),
         },
         headers,
       );

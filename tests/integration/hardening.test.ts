@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import handler from "../../netlify/functions/waitlist";
 import { getConfig, resetConfig } from "../../src/server/config";
 import { clientKey } from "../../src/server/rate-limit";
+import { rootKey } from "../../src/server/secret";
 import { closeStore, getStore } from "../../src/server/store-instance";
 import { findEntry } from "./find-entry";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
@@ -227,7 +228,7 @@ describe("the free allowance in Postgres", () => {
     const rows = await store.db.query<{ client_key: string }>("SELECT client_key FROM waitlist_rate_limit");
     expect(rows.length).toBeGreaterThan(0);
     for (const { client_key } of rows) expect(client_key).not.toMatch(/\d+\.\d+\.\d+\.\d+/);
-    expect(rows.map((r) => r.client_key)).toContain(clientKey("192.0.2.55", getConfig()));
+    expect(rows.map((r) => r.client_key)).toContain(clientKey("192.0.2.55", await rootKey(getConfig(), store)));
   });
 
   it("prunes windows older than the previous one", async () => {

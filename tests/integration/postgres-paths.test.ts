@@ -77,8 +77,11 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
     proxy.requests.length = 0;
     const res = await handler(post({ email: "protocol@example.com", termsAccepted: true }), fakeContext());
     expect(res.status).toBe(201);
-    expect(proxy.requests).toHaveLength(1);
-    const [request] = proxy.requests;
+    // A new store reads the server's secret once; the sign-up itself is one request.
+    expect(
+      proxy.requests.map((r) => (r.body as { query: string }).query.match(/waitlist_secret|INSERT INTO waitlist/)?.[0]),
+    ).toEqual(["waitlist_secret", "INSERT INTO waitlist"]);
+    const request = proxy.requests[1];
     // The driver appends its application_name to the connection string.
     expect(String(request?.headers["neon-connection-string"])).toMatch(new RegExp(`^${database.url}(\\?|$)`));
     expect(request?.headers["neon-raw-text-output"]).toBe("true");
@@ -112,7 +115,8 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
     proxy.requests.length = 0;
     const res = await handler(post({ email: "netlify-http@example.com", termsAccepted: true }), fakeContext());
     expect(res.status).toBe(201);
-    expect(proxy.requests).toHaveLength(1);
+    // The server's secret, read once by a new store, then the sign-up itself.
+    expect(proxy.requests).toHaveLength(2);
     expect(await rows("netlify-http@example.com")).toHaveLength(1);
   });
 
@@ -149,7 +153,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
       try {
         const first = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(first.stdout).toContain(
-          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources, 0004_admin_sessions",
+          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources, 0004_admin_sessions, 0005_server_secret",
         );
         const again = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(again.stdout).toContain("already up to date");
@@ -162,6 +166,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0002_confirmation" },
           { name: "0003_invitations_and_sources" },
           { name: "0004_admin_sessions" },
+          { name: "0005_server_secret" },
         ]);
       } finally {
         await fresh.drop();

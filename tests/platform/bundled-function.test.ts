@@ -2,7 +2,7 @@
  * The waitlist function as Netlify deploys it: zipped by @netlify/zip-it-and-ship-it from netlify.toml,
  * unpacked outside the project, imported and called with a Request and a platform-shaped context, against
  * PostgreSQL over TCP and through Neon's HTTP protocol. Each valid sign-up is exactly one database round trip,
- * counted on the wire. Needs PostgreSQL on 127.0.0.1:5432 (REQUIRE_POSTGRES=1 in CI makes it mandatory).
+ * counted on the wire (an instance's first request also reads the server's secret, once). Needs PostgreSQL on 127.0.0.1:5432 (REQUIRE_POSTGRES=1 in CI makes it mandatory).
  */
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -74,11 +74,16 @@ describe("the deployable waitlist function", () => {
 
   it.skipIf(!reachable)("answers 201 over PostgreSQL TCP with one round trip per valid sign-up", async () => {
     const handler = await load({ DATABASE_URL: counter.url });
-    for (const email of ["tcp1@example.com", "tcp2@example.com", "TCP1@example.com"]) {
+    // The first request of an instance also reads the server's secret, once.
+    for (const [email, trips] of [
+      ["tcp1@example.com", 2],
+      ["tcp2@example.com", 1],
+      ["TCP1@example.com", 1],
+    ] as const) {
       const before = counter.roundTrips();
       const res = await signUp(handler, email);
       expect(res.status).toBe(201);
-      expect(counter.roundTrips() - before).toBe(1);
+      expect(counter.roundTrips() - before).toBe(trips);
     }
   });
 
@@ -88,11 +93,15 @@ describe("the deployable waitlist function", () => {
       DATABASE_DRIVER: "neon-http",
       NEON_FETCH_ENDPOINT: proxy.url,
     });
-    for (const email of ["http1@example.com", "http2@example.com", "Http1@Example.com"]) {
+    for (const [email, requests] of [
+      ["http1@example.com", 2],
+      ["http2@example.com", 1],
+      ["Http1@Example.com", 1],
+    ] as const) {
       const before = proxy.requests.length;
       const res = await signUp(handler, email);
       expect(res.status).toBe(201);
-      expect(proxy.requests.length - before).toBe(1);
+      expect(proxy.requests.length - before).toBe(requests);
     }
   });
 

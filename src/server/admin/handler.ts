@@ -17,6 +17,7 @@ import { createSmtpMailer, mailerFor } from "../mail/mailer";
 import { consoleSignInEmail } from "../mail/messages";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../rate-limit";
 import { FormEncodingError, parseForm } from "../request-checks";
+import { rootKey } from "../secret";
 import type { Store } from "../store";
 import type { WaitlistDeps } from "../waitlist-handler";
 import {
@@ -252,7 +253,9 @@ async function signIn(
   // Counted like sign-ups, per network: each try costs an attempt, so neither tokens nor inboxes can be flooded.
   const window = rateWindow(config);
   const count = await withTimeout(
-    store.hit(`${SIGN_IN_KEY_PREFIX}${clientKey(context.ip ?? "", config)}`, window),
+    rootKey(config, store).then((root) =>
+      store.hit(`${SIGN_IN_KEY_PREFIX}${clientKey(context.ip ?? "", root)}`, window),
+    ),
     config.dbTimeoutMs,
   );
   if (count.estimate > config.rateLimitMax) {
