@@ -3,7 +3,8 @@
  * mail off, in a CSV for the team's own mail tool). One core for every way a wave is run (the CLI's
  * `invite`, the console), so its guarantees hold everywhere:
  * - never twice: a wave reserves its people first (SKIP LOCKED), so two waves at the same moment take different
- *   people; and a person is mailed once, since the attempt is written down before the e-mail goes out;
+ *   people; and a person is mailed once, since the attempt is written down just before the message's last bytes
+ *   (and with them its end) go to the server;
  * - never lost: a person is marked invited only once the SMTP server accepted their e-mail; a refusal leaves
  *   them confirmed, free for a later wave;
  * - a wave whose process died (its owner is gone, or it stopped beating) is completed by the next run, which
@@ -132,7 +133,7 @@ async function sendWave(wave: number, options: WaveOptions, report: WaveReport):
   for (const person of fresh) {
     const { code, hash } = newInviteCode();
     const leave = newToken();
-    if (!(await store.invites.attempt(wave, person.id, hash, ttlDays, leave.hash))) continue;
+    if (!(await store.invites.prepare(wave, person.id, hash, ttlDays, leave.hash))) continue;
     try {
       await delivery.mailer.send(
         person.email,
@@ -142,6 +143,9 @@ async function sendWave(wave: number, options: WaveOptions, report: WaveReport):
           site: siteUrl,
           ttlDays,
         }),
+        // Noted just before the message's last bytes go: only a wave that dies between then and the server's
+        // answer leaves a person in doubt (counted as invited, never mailed twice).
+        { beforeCommit: () => store.invites.attempted(wave, person.id) },
       );
     } catch (error) {
       await store.invites.release(wave, person.id, leave.hash);

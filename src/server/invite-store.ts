@@ -39,7 +39,7 @@ const SQL = {
   reserve: `UPDATE waitlist SET invite_wave_id = $1 WHERE id IN (
       SELECT id FROM waitlist WHERE ${AVAILABLE} ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED
     ) RETURNING id`,
-  /** The people wave `$1` still holds, in sign-up order; `attempted`: their e-mail went to the SMTP server. */
+  /** The people wave `$1` still holds, in sign-up order; `attempted`: their e-mail's end was being sent. */
   members: `SELECT id, email, name, invite_attempted_at IS NOT NULL AS attempted FROM waitlist
     WHERE invite_wave_id = $1 AND status = 'confirmed' ORDER BY created_at, id`,
   /** Waves not finished, with how many people each still holds and whether it has stopped beating. */
@@ -50,13 +50,12 @@ const SQL = {
   takeOver: `UPDATE waitlist_invite_wave SET owner = $3, heartbeat_at = now()
     WHERE id = $1 AND owner = $2 AND finished_at IS NULL RETURNING id`,
   /**
-   * Just before person `$1` of wave `$2` is mailed: stores the hash of their code (`$3`, valid `$4` days) and of
-   * their leave link (`$5`; none when null), notes the attempt, and beats for the wave. Resolves to whether the
-   * person is still there to invite (not removed meanwhile).
+   * Before person `$1` of wave `$2` is mailed: stores the hash of their code (`$3`, valid `$4` days) and of their
+   * leave link (`$5`; none when null), and beats for the wave. Resolves to whether the person is still there to
+   * invite (not removed meanwhile).
    */
-  attempt: `WITH person AS (
-      UPDATE waitlist SET invite_code_hash = $3, invite_expires_at = now() + make_interval(days => $4::int),
-        invite_attempted_at = now()
+  prepare: `WITH person AS (
+      UPDATE waitlist SET invite_code_hash = $3, invite_expires_at = now() + make_interval(days => $4::int)
       WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
     ), leave AS (
       INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
@@ -65,6 +64,12 @@ const SQL = {
       UPDATE waitlist_invite_wave SET heartbeat_at = now() WHERE id = $2
     )
     SELECT count(*)::int AS held FROM person`,
+  /**
+   * Person `$1`'s e-mail is whole on the server but for its last bytes: from now on it may be accepted at any
+   * moment, so a wave that dies before it hears back must not send it again.
+   */
+  attempted: `UPDATE waitlist SET invite_attempted_at = now()
+    WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id`,
   /** The SMTP server accepted person `$1`'s invitation (or it may have, for a wave that died while sending). */
   sent: `UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invite_attempted_at = NULL
     WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id`,
@@ -143,7 +148,8 @@ export interface InviteStore {
   members(wave: number): Promise<WaveMember[]>;
   unfinished(staleSeconds: number): Promise<UnfinishedWave[]>;
   takeOver(wave: number, from: string, to: string): Promise<boolean>;
-  attempt(wave: number, id: number, codeHash: string, ttlDays: number, leaveHash: string | null): Promise<boolean>;
+  prepare(wave: number, id: number, codeHash: string, ttlDays: number, leaveHash: string | null): Promise<boolean>;
+  attempted(wave: number, id: number): Promise<void>;
   sent(wave: number, id: number): Promise<boolean>;
   sentAll(wave: number, ids: number[], codeHashes: string[], ttlDays: number): Promise<number>;
   release(wave: number, id: number, leaveHash: string | null): Promise<void>;
@@ -190,9 +196,15 @@ export function createInviteStore(db: Db): InviteStore {
     async takeOver(wave, from, to) {
       return (await db.query(SQL.takeOver, [wave, from, to])).length === 1;
     },
-    async attempt(wave, id, codeHash, ttlDays, leaveHash) {
-      const [row] = await db.query<{ held: number }>(SQL.attempt, [id, wave, codeHash, ttlDays, leaveHash]);
+    async prepare(wave, id, codeHash, ttlDays, leaveHash) {
+      const [row] = await db.query<{ held: number }>(SQL.prepare, [id, wave, codeHash, ttlDays, leaveHash]);
       return Number(row?.held ?? 0) === 1;
+    },
+    async attempted(wave, id) {
+      if ((await db.query(SQL.attempted, [id, wave])).length !== 1) {
+        // Removed (or taken) meanwhile: the message must not be completed.
+        throw new Error("The person is no longer this wave's to invite.");
+      }
     },
     async sent(wave, id) {
       return (await db.query(SQL.sent, [id, wave])).length === 1;

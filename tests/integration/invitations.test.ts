@@ -227,8 +227,8 @@ describe.each(backends("invite"))("on %s", (_name, available, open) => {
       };
       let sent = 0;
       const killedMailer: Mailer = {
-        async send(to, message) {
-          await mailer.send(to, message);
+        async send(to, message, options) {
+          await mailer.send(to, message, options);
           if (++sent === 2) {
             dead = true;
             throw new Error("killed");

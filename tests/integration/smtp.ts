@@ -31,6 +31,8 @@ export interface SmtpOptions {
   refuse?: readonly string[];
   /** Called once a message has been accepted (its 250 sent), with the number accepted so far. */
   onAccepted?: (count: number) => void;
+  /** Called at each RCPT TO, before it is answered, with the recipient. */
+  onRecipient?: (address: string) => void;
 }
 
 export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
@@ -42,6 +44,7 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
     onRcptTo(address, _session, done) {
+      options.onRecipient?.(address.address);
       if (!refused.has(address.address.toLowerCase())) return done();
       const error = new Error("5.1.1 Mailbox unavailable") as Error & { responseCode: number };
       error.responseCode = 550;

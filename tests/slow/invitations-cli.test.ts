@@ -146,6 +146,35 @@ describe("npm run waitlist -- invite on the embedded database", () => {
     await store.close();
   });
 
+  it("a wave SIGKILLed while its second e-mail is under way mails that person when run again", async () => {
+    const store = createStore(await openPgliteDb(dataDir));
+    await seed(store, [
+      ["second-ada@example.com", "confirmed"],
+      ["second-grace@example.com", "confirmed"],
+    ]);
+    await store.db.query("UPDATE waitlist SET created_at = created_at - interval '1 year' WHERE email LIKE 'second-%'");
+    await store.close();
+    const midway = await startSmtp({
+      onRecipient: (address) => address === "second-grace@example.com" && killed.child?.kill("SIGKILL"),
+    });
+    try {
+      const mailEnv = { ...env, SMTP_URL: midway.url, MAIL_FROM: "Noosphere <hello@noosphere.test>" };
+      const child = spawn(NODE, ["--import", "tsx", "scripts/waitlist.ts", "invite", "--next", "2", "--yes"], {
+        env: { ...process.env, ...BASE_ENV, ...mailEnv },
+        stdio: "ignore",
+      });
+      killed.child = child;
+      expect(await new Promise((resolve) => child.on("exit", (_code, sig) => resolve(sig)))).toBe("SIGKILL");
+      expect(midway.messages.map((m) => m.to)).toEqual(["second-ada@example.com"]);
+      // The second e-mail never ended: nothing says it might have arrived, so it is sent now, and only it.
+      const again = await cli(mailEnv, "invite", "--next", "2", "--yes");
+      expect(again.stdout).toMatch(/^Completed an interrupted wave in the embedded database in .*: 1 person invited/);
+      expect(midway.messages.map((m) => m.to)).toEqual(["second-ada@example.com", "second-grace@example.com"]);
+    } finally {
+      await midway.close();
+    }
+  });
+
   it("with mail off, --yes prints email,name,invite_url as CSV, formulas neutralised", async () => {
     const out = await cli(env, "invite", "--next", "5", "--yes");
     const lines = out.stdout.split("\r\n");

@@ -1,3 +1,4 @@
+import { Transform } from "node:stream";
 import type { ServerConfig } from "../config";
 import { log } from "../log";
 
@@ -8,10 +9,36 @@ export interface MailMessage {
   html: string;
 }
 
+export interface SendOptions {
+  /**
+   * Runs when the whole message but its last bytes has gone to the server, before they (and so the end of the
+   * data) are sent: from then on the server may accept it at any moment. A rejection abandons the message.
+   */
+  beforeCommit?: () => Promise<void>;
+}
+
 /** What sends e-mail: SMTP in production and tests (a local SMTP server), never a stand-in. */
 export interface Mailer {
-  send(to: string, message: MailMessage): Promise<void>;
+  send(to: string, message: MailMessage, options?: SendOptions): Promise<void>;
   close(): void;
+}
+
+/** A stream step that holds each chunk until the next arrives, and the last one until `hook` has run. */
+function holdLastChunk(hook: () => Promise<void>): Transform {
+  let held: Buffer | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (held) this.push(held);
+      held = chunk;
+      callback();
+    },
+    flush(callback) {
+      hook().then(() => {
+        if (held) this.push(held);
+        callback();
+      }, callback);
+    },
+  });
 }
 
 /**
@@ -32,16 +59,32 @@ export function createSmtpMailer(mail: NonNullable<ServerConfig["mail"]>, use: {
       socketTimeout: 20_000,
       ...(use.pool ? { pool: true, maxConnections: 1 } : {}),
     };
-    transport ??= import("nodemailer").then(({ createTransport }) => createTransport(options, { from: mail.from }));
+    transport ??= import("nodemailer").then(({ createTransport }) => {
+      const smtp = createTransport(options, { from: mail.from });
+      // nodemailer's own plugin step: a message sent with `beforeCommit` gets its last chunk held back until it ran.
+      smtp.use("stream", (sent, done) => {
+        const hook = (sent.data as { beforeCommit?: () => Promise<void> }).beforeCommit;
+        if (hook) sent.message.transform(() => holdLastChunk(hook));
+        done();
+      });
+      return smtp;
+    });
     return transport;
   };
   // Loaded now, while the request is answered, not after: the e-mail then goes out with no import to wait for,
   // and under `netlify dev` (whose build folder is moved once the answer is sent) the import still resolves.
   open().catch(() => {});
   return {
-    async send(to, message) {
+    async send(to, message, sendOptions = {}) {
       const smtp = await open();
-      await smtp.sendMail({ to, subject: message.subject, text: message.text, html: message.html });
+      const { beforeCommit } = sendOptions;
+      await smtp.sendMail({
+        to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        ...(beforeCommit ? { beforeCommit } : {}),
+      } as import("nodemailer").SendMailOptions);
     },
     close() {
       void transport?.then((smtp) => smtp.close());
