@@ -29,10 +29,10 @@ export interface TestSmtp {
 export interface SmtpOptions {
   /** Recipients refused at RCPT TO with a 550, as a server refuses a mailbox that does not exist. */
   refuse?: readonly string[];
-  /** Called once a message has been accepted (its 250 sent), with the number accepted so far. */
-  onAccepted?: (count: number) => void;
-  /** Called at each RCPT TO, before it is answered, with the recipient. */
-  onRecipient?: (address: string) => void;
+  /** Called with the number received so far once a message is whole, before it is answered; the 250 waits for it. */
+  beforeAnswer?: (count: number) => unknown;
+  /** Called at each RCPT TO with the recipient; the answer waits for what it returns. */
+  onRecipient?: (address: string) => unknown;
 }
 
 export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
@@ -44,11 +44,12 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
     onRcptTo(address, _session, done) {
-      options.onRecipient?.(address.address);
-      if (!refused.has(address.address.toLowerCase())) return done();
-      const error = new Error("5.1.1 Mailbox unavailable") as Error & { responseCode: number };
-      error.responseCode = 550;
-      done(error);
+      Promise.resolve(options.onRecipient?.(address.address)).then(() => {
+        if (!refused.has(address.address.toLowerCase())) return done();
+        const error = new Error("5.1.1 Mailbox unavailable") as Error & { responseCode: number };
+        error.responseCode = 550;
+        done(error);
+      });
     },
     onData(stream, session, done) {
       simpleParser(stream)
@@ -64,11 +65,14 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
             links: text.match(/https?:\/\/\S+/g) ?? [],
           });
           for (const listener of listeners) listener();
-          done();
-          options.onAccepted?.(messages.length);
+          return Promise.resolve(options.beforeAnswer?.(messages.length)).then(() => done());
         })
         .catch(done);
     },
+  });
+  // A client killed mid-session (the tests SIGKILL waves) resets its connection: expected, not a failure.
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "ECONNRESET" && error.code !== "EPIPE") throw error;
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
