@@ -44,30 +44,32 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
     onRcptTo(address, _session, done) {
-      Promise.resolve(options.onRecipient?.(address.address)).then(() => {
+      const answer = async () => {
+        await options.onRecipient?.(address.address);
         if (!refused.has(address.address.toLowerCase())) return done();
         const error = new Error("5.1.1 Mailbox unavailable") as Error & { responseCode: number };
         error.responseCode = 550;
         done(error);
-      });
+      };
+      void answer();
     },
     onData(stream, session, done) {
-      simpleParser(stream)
-        .then((mail) => {
-          const text = mail.text ?? "";
-          messages.push({
-            to: session.envelope.rcptTo.map((r) => r.address).join(","),
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-            subject: mail.subject ?? "",
-            text,
-            html: typeof mail.html === "string" ? mail.html : "",
-            headers: mail.headers,
-            links: text.match(/https?:\/\/\S+/g) ?? [],
-          });
-          for (const listener of listeners) listener();
-          return Promise.resolve(options.beforeAnswer?.(messages.length)).then(() => done());
-        })
-        .catch(done);
+      const receive = async () => {
+        const mail = await simpleParser(stream);
+        const text = mail.text ?? "";
+        messages.push({
+          to: session.envelope.rcptTo.map((r) => r.address).join(","),
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          subject: mail.subject ?? "",
+          text,
+          html: typeof mail.html === "string" ? mail.html : "",
+          headers: mail.headers,
+          links: text.match(/https?:\/\/\S+/g) ?? [],
+        });
+        for (const listener of listeners) listener();
+        await options.beforeAnswer?.(messages.length);
+      };
+      receive().then(() => done(), done);
     },
   });
   // A client killed mid-session (the tests SIGKILL waves) resets its connection: expected, not a failure.
