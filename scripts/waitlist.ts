@@ -208,7 +208,7 @@ try {
   if (command === "count") {
     const counts = await store.countByStatus();
     const days = await store.perDay(14);
-    const sources = await store.topSources(14, 5);
+    const sources = (await store.breakdown(14, 5)).source;
     console.log(`Waitlist: ${plural(counts.total, "sign-up")} in ${source}`);
     for (const status of ENTRY_STATUSES) console.log(`  ${status.padEnd(9)} ${String(counts[status]).padStart(7)}`);
     console.log("\nLast 14 days (UTC):");
@@ -218,7 +218,7 @@ try {
     }
     console.log("\nTop sources, last 14 days:");
     if (sources.length === 0) console.log("  (no sign-ups)");
-    for (const { source, count } of sources) {
+    for (const { value: source, count } of sources) {
       console.log(`  ${visibleControls(source ?? "(none)").padEnd(24)} ${String(count).padStart(5)}`);
     }
   } else if (command === "invite") {

@@ -2,7 +2,7 @@ import type { Config } from "@netlify/functions";
 import { bearerToken, sameSecret } from "../../src/server/bearer";
 import { getConfig } from "../../src/server/config";
 import { formatEntries } from "../../src/server/export";
-import { json, withTimeout } from "../../src/server/http";
+import { attachment, json, withTimeout } from "../../src/server/http";
 import { describeError, log } from "../../src/server/log";
 import { getStore } from "../../src/server/store-instance";
 
@@ -29,14 +29,7 @@ export default async (req: Request): Promise<Response> => {
       config.dbTimeoutMs * 4,
     );
     log("info", "waitlist.export", { rows: entries.length });
-    return new Response(req.method === "HEAD" ? null : formatEntries(entries, "csv"), {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="waitlist-${new Date().toISOString().slice(0, 10)}.csv"`,
-        "Cache-Control": "no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    return attachment(req.method === "HEAD" ? null : formatEntries(entries, "csv"), "text/csv", "waitlist", "csv");
   } catch (error) {
     log("error", "waitlist.export_failed", describeError(error));
     return json(503, { error: "The waitlist is unavailable right now. Please try again." });

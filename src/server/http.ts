@@ -12,6 +12,18 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   });
 }
 
+/** A file to download (an export): its type, a dated name, never cached, never sniffed. */
+export function attachment(body: string | null, type: string, name: string, extension: string): Response {
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(body, {
+    headers: {
+      "Content-Type": `${type}; charset=utf-8`,
+      "Content-Disposition": `attachment; filename="${name}-${day}.${extension}"`,
+      ...BASE_HEADERS,
+    },
+  });
+}
+
 class BodyTooLargeError extends Error {
   override name = "BodyTooLargeError";
 }

@@ -13,12 +13,12 @@ import { SITE } from "../site";
 import type { ServerConfig } from "./config";
 import { hashToken } from "./consent-store";
 import { type FormErrorOptions, formErrorPage, redirect } from "./form-page";
-import { afterAnswer, mediaType, readBody, siteOrigin, withTimeout } from "./http";
+import { afterAnswer, mediaType, siteOrigin, withTimeout } from "./http";
 import { describeError, log } from "./log";
 import { mailerFor } from "./mail/mailer";
 import { sendRemovalLink } from "./mail/send";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
-import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
+import { isCrossSite, readFormFields } from "./request-checks";
 import { rootKey } from "./secret";
 import type { WaitlistDeps } from "./waitlist-handler";
 
@@ -50,14 +50,8 @@ async function readForm(req: Request): Promise<Record<string, string> | Response
     return page(415, "Please use the form", `Content-Type must be ${FORM_TYPE}.`);
   }
   if (isCrossSite(req)) return page(403, "Please use the form", "Requests are accepted from this site only.");
-  const read = await readBody(req, MAX_BODY);
-  if ("status" in read) return page(read.status, "Please use the form", read.message);
-  try {
-    return parseForm(read.text);
-  } catch (error) {
-    if (error instanceof FormEncodingError) return page(400, "Please use the form", error.message);
-    throw error;
-  }
+  const read = await readFormFields(req, MAX_BODY);
+  return "fields" in read ? read.fields : page(read.status, "Please use the form", read.message);
 }
 
 export function createLinksHandler(deps: WaitlistDeps) {

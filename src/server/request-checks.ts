@@ -1,4 +1,5 @@
 /** Checks on a request before its body is read or parsed: where it comes from, and how a form is encoded. */
+import { readBody } from "./http";
 
 /**
  * A cross-site POST: the browser says so (`Sec-Fetch-Site: cross-site`), or the `Origin` is not this site's.
@@ -37,4 +38,19 @@ export function parseForm(text: string): Record<string, string> {
     fields[key] = value;
   }
   return fields;
+}
+
+/** A form post's fields read strictly (`parseForm`), or the status and message to answer instead (413, 400). */
+export async function readFormFields(
+  req: Request,
+  limit: number,
+): Promise<{ fields: Record<string, string> } | { status: 400 | 413; message: string }> {
+  const read = await readBody(req, limit);
+  if ("status" in read) return read;
+  try {
+    return { fields: parseForm(read.text) };
+  } catch (error) {
+    if (error instanceof FormEncodingError) return { status: 400, message: error.message };
+    throw error;
+  }
 }

@@ -53,10 +53,6 @@ export const SQL = {
   secret: "SELECT value FROM waitlist_secret WHERE name = 'server'",
   /** An erasure: the entry of address $1 (any case) and, with it, its tokens. */
   erase: "DELETE FROM waitlist WHERE lower(email) = lower($1) RETURNING id",
-  /** Sign-ups of the last $1 days (UTC, today included) by source, most first; $2 at most. */
-  topSources: `SELECT source, count(*)::int AS count FROM waitlist
-    WHERE created_at >= current_date - ($1::int - 1)
-    GROUP BY source ORDER BY count(*) DESC, source NULLS LAST LIMIT $2`,
   perDay: `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, count(w.id)::int AS count
     FROM generate_series(current_date - ($1::int - 1), current_date, interval '1 day') AS d(day)
     LEFT JOIN waitlist w ON w.created_at >= d.day AND w.created_at < d.day + interval '1 day'
@@ -142,8 +138,6 @@ export interface Store {
   count(): Promise<number>;
   /** Entries by status (every status, 0 when none), and their total. */
   countByStatus(): Promise<StatusCounts>;
-  /** Sign-ups of the last `days` days (UTC, today included) per source (null: none known), most first. */
-  topSources(days: number, limit: number): Promise<Array<{ source: string | null; count: number }>>;
   /** A page of the newest entries, only those whose address contains `search` when given; and how many match. */
   newest(limit: number, offset: number, search?: string): Promise<{ rows: ListedEntry[]; matching: number }>;
   /** Sign-ups of the last `days` days by source, medium, campaign and referring site (null: none known), most first. */
@@ -258,10 +252,6 @@ export function createStore(db: Db): Store {
     },
     async erase(email) {
       return (await db.query(SQL.erase, [email])).length > 0;
-    },
-    async topSources(days, limit) {
-      const rows = await db.query<{ source: string | null; count: number }>(SQL.topSources, [days, limit]);
-      return rows.map((row) => ({ source: row.source, count: Number(row.count) }));
     },
     async hitAndAdd(key, window, allowance, entry, status = "confirmed") {
       const params = [

@@ -412,9 +412,9 @@ describe.each(backends("invite"))("on %s", (_name, available, open) => {
       },
       { email: "elsewhere@example.com", source: null, medium: null, campaign: null, referrer: null, page: null },
     ]);
-    expect(await store.topSources(14, 5)).toEqual([
-      { source: "newsletter", count: 2 },
-      { source: null, count: 2 },
+    expect((await store.breakdown(14, 5)).source).toEqual([
+      { value: "newsletter", count: 2 },
+      { value: null, count: 2 },
     ]);
     const csv = formatEntries(await store.list(), "csv");
     expect(csv.split("\r\n")[0]).toBe(

@@ -10,13 +10,13 @@ import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/spec";
 import { sameSecret } from "../bearer";
 import type { ServerConfig } from "../config";
 import { formatEntries } from "../export";
-import { afterAnswer, readBody, withTimeout } from "../http";
+import { afterAnswer, attachment, withTimeout } from "../http";
 import { earlyAccessBase, InviteConfigError, previewWave, runWave, waveOwner } from "../invitations";
 import { describeError, log } from "../log";
 import { createSmtpMailer, mailerFor } from "../mail/mailer";
 import { consoleSignInEmail } from "../mail/messages";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../rate-limit";
-import { FormEncodingError, parseForm } from "../request-checks";
+import { readFormFields } from "../request-checks";
 import { rootKey } from "../secret";
 import type { Store } from "../store";
 import type { WaitlistDeps } from "../waitlist-handler";
@@ -78,14 +78,8 @@ const seeOther = (location: string, headers: Record<string, string> = {}) =>
   new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store", ...headers } });
 
 async function readFields(req: Request): Promise<Record<string, string> | Response> {
-  const read = await readBody(req, MAX_BODY);
-  if ("status" in read) return message(read.status, "Please use the form", read.message);
-  try {
-    return parseForm(read.text);
-  } catch (error) {
-    if (error instanceof FormEncodingError) return message(400, "Please use the form", error.message);
-    throw error;
-  }
+  const read = await readFormFields(req, MAX_BODY);
+  return "fields" in read ? read.fields : message(read.status, "Please use the form", read.message);
 }
 
 /** What the dashboard says after an action (its 303 carries counts, never an address). */
@@ -196,15 +190,8 @@ export function createConsoleHandler(deps: WaitlistDeps) {
         const format = fields["format"] === "json" ? "json" : "csv";
         const entries = await withTimeout(store.list(), config.dbTimeoutMs * 4);
         log("info", "admin.export", { admin: adminId(who), format, rows: entries.length });
-        const day = new Date().toISOString().slice(0, 10);
-        return new Response(formatEntries(entries, format), {
-          headers: {
-            "Content-Type": format === "json" ? "application/json; charset=utf-8" : "text/csv; charset=utf-8",
-            "Content-Disposition": `attachment; filename="waitlist-${day}.${format}"`,
-            "Cache-Control": "no-store",
-            "X-Content-Type-Options": "nosniff",
-          },
-        });
+        const type = format === "json" ? "application/json" : "text/csv";
+        return attachment(formatEntries(entries, format), type, "waitlist", format);
       }
       return message(404, "Not found", "There is nothing here.", who);
     } catch (error) {
@@ -352,14 +339,7 @@ async function invite(
   mailer?.close();
   log("info", "admin.invite", { admin: adminId(admin), invited: report.invited, refused: report.refused });
   if (!mailer) {
-    return new Response(csv, {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="invitations-${new Date().toISOString().slice(0, 10)}.csv"`,
-        "Cache-Control": "no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    return attachment(csv, "text/csv", "invitations", "csv");
   }
   const stopped = report.stopped ? "&stopped=1" : "";
   return seeOther(`${CONSOLE_PATH}?invited=${report.invited + report.inDoubt}&refused=${report.refused}${stopped}`);
