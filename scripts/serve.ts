@@ -57,6 +57,7 @@ const handler = createSiteHandler({
   publish,
   headerRules: await loadHeaderRules(configPath ?? "netlify.toml", publish),
   functions: await loadFunctions(config.functionsDirectory ?? "netlify/functions"),
+  host,
 });
 let inFlight = 0;
 let drained: (() => void) | undefined;

@@ -3,10 +3,17 @@ import type { Context } from "@netlify/functions";
 
 /**
  * The second argument Netlify passes to a v2 function, as `@netlify/functions` types it, for a request the
- * local server answers. Values the platform would know (site, account, geography) are local placeholders;
- * `waitUntil` work is tracked so the server can wait for it before it stops.
+ * local server answers. Values the platform would know (account, geography) are local placeholders; the site's
+ * address is the one the server was started on (`siteUrl`; by default the request's, which the local servers
+ * build from their own address, never from the Host header). `waitUntil` work is tracked so the server can
+ * wait for it before it stops.
  */
-export function createContext(request: Request, ip: string, pending: Set<Promise<unknown>>): Context {
+export function createContext(
+  request: Request,
+  ip: string,
+  pending: Set<Promise<unknown>>,
+  siteUrl: string = new URL(request.url).origin,
+): Context {
   const url = new URL(request.url);
   return {
     account: { id: "local" },
@@ -25,7 +32,7 @@ export function createContext(request: Request, ip: string, pending: Set<Promise
     requestId: randomUUID(),
     rewrite: (to: string | URL) => fetch(new URL(to, url)),
     server: { region: "local" },
-    site: { id: "local", name: "local", url: url.origin },
+    site: { id: "local", name: "local", url: siteUrl },
     url,
     waitUntil: (promise: Promise<unknown>) => {
       const tracked = promise.catch(() => {}).finally(() => pending.delete(tracked));

@@ -29,6 +29,17 @@ export interface HeaderRule {
   values: Record<string, string>;
 }
 
+/** Methods the Fetch API refuses to build a Request for: answered 405 here, before any handler could fail on them. */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/** Answers 405 to a method no handler can be called with; says whether it did. */
+function refusedMethod(req: IncomingMessage, res: ServerResponse): boolean {
+  if (!FORBIDDEN_METHODS.has((req.method ?? "GET").toUpperCase())) return false;
+  res.writeHead(405, { Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8" });
+  res.end("Method not allowed.\n");
+  return true;
+}
+
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml)|image\/svg\+xml)/;
 
 /** Header rules from netlify.toml and `<publish>/_headers`, parsed by Netlify's own parser. */
@@ -54,6 +65,19 @@ export interface SiteOptions {
   functions?: FunctionRoute[];
   /** What an unmatched path gets: 404.html with 404 (default), or a single-page app's index.html with 200. */
   notFound?: { path: string; status: number };
+  /** The host name the site is served at (default `localhost`); with the listening port, the site's origin. */
+  host?: string;
+}
+
+/**
+ * The URL a request is for, on the server's own origin (`http://<host>:<port>`, port from the socket): never the
+ * Host header, and a path that starts with `//` stays a path (`//evil.example/api` is not another host).
+ */
+export function requestUrl(req: IncomingMessage, host = "localhost"): URL {
+  const name = host === "0.0.0.0" || host === "::" || host === "" ? "localhost" : host;
+  const origin = `http://${name.includes(":") ? `[${name}]` : name}:${req.socket.localPort}`;
+  const path = req.url ?? "/";
+  return new URL(`${origin}${path.startsWith("/") ? path : `/${path}`}`);
 }
 
 export function createSiteHandler(options: SiteOptions) {
@@ -90,8 +114,9 @@ export function createSiteHandler(options: SiteOptions) {
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+    const url = requestUrl(req, options.host);
     const method = req.method ?? "GET";
+    if (refusedMethod(req, res)) return;
     const fn = functions.find(
       (route) => route.path === url.pathname && (!route.methods || route.methods.includes(method)),
     );
@@ -137,6 +162,7 @@ export async function runFunction(
   url: URL,
   pending = new Set<Promise<unknown>>(),
 ): Promise<void> {
+  if (refusedMethod(req, res)) return;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);

@@ -1,6 +1,6 @@
 import type { Plugin } from "vite";
 import { loadFunctions } from "./functions";
-import { runFunction } from "./site-server";
+import { requestUrl, runFunction } from "./site-server";
 
 /** Serves netlify/functions in `astro dev`, reloading them through Vite on every change. */
 export function netlifyFunctions(): Plugin {
@@ -9,7 +9,10 @@ export function netlifyFunctions(): Plugin {
     apply: "serve",
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+        const url = requestUrl(
+          req,
+          typeof server.config.server.host === "string" ? server.config.server.host : undefined,
+        );
         (async () => {
           // The functions' own module instances (Vite's), so the embedded database reaches their store.
           const [{ allowEmbeddedDatabase }, { openPgliteDb }] = await Promise.all([

@@ -1,6 +1,5 @@
 /** Small helpers for web-standard Request/Response handlers. */
 import type { Context } from "@netlify/functions";
-import type { ServerConfig } from "./config";
 
 const BASE_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
 
@@ -94,11 +93,6 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** The site's address for links in e-mails: SITE_URL, else the address this request came to. */
-export function siteOrigin(config: ServerConfig, req: Request): string {
-  return config.siteUrl ?? new URL(req.url).origin;
 }
 
 /**

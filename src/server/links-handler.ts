@@ -13,12 +13,13 @@ import { SITE } from "../site";
 import type { ServerConfig } from "./config";
 import { hashToken } from "./consent-store";
 import { type FormErrorOptions, formErrorPage, redirect } from "./form-page";
-import { afterAnswer, mediaType, siteOrigin, withTimeout } from "./http";
+import { afterAnswer, mediaType, withTimeout } from "./http";
 import { describeError, log } from "./log";
 import { mailerFor } from "./mail/mailer";
 import { sendRemovalLink } from "./mail/send";
+import { isCrossSite, siteOrigin } from "./origin";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
-import { isCrossSite, readFormFields } from "./request-checks";
+import { readFormFields } from "./request-checks";
 import { rootKey } from "./secret";
 import type { WaitlistDeps } from "./waitlist-handler";
 
@@ -44,12 +45,17 @@ const page = (status: number, title: string, message: string, options: FormError
   formErrorPage(status, title, message, { back: REMOVE_REQUEST_PATH, ...options });
 
 /** The form's fields, or a Response saying why there are none. */
-async function readForm(req: Request): Promise<Record<string, string> | Response> {
+async function readForm(
+  req: Request,
+  config: ServerConfig,
+  context: Context,
+): Promise<Record<string, string> | Response> {
   const type = mediaType(req);
   if (type !== undefined && type !== FORM_TYPE) {
     return page(415, "Please use the form", `Content-Type must be ${FORM_TYPE}.`);
   }
-  if (isCrossSite(req)) return page(403, "Please use the form", "Requests are accepted from this site only.");
+  if (isCrossSite(req, config, context))
+    return page(403, "Please use the form", "Requests are accepted from this site only.");
   const read = await readFormFields(req, MAX_BODY);
   return "fields" in read ? read.fields : page(read.status, "Please use the form", read.message);
 }
@@ -59,12 +65,12 @@ export function createLinksHandler(deps: WaitlistDeps) {
     if (req.method !== "POST") {
       return new Response("Method not allowed. Use POST.", { status: 405, headers: { Allow: "POST" } });
     }
-    const fields = await readForm(req);
-    if (fields instanceof Response) return fields;
     const config = deps.config();
+    const fields = await readForm(req, config, context);
+    if (fields instanceof Response) return fields;
     const url = new URL(req.url);
 
-    if (url.pathname === REMOVE_REQUEST_PATH) return requestRemoval(req, context, fields, config, deps);
+    if (url.pathname === REMOVE_REQUEST_PATH) return requestRemoval(context, fields, config, deps);
 
     // A link's token arrives in the page's address (the form posts back to it) or, if a client moved it, the body.
     const token = url.searchParams.get("token") ?? fields["token"] ?? "";
@@ -97,7 +103,6 @@ export function createLinksHandler(deps: WaitlistDeps) {
  * has RATE_LIMIT_MAX requests per window; a mistyped address counts nothing.
  */
 async function requestRemoval(
-  req: Request,
   context: Context,
   fields: Record<string, string>,
   config: ServerConfig,
@@ -127,7 +132,7 @@ async function requestRemoval(
       const { message, headers } = comeBackLater(wait, "Many removal links have been asked for");
       return page(429, "Please try again later", message, { headers });
     }
-    afterAnswer(context, sendRemovalLink(store.consent, mailer, email, siteOrigin(config, req)));
+    afterAnswer(context, sendRemovalLink(store.consent, mailer, email, siteOrigin(config, context)));
     return redirect(OUTCOME_PAGES["removal-requested"]);
   } catch (error) {
     log("error", "waitlist.removal_request_failed", describeError(error));

@@ -1,16 +1,5 @@
-/** Checks on a request before its body is read or parsed: where it comes from, and how a form is encoded. */
+/** How a form post is read: strictly, its size bounded (where it may come from: origin.ts). */
 import { readBody } from "./http";
-
-/**
- * A cross-site POST: the browser says so (`Sec-Fetch-Site: cross-site`), or the `Origin` is not this site's.
- * Clients that send neither (curl, scripts, old browsers) are let through; same-origin browsers send a
- * matching Origin.
- */
-export function isCrossSite(req: Request): boolean {
-  if (req.headers.get("sec-fetch-site") === "cross-site") return true;
-  const origin = req.headers.get("origin");
-  return origin !== null && origin !== new URL(req.url).origin;
-}
 
 export class FormEncodingError extends Error {
   override name = "FormEncodingError";

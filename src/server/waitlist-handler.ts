@@ -7,13 +7,14 @@ import type { ServerConfig } from "./config";
 import { isDryRun } from "./db/connection";
 import { toEntry } from "./entry";
 import { formErrorPage, formSuccess } from "./form-page";
-import { afterAnswer, json, mediaType, readBody, siteOrigin, withTimeout } from "./http";
+import { afterAnswer, json, mediaType, readBody, withTimeout } from "./http";
 import { describeError, log } from "./log";
 import { type Mailer, mailerFor } from "./mail/mailer";
 import { sendConfirmation } from "./mail/send";
+import { isCrossSite, isOwnOrigin, siteOrigin } from "./origin";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
-import { FormEncodingError, isCrossSite, parseForm } from "./request-checks";
+import { FormEncodingError, parseForm } from "./request-checks";
 import { rootKey } from "./secret";
 import type { Store } from "./store";
 
@@ -50,10 +51,15 @@ function answer(form: boolean, confirmation: boolean) {
  * Where the sign-up came from: what the dialog worked out (`attribution`, cleaned field by field), else the page
  * the form was posted from (its Referer, when it is this site's). Never a reason to refuse a sign-up.
  */
-function attributionOfRequest(req: Request, fields: Record<string, unknown>): Attribution {
+function attributionOfRequest(
+  req: Request,
+  fields: Record<string, unknown>,
+  config: ServerConfig,
+  context: Context,
+): Attribution {
   if (fields["attribution"] !== undefined) return cleanAttribution(fields["attribution"]);
   const referer = req.headers.get("referer");
-  const sameSite = referer && URL.canParse(referer) && new URL(referer).origin === new URL(req.url).origin;
+  const sameSite = referer && URL.canParse(referer) && isOwnOrigin(new URL(referer).origin, config, context);
   return sameSite ? attributionOf(referer) : NO_ATTRIBUTION;
 }
 
@@ -89,7 +95,7 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
     const mailer = (deps.mailer ?? mailerFor)(config);
     const reply = answer(form, mailer !== null);
     // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
-    if (isCrossSite(req)) return reply.error(403, "Sign-ups are accepted from this site only.");
+    if (isCrossSite(req, config, context)) return reply.error(403, "Sign-ups are accepted from this site only.");
 
     const read = await readBody(req, MAX_BODY);
     if ("status" in read) return reply.error(read.status, read.message);
@@ -126,7 +132,7 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
     }
     // Typos never count against anyone: an invalid sign-up stores nothing and is answered at once.
     if (!result.ok) return reply.error(400, result.message);
-    const entry = toEntry(result.value, attributionOfRequest(req, fields));
+    const entry = toEntry(result.value, attributionOfRequest(req, fields, config, context));
     // With confirmation by e-mail, a new address waits as pending until its link is used.
     const status = mailer ? "pending" : "confirmed";
     const window = rateWindow(config);
@@ -149,7 +155,8 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
       if (outcome.estimate <= config.rateLimitMax) {
         log("info", "waitlist.signup", { added: outcome.added, proven, db: store.db.kind });
         // A pending address (new, or repeated) is mailed after the answer; a confirmed one never is.
-        if (mailer) afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, siteOrigin(config, req)));
+        if (mailer)
+          afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, siteOrigin(config, context)));
         return reply.accepted();
       }
       // Past the free allowance: the dialog is asked to prove it is a browser (a moment of work); the form

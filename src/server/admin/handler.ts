@@ -15,6 +15,7 @@ import { earlyAccessBase, InviteConfigError, previewWave, runWave, waveOwner } f
 import { describeError, log } from "../log";
 import { createSmtpMailer, mailerFor } from "../mail/mailer";
 import { consoleSignInEmail } from "../mail/messages";
+import { siteOrigin } from "../origin";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../rate-limit";
 import { readFormFields } from "../request-checks";
 import { rootKey } from "../secret";
@@ -46,16 +47,6 @@ export function signInMode(config: ServerConfig, mail: boolean): SignInMode | nu
   if (mail && config.adminEmails.length > 0) return "email";
   if (!mail && config.adminToken) return "token";
   return null;
-}
-
-/**
- * The site's own origin, the only one console forms may be posted from and sign-in links point to: SITE_URL, else
- * the platform's own site URL (never the request's Host, which anyone can write), else locally the address served.
- */
-function originOf(config: ServerConfig, req: Request, context: Context): string {
-  if (config.siteUrl) return config.siteUrl;
-  const site = (context as Partial<Context>).site?.url;
-  return site && URL.canParse(site) ? new URL(site).origin : new URL(req.url).origin;
 }
 
 /** Logs name an admin by a short hash of their address, never the address. */
@@ -110,7 +101,7 @@ export function createConsoleHandler(deps: WaitlistDeps) {
     if (!isGet && req.method !== "POST") {
       return message(405, "Not allowed", "Use the console's own pages and buttons.", null, { Allow: "GET, POST" });
     }
-    const origin = originOf(config, req, context);
+    const origin = siteOrigin(config, context);
     if (req.method === "POST") {
       // Every action is a form of the console itself: a browser always says where a POST comes from.
       if (req.headers.get("origin") !== origin || req.headers.get("sec-fetch-site") === "cross-site") {
