@@ -43,7 +43,19 @@ CREATE TABLE IF NOT EXISTS waitlist (
   medium text NULL,
   campaign text NULL,
   referrer text NULL,
-  page text NULL
+  page text NULL,
+  -- Each optional answer on its own, beside the combined message (docs/brief.md).
+  organization text NULL,
+  why text NULL,
+  connect text NULL,
+  -- A hash of the Terms of Service the person agreed to (src/server/terms-version.ts), when they signed up
+  -- (created_at); when they confirmed their address is confirmed_at.
+  terms_version text NULL,
+  -- Sealed rows (DATA_KEY set): name, message and the answers are NULL, email holds a keyed hash of the address
+  -- ('hmac:…', so one entry per address still holds), and sealed holds all of them encrypted (AES-256-GCM) under
+  -- the key named by key_id. NULL key_id: a plain row.
+  key_id text NULL,
+  sealed text NULL
 );
 
 -- One entry per address, whatever its case.
@@ -54,6 +66,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS waitlist_invite_code_key ON waitlist (invite_c
 -- Confirmed sign-ups in sign-up order: the next wave is the oldest of them.
 CREATE INDEX IF NOT EXISTS waitlist_confirmed_idx ON waitlist (created_at, id) WHERE status = 'confirmed';
 CREATE INDEX IF NOT EXISTS waitlist_invite_wave_idx ON waitlist (invite_wave_id) WHERE invite_wave_id IS NOT NULL;
+
+CREATE INDEX IF NOT EXISTS waitlist_key_id_idx ON waitlist (key_id);
 
 -- Pending sign-ups by age, for the purge.
 CREATE INDEX IF NOT EXISTS waitlist_pending_idx ON waitlist (created_at) WHERE status = 'pending';

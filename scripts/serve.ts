@@ -7,9 +7,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolveConfig } from "@netlify/config";
 import { getConfig } from "../src/server/config";
+import { DataKeyError } from "../src/server/data-key";
 import { chooseConnection, describeConnection } from "../src/server/db/connection";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { secretSource } from "../src/server/secret";
+import type { Store } from "../src/server/store";
 import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/store-instance";
 import { loadFunctions } from "./lib/functions";
 import { createSiteHandler, loadHeaderRules } from "./lib/site-server";
@@ -17,6 +19,16 @@ import { createSiteHandler, loadHeaderRules } from "./lib/site-server";
 const port = Number(process.env["PORT"] ?? 4321);
 const host = process.env["HOST"] ?? "localhost";
 const started = performance.now();
+
+/** Whether sign-ups are sealed with DATA_KEY or kept as plain text (the embedded database's folder is 0700). */
+async function describeAtRest(store: Store): Promise<string> {
+  await store.checkDataKey();
+  const { plain } = await store.sealing();
+  const keys = getConfig().dataKeys;
+  if (!keys) return `plain text (DATA_KEY is not set)${plain > 0 ? `, ${plain} row(s)` : ""}`;
+  const left = plain > 0 ? `; ${plain} older row(s) still plain: run npm run waitlist -- encrypt` : "";
+  return `sealed with DATA_KEY (key ${keys.current.id})${left}`;
+}
 
 allowEmbeddedDatabase(openPgliteDb);
 // The database opens (on a new folder: initdb, seconds) while the server already answers pages; a sign-up
@@ -31,7 +43,12 @@ getStore().then(
       // Which secret keys the client counts and signs the proofs of work: said once, never the secret itself.
       if (!getConfig().rateLimitSecret) await store.secret();
       console.log(`Server secret: ${secretSource(getConfig())}`);
+      console.log(`Data at rest: ${await describeAtRest(store)}`);
     } catch (error) {
+      if (error instanceof DataKeyError) {
+        console.error(`Data at rest: ${error.message} Nothing was written.`);
+        process.exit(1);
+      }
       const reason = error instanceof Error ? error.message : String(error);
       console.error(`Waitlist database: ${where}, unreachable (${reason}); sign-ups answer 503 until it is back.`);
     }

@@ -1,24 +1,27 @@
 /**
  * `npm run waitlist -- <command>`: the waitlist from the command line.
  *   count                                      every status, sign-ups per day and top sources for 14 days
- *   export [--format csv|json] [--since DATE] [--confirmed-only]   entries to standard output
+ *   export [--format csv|mail-csv|json] [--since DATE] [--confirmed-only]   entries to standard output, streamed
  *   invite --next N [--yes]                    lets the N oldest confirmed in (a dry run without --yes)
  *   purge-pending --older-than 14d [--yes]     deletes never-confirmed sign-ups (a dry run without --yes)
+ *   encrypt                                    seals every row not yet under DATA_KEY (resumable)
  * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
  * Any failure is one line on standard error and exit status 2 (1: a wave some of whose e-mails were refused);
  * only `invite --yes` and `purge-pending --yes` change anything.
  */
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PURGE_MIN_DAYS } from "../src/lib/waitlist/consent";
 import { getConfig } from "../src/server/config";
 import { visibleControls } from "../src/server/csv";
+import { DataKeyError } from "../src/server/data-key";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
 import { DataDirLockedError } from "../src/server/db/lock";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { ENTRY_STATUSES } from "../src/server/entry";
-import { type ExportFormat, formatEntries } from "../src/server/export";
+import { EXPORT_FORMATS, type ExportFormat, exportChunks, formatEntries, openBatches } from "../src/server/export";
 import { earlyAccessBase, InviteConfigError, previewWave, runWave } from "../src/server/invitations";
 import { createSmtpMailer } from "../src/server/mail/mailer";
 import type { Store } from "../src/server/store";
@@ -31,7 +34,9 @@ const HELP = `Usage: npm run waitlist -- <command> [options]
 Commands:
   count                       sign-ups by status, sign-ups per day and the top sources of the last 14 days
   export                      every entry, with its status, to standard output
-    --format csv|json         output format (default: csv; RFC 4180, formulas neutralised)
+    --format csv|mail-csv|json
+                              csv (default): every column, RFC 4180, formulas neutralised for spreadsheets;
+                              mail-csv: address and name exactly as stored, for a mailing tool's import
     --since YYYY-MM-DD        only entries created on or after that day (UTC)
     --confirmed-only          only confirmed entries
   invite                      lets the oldest confirmed sign-ups in: a single-use invite code each, e-mailed
@@ -42,6 +47,8 @@ Commands:
   purge-pending               deletes sign-ups never confirmed (only when confirmation by e-mail is on)
     --older-than 14d          required: untouched for that long (days, e.g. 14d; or hours, e.g. 36h)
     --yes                     really delete; without it, only says how many would go
+  encrypt                     seals every plain row (and every row under DATA_KEY_PREVIOUS) with DATA_KEY;
+                              safe to stop and run again: each batch is sealed whole or not at all
 
 Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
 While \`npm start\` holds the embedded database, stop it first: nothing is changed either way.`;
@@ -74,7 +81,7 @@ if (values.help || !command || command === "help") {
   console.log(HELP);
   process.exit(command || values.help ? 0 : 2);
 }
-if (!["count", "export", "invite", "purge-pending"].includes(command)) {
+if (!["count", "export", "invite", "purge-pending", "encrypt"].includes(command)) {
   fail(`unknown command "${command}"\n\n${HELP}`);
 }
 /** --older-than in hours: `14d` or `36h`. */
@@ -104,7 +111,7 @@ if (command === "invite") {
 }
 
 const format = (values.format ?? "csv") as ExportFormat;
-if (format !== "csv" && format !== "json") fail(`--format must be csv or json, not "${values.format}"`);
+if (!EXPORT_FORMATS.includes(format)) fail(`--format must be ${EXPORT_FORMATS.join(", ")}; not "${values.format}"`);
 let since: Date | undefined;
 if (values.since !== undefined) {
   since = /^\d{4}-\d{2}-\d{2}$/.test(values.since) ? new Date(`${values.since}T00:00:00Z`) : undefined;
@@ -122,7 +129,9 @@ const source = describeConnection(connection);
 if (connection.kind === "embedded" && !existsSync(join(connection.dataDir, "pg"))) {
   // Opening would create a database: report an empty list instead, and change nothing.
   if (command === "count") console.log(`No sign-ups yet: there is no embedded database in ${connection.dataDir}/.`);
-  else if (command === "export") process.stdout.write(formatEntries([], format));
+  else if (command === "export") process.stdout.write(await formatEntries([], format));
+  else if (command === "encrypt")
+    console.log(`Nothing to seal: there is no embedded database in ${connection.dataDir}/.`);
   else if (command === "invite")
     console.log(`Nobody to invite: there is no embedded database in ${connection.dataDir}/.`);
   else console.log(`Nothing to purge: there is no embedded database in ${connection.dataDir}/.`);
@@ -133,7 +142,10 @@ allowEmbeddedDatabase(openPgliteDb);
 let store: Store;
 try {
   store = await openStore(config);
+  // A key that does not open the rows already sealed is refused before any command reads or writes with it.
+  await store.checkDataKey();
 } catch (error) {
+  if (error instanceof DataKeyError) fail(`${error.message} Nothing was changed.`);
   if (error instanceof DataDirLockedError) {
     fail(
       `${error.message}\nThe local server (npm start) holds it; stop the server, then run this again. Nothing was changed.`,
@@ -203,6 +215,31 @@ async function invite(base: URL): Promise<number> {
   return report.refused > 0 || report.stopped ? 1 : 0;
 }
 
+/** `encrypt`: seals batch after batch until no row is left outside DATA_KEY; a rerun goes on where one stopped. */
+async function encrypt(): Promise<number> {
+  if (!config.dataKeys) fail(config.dataKeyProblem ?? "DATA_KEY is not set: make one with `openssl rand -base64 32`.");
+  await store.checkDataKey();
+  let total = 0;
+  for (;;) {
+    const { sealed, read } = await store.sealNext(500);
+    total += sealed;
+    if (read === 0) break;
+  }
+  const { plain, sealed } = await store.sealing();
+  const others = Object.entries(sealed).filter(([id]) => id !== config.dataKeys?.current.id);
+  const under = sealed[config.dataKeys.current.id] ?? 0;
+  console.log(
+    `Sealed ${plural(total, "row")} now; ${plural(under, "row")} under key ${config.dataKeys.current.id} in ${source}.`,
+  );
+  if (plain > 0 || others.length > 0) {
+    console.log(
+      `Still outside it: ${plain} plain, ${others.map(([id, n]) => `${n} under ${id}`).join(", ") || "none sealed"}. Run again.`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
 let exitCode = 0;
 try {
   if (command === "count") {
@@ -225,7 +262,13 @@ try {
     exitCode = await invite(accessUrl as URL);
   } else if (command === "export") {
     const confirmedOnly = values["confirmed-only"] ?? false;
-    process.stdout.write(formatEntries(await store.list(since, { confirmedOnly }), format));
+    // Streamed batch by batch, waiting for stdout to drain: memory holds one batch whatever the list's size.
+    const batches = await openBatches(store, { since, confirmedOnly, timeoutMs: getConfig().dbTimeoutMs * 4 });
+    for await (const chunk of exportChunks(batches, format)) {
+      if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
+    }
+  } else if (command === "encrypt") {
+    exitCode = await encrypt();
   } else {
     const apply = values.yes ?? false;
     const { matched, purged } = await store.purgePending(olderThanHours, apply);

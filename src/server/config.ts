@@ -1,4 +1,6 @@
 /** Server configuration, read from the environment once, on first use. Never sent to the client. */
+import { type DataKeys, parseDataKey } from "./data-key";
+
 export interface ServerConfig {
   /** A Postgres the deployer brings (DATABASE_URL): Neon, Supabase, RDS, a local server… */
   databaseUrl: string | null;
@@ -44,6 +46,13 @@ export interface ServerConfig {
   inviteRedeemToken: string | null;
   /** Who may use the operators' console (ADMIN_EMAILS, comma-separated), case-folded; empty: nobody by e-mail. */
   adminEmails: string[];
+  /**
+   * DATA_KEY (and, while rotating, DATA_KEY_PREVIOUS): personal data is sealed at rest with it (data-key.ts);
+   * null: rows are written as plain text. A deploy context other than production stores nothing without it.
+   */
+  dataKeys: DataKeys | null;
+  /** Set when DATA_KEY or DATA_KEY_PREVIOUS is not a key: the store refuses to open, saying this. */
+  dataKeyProblem: string | null;
   /** True inside Netlify's runtime, where an embedded database would be lost: a URL is required there. */
   onNetlify: boolean;
 }
@@ -75,6 +84,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       .split(",")
       .map((address) => address.trim().toLowerCase())
       .filter((address) => address !== ""),
+    ...dataKeyConfig(env),
     onNetlify: Boolean(env["NETLIFY"] || env["AWS_LAMBDA_FUNCTION_NAME"] || env["NETLIFY_BLOBS_CONTEXT"]),
   };
 }
@@ -99,6 +109,26 @@ function mailConfig(env: Record<string, string | undefined>): Pick<ServerConfig,
   if (!smtpUrl && !from) return { mail: null, mailConfigProblem: null };
   const missing = smtpUrl ? "MAIL_FROM" : "SMTP_URL";
   return { mail: null, mailConfigProblem: `${missing} is not set: confirmation e-mails are off until both are.` };
+}
+
+function dataKeyConfig(env: Record<string, string | undefined>): Pick<ServerConfig, "dataKeys" | "dataKeyProblem"> {
+  const current = env["DATA_KEY"]?.trim();
+  const previous = env["DATA_KEY_PREVIOUS"]?.trim();
+  if (!current) {
+    const problem = previous ? "DATA_KEY_PREVIOUS is set without DATA_KEY: set the new key as DATA_KEY." : null;
+    return { dataKeys: null, dataKeyProblem: problem };
+  }
+  try {
+    return {
+      dataKeys: {
+        current: parseDataKey(current),
+        previous: previous ? parseDataKey(previous, "DATA_KEY_PREVIOUS") : null,
+      },
+      dataKeyProblem: null,
+    };
+  } catch (error) {
+    return { dataKeys: null, dataKeyProblem: (error as Error).message };
+  }
 }
 
 function positiveInt(value: string | undefined, fallback: number): number {

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { CONFIRM_TTL_DAYS, REMOVE_TTL_DAYS, RESEND_MINUTES } from "../lib/waitlist/consent";
+import { addressKeys, type DataKeys } from "./data-key";
 import type { Db } from "./db/types";
 
 /** A new token: 32 random bytes for the link, and the hash the database keeps. */
@@ -17,10 +18,13 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** Issues `$2` (confirm) and `$3` (remove) for a pending address not mailed in the last RESEND_MINUTES. */
+/**
+ * Issues `$2` (confirm) and `$3` (remove) for a pending address not mailed in the last RESEND_MINUTES. `$1`: every
+ * value its `email` column may hold (data-key.ts: addressKeys).
+ */
 const ISSUE_CONFIRMATION = `WITH target AS (
     UPDATE waitlist SET confirmation_sent_at = now()
-    WHERE lower(email) = lower($1) AND status = 'pending'
+    WHERE lower(email) = ANY($1::text[]) AND status = 'pending'
       AND (confirmation_sent_at IS NULL OR confirmation_sent_at <= now() - make_interval(mins => ${RESEND_MINUTES}))
     RETURNING id
   ), tokens AS (
@@ -33,7 +37,7 @@ const ISSUE_CONFIRMATION = `WITH target AS (
 /** Issues a removal token `$2` for a listed address (any status) not sent one in the last RESEND_MINUTES. */
 const ISSUE_REMOVAL = `WITH target AS (
     UPDATE waitlist SET removal_sent_at = now()
-    WHERE lower(email) = lower($1)
+    WHERE lower(email) = ANY($1::text[])
       AND (removal_sent_at IS NULL OR removal_sent_at <= now() - make_interval(mins => ${RESEND_MINUTES}))
     RETURNING id
   ), tokens AS (
@@ -89,14 +93,16 @@ export interface ConsentStore {
   remove(hash: string): Promise<RemoveOutcome>;
 }
 
-export function createConsentStore(db: Db): ConsentStore {
+export function createConsentStore(db: Db, dataKeys: DataKeys | null = null): ConsentStore {
   const firstId = (rows: Array<{ id: number | string }>) => (rows[0] ? Number(rows[0].id) : null);
   return {
     async issueConfirmation(email, confirmHash, removeHash) {
-      return firstId(await db.query<{ id: number }>(ISSUE_CONFIRMATION, [email, confirmHash, removeHash]));
+      return firstId(
+        await db.query<{ id: number }>(ISSUE_CONFIRMATION, [addressKeys(dataKeys, email), confirmHash, removeHash]),
+      );
     },
     async issueRemoval(email, removeHash) {
-      return firstId(await db.query<{ id: number }>(ISSUE_REMOVAL, [email, removeHash]));
+      return firstId(await db.query<{ id: number }>(ISSUE_REMOVAL, [addressKeys(dataKeys, email), removeHash]));
     },
     async unsend(id, hashes, kind) {
       await db.query(UNSEND, [id, hashes, kind]);

@@ -20,13 +20,23 @@ export function visibleControls(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-export function csvCell(value: unknown): string {
+/**
+ * One cell. A cell holding a separator, quote, line break or tab is quoted (so a reader splitting on tabs, or
+ * guessing the separator, keeps it whole). `exact`: no formula guard, the value exactly as stored (for a mailing
+ * tool's import, where `-bob@example.com` must stay as it is; such a file is not for spreadsheets).
+ */
+export function csvCell(value: unknown, options: { exact?: boolean } = {}): string {
   const raw = value === null || value === undefined ? "" : value instanceof Date ? value.toISOString() : String(value);
-  const text = visibleControls(raw).replace(CELL_START, "'");
-  return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const visible = visibleControls(raw);
+  const text = options.exact ? visible : visible.replace(CELL_START, "'");
+  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One CSV line (CRLF-terminated) of `values`, each written by `cell`. */
+export function csvRow(values: readonly unknown[], cell: (value: unknown) => string = csvCell): string {
+  return `${values.map((value) => cell(value)).join(",")}\r\n`;
 }
 
 export function toCsv(columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): string {
-  const lines = [columns.map(csvCell).join(","), ...rows.map((row) => columns.map((c) => csvCell(row[c])).join(","))];
-  return `${lines.join("\r\n")}\r\n`;
+  return csvRow(columns) + rows.map((row) => csvRow(columns.map((c) => row[c]))).join("");
 }

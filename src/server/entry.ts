@@ -1,5 +1,6 @@
 import type { Attribution } from "../lib/waitlist/attribution";
 import type { Signup } from "../lib/waitlist/spec";
+import { TERMS_VERSION } from "./terms-version";
 
 /**
  * `pending` until the address is confirmed by e-mail (only while mail is configured), else `confirmed`; then
@@ -13,6 +14,12 @@ export interface WaitlistEntry {
   name: string | null;
   email: string;
   message: string | null;
+  /** The optional answers on their own (also combined in `message`); absent: none. */
+  organization?: string | null;
+  why?: string | null;
+  connect?: string | null;
+  /** The version of the terms agreed to (terms-version.ts); absent: not recorded. */
+  termsVersion?: string;
   attribution?: Attribution;
 }
 
@@ -35,12 +42,16 @@ export function buildMessage(parts: Pick<Signup, "organization" | "why" | "conne
   return paragraphs.length > 0 ? paragraphs.join("\n\n") : null;
 }
 
-/** The row to store for a validated (so trimmed) sign-up: an empty name is null. */
+/** The row to store for a validated (so trimmed) sign-up, agreeing to today's terms: an empty name is null. */
 export function toEntry(signup: Signup, attribution?: Attribution): WaitlistEntry {
   return {
     name: signup.name || null,
     email: signup.email,
     message: buildMessage(signup),
+    organization: signup.organization || null,
+    why: signup.why || null,
+    connect: signup.connect || null,
+    termsVersion: TERMS_VERSION,
     ...(attribution ? { attribution } : {}),
   };
 }

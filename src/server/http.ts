@@ -12,7 +12,12 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 /** A file to download (an export): its type, a dated name, never cached, never sniffed. */
-export function attachment(body: string | null, type: string, name: string, extension: string): Response {
+export function attachment(
+  body: string | ReadableStream<Uint8Array> | null,
+  type: string,
+  name: string,
+  extension: string,
+): Response {
   const day = new Date().toISOString().slice(0, 10);
   return new Response(body, {
     headers: {

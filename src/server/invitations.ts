@@ -13,7 +13,7 @@
 import { hostname } from "node:os";
 import { LINK_PATHS } from "../lib/waitlist/consent";
 import { newToken } from "./consent-store";
-import { csvCell } from "./csv";
+import { csvRow } from "./csv";
 import { newInviteCode } from "./invite-store";
 import type { Mailer } from "./mail/mailer";
 import { invitationEmail } from "./mail/messages";
@@ -120,7 +120,7 @@ async function sendWave(wave: number, options: WaveOptions, report: WaveReport):
   if (delivery.kind === "csv") {
     const codes = fresh.map(() => newInviteCode());
     const rows = fresh.map((p, i) => [p.email, p.name, inviteLink(accessUrl, codes[i]?.code ?? "")]);
-    await delivery.write(rows.map((row) => `${row.map(csvCell).join(",")}\r\n`).join(""));
+    await delivery.write(rows.map((row) => csvRow(row)).join(""));
     const hashes = codes.map((c) => c.hash);
     report.invited += await store.invites.sentAll(
       wave,

@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { REMOVE_TTL_DAYS } from "../lib/waitlist/consent";
+import { type DataKeys, PERSON_COLUMNS, PERSONAL_FIELDS, personOf, type StoredPerson } from "./data-key";
 import type { Db } from "./db/types";
 
 /** 20 random bytes (160 bits) as base64url: 27 characters, the only shape a code ever has. */
@@ -40,7 +41,7 @@ const SQL = {
       SELECT id FROM waitlist WHERE ${AVAILABLE} ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED
     ) RETURNING id`,
   /** The people wave `$1` still holds, in sign-up order; `attempted`: their e-mail's end was being sent. */
-  members: `SELECT id, email, name, invite_attempted_at IS NOT NULL AS attempted FROM waitlist
+  members: `SELECT id, ${PERSON_COLUMNS}, invite_attempted_at IS NOT NULL AS attempted FROM waitlist
     WHERE invite_wave_id = $1 AND status = 'confirmed' ORDER BY created_at, id`,
   /** Waves not finished, with how many people each still holds and whether it has stopped beating. */
   unfinished: `SELECT v.id, v.owner, v.heartbeat_at < now() - make_interval(secs => $1::int) AS stale,
@@ -102,9 +103,10 @@ const SQL = {
         invite_wave_id = NULL, invite_attempted_at = NULL
       WHERE invite_code_hash = $1 AND invite_expires_at > now()
         AND (status = 'invited' OR (status = 'confirmed' AND invite_attempted_at IS NOT NULL))
-      RETURNING email, name
+      RETURNING ${PERSON_COLUMNS}
     )
-    SELECT (SELECT email FROM joined) AS email, (SELECT name FROM joined) AS name,
+    SELECT ${PERSONAL_FIELDS.map((field) => `(SELECT ${field} FROM joined) AS ${field}`).join(", ")},
+      (SELECT key_id FROM joined) AS key_id, (SELECT sealed FROM joined) AS sealed, (SELECT count(*)::int FROM joined) AS joined,
       (SELECT status FROM invite) AS status, (SELECT expired FROM invite) AS expired`,
 } as const;
 
@@ -157,7 +159,7 @@ export interface InviteStore {
   redeem(codeHash: string): Promise<RedeemOutcome>;
 }
 
-export function createInviteStore(db: Db): InviteStore {
+export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): InviteStore {
   const iso = (value: unknown) =>
     value === null || value === undefined
       ? null
@@ -182,10 +184,11 @@ export function createInviteStore(db: Db): InviteStore {
       return (await db.query(SQL.reserve, [wave, count])).length;
     },
     async members(wave) {
-      const rows = await db.query<{ id: number; email: string; name: string | null; attempted: boolean }>(SQL.members, [
-        wave,
-      ]);
-      return rows.map((row) => ({ ...row, id: Number(row.id) }));
+      const rows = await db.query<StoredPerson & { id: number; attempted: boolean }>(SQL.members, [wave]);
+      return rows.map((row) => {
+        const { email, name } = personOf(dataKeys, row);
+        return { id: Number(row.id), email, name, attempted: row.attempted };
+      });
     },
     async unfinished(staleSeconds) {
       const rows = await db.query<{ id: number; owner: string; stale: boolean; remaining: number }>(SQL.unfinished, [
@@ -219,13 +222,14 @@ export function createInviteStore(db: Db): InviteStore {
       await db.query(SQL.finish, [wave]);
     },
     async redeem(codeHash) {
-      const [row] = await db.query<{
-        email: string | null;
-        name: string | null;
-        status: string | null;
-        expired: boolean | null;
-      }>(SQL.redeem, [codeHash]);
-      if (row?.email) return { outcome: "joined", email: row.email, name: row.name };
+      const [row] = await db.query<StoredPerson & { joined: number; status: string | null; expired: boolean | null }>(
+        SQL.redeem,
+        [codeHash],
+      );
+      if (row && Number(row.joined) === 1) {
+        const { email, name } = personOf(dataKeys, row);
+        return { outcome: "joined", email, name };
+      }
       if (!row || row.status === null) return { outcome: "unknown" };
       if (row.status === "joined") return { outcome: "used" };
       if (row.expired) return { outcome: "expired" };

@@ -1,7 +1,9 @@
 import { ConfigError, getConfig, type ServerConfig } from "./config";
+import { DataKeyError } from "./data-key";
 import { chooseConnection } from "./db/connection";
 import { openNetworkDb } from "./db/network";
 import type { Db } from "./db/types";
+import { log } from "./log";
 import { createStore, type Store } from "./store";
 
 type OpenEmbedded = (dataDir: string) => Promise<Db>;
@@ -16,16 +18,18 @@ export function allowEmbeddedDatabase(open: OpenEmbedded): void {
   openEmbedded = open;
 }
 
-/** Opens the configured database (see chooseConnection) as a store. */
+/** Opens the configured database (see chooseConnection) as a store; a malformed DATA_KEY stops here. */
 export async function openStore(config: ServerConfig = getConfig()): Promise<Store> {
+  if (config.dataKeyProblem) throw new DataKeyError(config.dataKeyProblem);
   const connection = chooseConnection(config);
-  if (connection.kind === "embedded") {
-    if (!openEmbedded) {
-      throw new ConfigError("No database configured: set DATABASE_URL, or add Netlify Database (NETLIFY_DB_URL).");
-    }
-    return createStore(await openEmbedded(connection.dataDir));
+  if (connection.kind === "embedded" && !openEmbedded) {
+    throw new ConfigError("No database configured: set DATABASE_URL, or add Netlify Database (NETLIFY_DB_URL).");
   }
-  return createStore(await openNetworkDb(connection, config));
+  const db =
+    connection.kind === "embedded" && openEmbedded
+      ? await openEmbedded(connection.dataDir)
+      : await openNetworkDb(connection as Exclude<typeof connection, { kind: "embedded" }>, config);
+  return createStore(db, config.dataKeys);
 }
 
 let current: Promise<Store> | undefined;
@@ -36,6 +40,11 @@ export function getStore(): Promise<Store> {
   if (shutDown) return Promise.reject(new Error("The server is shutting down."));
   if (!current) {
     current = openStore();
+    // Said once per instance where the platform's log is the only place anyone will read it.
+    const config = getConfig();
+    if (config.onNetlify && !config.dataKeys) {
+      log("warn", "waitlist.plain_text_at_rest", { fix: "set DATA_KEY in the Production context" });
+    }
     current.catch(() => {
       current = undefined;
     });

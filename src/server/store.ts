@@ -5,6 +5,17 @@
  */
 import { ATTRIBUTION_FIELDS, type Attribution, NO_ATTRIBUTION } from "../lib/waitlist/attribution";
 import { type ConsentStore, createConsentStore } from "./consent-store";
+import {
+  addressKeys,
+  columnsOf,
+  DataKeyError,
+  type DataKeys,
+  PERSON_COLUMNS,
+  PERSONAL_FIELDS,
+  type PersonalData,
+  personOf,
+  type StoredPerson,
+} from "./data-key";
 import type { Db } from "./db/types";
 import { ENTRY_STATUSES, type EntryStatus, type WaitlistEntry } from "./entry";
 import { createInviteStore, type InviteStore } from "./invite-store";
@@ -22,23 +33,55 @@ const PREVIOUS = `SELECT coalesce((SELECT attempts FROM waitlist_rate_limit
 const PRUNE = `DELETE FROM waitlist_rate_limit
   WHERE window_start < $3::timestamptz AND (SELECT attempts FROM hit) = 1`;
 
+/** The columns a sign-up writes, in the order of its statement parameters. */
+const ROW_COLUMNS = [...PERSONAL_FIELDS, "key_id", "sealed", "terms_version", "status", ...ATTRIBUTION_FIELDS];
+/** The sign-up's values as parameters $first…, one per ROW_COLUMNS. */
+const rowValues = (first: number) => ROW_COLUMNS.map((_, i) => `$${first + i}::text`).join(", ");
+/**
+ * Adds the row unless its address is listed under any of its keys ($keys: hashed under this key or the previous
+ * one, or plain), so a row not yet sealed still refuses its duplicate.
+ */
+const insertRow = (keys: number, first: number, from = "") => `INSERT INTO waitlist (${ROW_COLUMNS.join(", ")})
+      SELECT ${rowValues(first)} ${from}
+      ${from ? "AND" : "WHERE"} NOT EXISTS (SELECT 1 FROM waitlist WHERE lower(email) = ANY($${keys}::text[]))
+      ON CONFLICT ((lower(email))) DO NOTHING
+      RETURNING id`;
+
 /**
  * The one place that holds the waitlist's SQL; every driver runs exactly these statements. Each call of the
  * request path is one statement, so a sign-up costs one database round trip.
  */
 export const SQL = {
-  insert: `INSERT INTO waitlist (name, email, message, status, source, medium, campaign, referrer, page)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-    ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
+  insert: insertRow(1, 2),
   count: `SELECT status, count(*)::int AS count FROM waitlist GROUP BY status`,
-  list: `SELECT created_at, name, email, message, status, invited_at, joined_at, source, medium, campaign, referrer, page
+  /** A batch of the export: up to $4 entries after id $1, oldest first (since $2; only confirmed ones if $3). */
+  list: `SELECT id, created_at, ${PERSON_COLUMNS}, status, invited_at, joined_at, source, medium, campaign, referrer, page,
+      terms_version, confirmed_at
     FROM waitlist
-    WHERE ($1::timestamptz IS NULL OR created_at >= $1::timestamptz) AND ($2::boolean IS NOT TRUE OR status = 'confirmed')
-    ORDER BY id`,
-  /** The newest sign-ups ($1 from offset $2), those whose address contains $3 when it is given; and how many match. */
-  newest: `SELECT id, created_at, email, name, status, source, count(*) OVER ()::int AS matching FROM waitlist
-    WHERE $3::text IS NULL OR strpos(lower(email), lower($3::text)) > 0
+    WHERE id > $1::bigint AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+      AND ($3::boolean IS NOT TRUE OR status = 'confirmed')
+    ORDER BY id LIMIT $4::int`,
+  /**
+   * The newest sign-ups ($1 from offset $2): with $3, those whose plain address contains it or whose address is
+   * exactly it under any key ($4; a sealed address can only be found whole); and how many match.
+   */
+  newest: `SELECT id, created_at, ${PERSON_COLUMNS}, status, source, count(*) OVER ()::int AS matching FROM waitlist
+    WHERE $3::text IS NULL OR (key_id IS NULL AND strpos(lower(email), lower($3::text)) > 0)
+      OR lower(email) = ANY($4::text[])
     ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`,
+  /** How many rows are plain, and how many are sealed under each key. */
+  sealing: `SELECT key_id, count(*)::int AS count FROM waitlist GROUP BY key_id`,
+  /** Up to $2 rows not sealed under key $1, oldest first: what `waitlist encrypt` seals next. */
+  unsealed: `SELECT id, ${PERSON_COLUMNS} FROM waitlist WHERE key_id IS DISTINCT FROM $1 ORDER BY id LIMIT $2::int`,
+  /**
+   * Seals a batch in one statement (all of it or none): each row only if it is still as read ($5: the key it was
+   * under), so a row changed meanwhile is left for the next batch.
+   */
+  seal: `UPDATE waitlist w SET name = NULL, message = NULL, organization = NULL, why = NULL, connect = NULL,
+      email = u.email, key_id = $1, sealed = u.sealed
+    FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, email, sealed, old_key)
+    WHERE w.id = u.id AND w.key_id IS NOT DISTINCT FROM u.old_key
+    RETURNING w.id`,
   /** Sign-ups of the last $1 days by source, medium, campaign and referring site: the $2 most of each. */
   breakdown: `WITH recent AS (SELECT * FROM waitlist WHERE created_at >= current_date - ($1::int - 1)),
     counted AS (
@@ -52,22 +95,17 @@ export const SQL = {
     SELECT field, value, count FROM ranked WHERE rank <= $2 ORDER BY field, rank`,
   secret: "SELECT value FROM waitlist_secret WHERE name = 'server'",
   /** An erasure: the entry of address $1 (any case) and, with it, its tokens. */
-  erase: "DELETE FROM waitlist WHERE lower(email) = lower($1) RETURNING id",
+  erase: "DELETE FROM waitlist WHERE lower(email) = ANY($1::text[]) RETURNING id",
   perDay: `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, count(w.id)::int AS count
     FROM generate_series(current_date - ($1::int - 1), current_date, interval '1 day') AS d(day)
     LEFT JOIN waitlist w ON w.created_at >= d.day AND w.created_at < d.day + interval '1 day'
     GROUP BY d.day ORDER BY d.day`,
   /**
    * Counts an attempt, prunes on a window's first, and inserts only while the sliding estimate (this window's
-   * attempts + the previous window's × $8) is within the allowance ($4).
+   * attempts + the previous window's × $5) is within the allowance ($4).
    */
   hitAndInsert: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), added AS (
-      INSERT INTO waitlist (name, email, message, status, source, medium, campaign, referrer, page)
-      SELECT $5::text, $6::text, $7::text, $9::text, $10::text, $11::text, $12::text, $13::text, $14::text
-      FROM hit, previous
-      WHERE hit.attempts + previous.attempts * $8::float8 <= $4::int
-      ON CONFLICT ((lower(email))) DO NOTHING
-      RETURNING id
+      ${insertRow(6, 7, "FROM hit, previous WHERE hit.attempts + previous.attempts * $5::float8 <= $4::int")}
     )
     SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
       (SELECT count(*)::int FROM added) AS added`,
@@ -91,11 +129,20 @@ export const SQL = {
     SELECT (SELECT count(*)::int FROM old) AS matched, (SELECT count(*)::int FROM purged) AS purged`,
 } as const;
 
-export interface ExportedEntry extends Omit<WaitlistEntry, "attribution">, Attribution {
+export interface ExportedEntry extends PersonalData, Attribution {
   created_at: string;
   status: EntryStatus;
   invited_at: string | null;
   joined_at: string | null;
+  /** The consent record: the terms agreed to at created_at, and when the address was confirmed. */
+  terms_version: string | null;
+  confirmed_at: string | null;
+}
+
+/** Which rows are plain and which sealed, under which key (by id). */
+export interface Sealing {
+  plain: number;
+  sealed: Record<string, number>;
 }
 
 export type BreakdownField = "source" | "medium" | "campaign" | "referrer";
@@ -128,6 +175,8 @@ export interface RateWindow {
 
 export interface Store {
   readonly db: Db;
+  /** DATA_KEY's keys, or null: rows are written plain. */
+  readonly dataKeys: DataKeys | null;
   /** Confirmation and removal links (consent.ts). */
   readonly consent: ConsentStore;
   /** Waves of invitations and the product's redemption of their codes (invitations.ts). */
@@ -150,7 +199,18 @@ export interface Store {
   /** Deletes the entry of `email` (any case) and its tokens: an erasure request. Resolves to whether there was one. */
   erase(email: string): Promise<boolean>;
   /** Every entry, oldest first; only those created on or after `since`, or only confirmed ones, when asked. */
-  list(since?: Date, options?: { confirmedOnly?: boolean }): Promise<ExportedEntry[]>;
+  list(since?: Date, options?: ListOptions): Promise<ExportedEntry[]>;
+  /** Up to `limit` entries after the one with id `after` (0: from the first), and the id to go on from (null: done). */
+  listPage(after: number, limit: number, since?: Date | undefined, options?: ListOptions): Promise<ListPage>;
+  /** How many rows are plain and how many sealed under each key. */
+  sealing(): Promise<Sealing>;
+  /**
+   * Throws a DataKeyError when a stored row is sealed under a key this process does not have. Checked once (until
+   * it passes) before the first write: a wrong key never writes a row the right one cannot open.
+   */
+  checkDataKey(): Promise<void>;
+  /** Seals up to `limit` rows not yet under the current key; resolves to how many it sealed and how many it read. */
+  sealNext(limit: number): Promise<{ sealed: number; read: number }>;
   /** Pending entries untouched for `hours` hours: how many, and (only with `apply`) deletes them. */
   purgePending(hours: number, apply: boolean): Promise<{ matched: number; purged: number }>;
   /** Sign-ups per day for the last `days` days (UTC), today included, days without sign-ups as 0. */
@@ -171,7 +231,15 @@ export interface Store {
   close(): Promise<void>;
 }
 
-type Times = "created_at" | "invited_at" | "joined_at";
+export interface ListOptions {
+  confirmedOnly?: boolean;
+}
+export interface ListPage {
+  rows: ExportedEntry[];
+  next: number | null;
+}
+
+const iso = (value: Date | string | null | undefined) => (value == null ? null : new Date(value).toISOString());
 
 /** The entry's attribution as the five statement parameters, in ATTRIBUTION_FIELDS order. */
 const sources = (entry: WaitlistEntry) =>
@@ -185,14 +253,92 @@ function rateCount(row: { attempts: number; previous: number } | undefined, wind
 
 const previousStart = (window: RateWindow) => new Date(window.start.getTime() - window.windowMs).toISOString();
 
-export function createStore(db: Db): Store {
+export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
   let secret: Promise<Buffer> | undefined;
+  /** The sign-up's row as statement parameters, in ROW_COLUMNS order; its personal data sealed when a key is set. */
+  const rowParams = (entry: WaitlistEntry, status: EntryStatus) => {
+    const person: PersonalData = {
+      name: entry.name,
+      email: entry.email,
+      message: entry.message,
+      organization: entry.organization ?? null,
+      why: entry.why ?? null,
+      connect: entry.connect ?? null,
+    };
+    const stored = columnsOf(dataKeys, person);
+    const personal = [...PERSONAL_FIELDS, "key_id", "sealed"] as const;
+    return [...personal.map((field) => stored[field]), entry.termsVersion ?? null, status, ...sources(entry)];
+  };
+  const page = async (after: number, limit: number, since?: Date, options: ListOptions = {}): Promise<ListPage> => {
+    type Row = StoredPerson &
+      Omit<ExportedEntry, keyof PersonalData | "created_at" | "invited_at" | "joined_at" | "confirmed_at"> & {
+        id: number | string;
+        created_at: Date | string;
+        invited_at: Date | string | null;
+        joined_at: Date | string | null;
+        confirmed_at: Date | string | null;
+      };
+    const params = [after, since ? since.toISOString() : null, options.confirmedOnly ?? false, limit];
+    const rows = await db.query<Row>(SQL.list, params);
+    return {
+      rows: rows.map((r) => ({
+        created_at: new Date(r.created_at).toISOString(),
+        ...personOf(dataKeys, r),
+        status: r.status,
+        invited_at: iso(r.invited_at),
+        joined_at: iso(r.joined_at),
+        source: r.source,
+        medium: r.medium,
+        campaign: r.campaign,
+        referrer: r.referrer,
+        page: r.page,
+        terms_version: r.terms_version,
+        confirmed_at: iso(r.confirmed_at),
+      })),
+      next: rows.length === limit ? Number(rows[rows.length - 1]?.id) : null,
+    };
+  };
+  const sealing = async (): Promise<Sealing> => {
+    const counts: Sealing = { plain: 0, sealed: {} };
+    for (const r of await db.query<{ key_id: string | null; count: number }>(SQL.sealing)) {
+      if (r.key_id === null) counts.plain = Number(r.count);
+      else counts.sealed[r.key_id] = Number(r.count);
+    }
+    return counts;
+  };
+  const checkDataKey = async () => {
+    const { sealed } = await sealing();
+    const known = [dataKeys?.current.id, dataKeys?.previous?.id];
+    for (const [id, count] of Object.entries(sealed)) {
+      if (known.includes(id)) continue;
+      throw new DataKeyError(
+        dataKeys
+          ? `DATA_KEY does not open the ${count} row(s) sealed under key ${id}: set the key they were sealed with (while rotating, the old one as DATA_KEY_PREVIOUS).`
+          : `${count} row(s) are sealed under key ${id}, but DATA_KEY is not set: set it to the key they were sealed with.`,
+      );
+    }
+  };
+  let checked: Promise<void> | undefined;
+  /**
+   * The key check, made once per store, before the first write with a key (without one, rows are written plain,
+   * which any key can live with); a database that did not answer is asked again next time.
+   */
+  const keyChecked = () => {
+    if (!dataKeys) return Promise.resolve();
+    checked ??= checkDataKey().catch((error: unknown) => {
+      if (!(error instanceof DataKeyError)) checked = undefined;
+      throw error;
+    });
+    return checked;
+  };
   return {
     db,
-    consent: createConsentStore(db),
-    invites: createInviteStore(db),
+    dataKeys,
+    consent: createConsentStore(db, dataKeys),
+    invites: createInviteStore(db, dataKeys),
     async add(entry, status = "confirmed") {
-      const rows = await db.query(SQL.insert, [entry.name, entry.email, entry.message, status, ...sources(entry)]);
+      await keyChecked();
+      const rows = await db.query(SQL.insert, [addressKeys(dataKeys, entry.email), ...rowParams(entry, status)]);
       return rows.length === 1;
     },
     async count() {
@@ -209,21 +355,21 @@ export function createStore(db: Db): Store {
       return counts;
     },
     async newest(limit, offset, search) {
-      const rows = await db.query<ListedEntry & { created_at: Date | string; matching: number }>(SQL.newest, [
-        limit,
-        offset,
-        search || null,
-      ]);
+      type Row = StoredPerson & {
+        created_at: Date | string;
+        status: EntryStatus;
+        source: string | null;
+        matching: number;
+      };
+      const keys = search ? addressKeys(dataKeys, search.trim()) : [];
+      const rows = await db.query<Row>(SQL.newest, [limit, offset, search || null, keys]);
       // Counted beside the page (a window over the matches), so a page past the last one reads 0.
       const matching = Number(rows[0]?.matching ?? 0);
       return {
-        rows: rows.map(({ created_at, email, name, status, source }) => ({
-          created_at: new Date(created_at).toISOString(),
-          email,
-          name,
-          status,
-          source,
-        })),
+        rows: rows.map((r) => {
+          const { email, name } = personOf(dataKeys, r);
+          return { created_at: new Date(r.created_at).toISOString(), email, name, status: r.status, source: r.source };
+        }),
         matching,
       };
     },
@@ -251,20 +397,35 @@ export function createStore(db: Db): Store {
       return secret;
     },
     async erase(email) {
-      return (await db.query(SQL.erase, [email])).length > 0;
+      return (await db.query(SQL.erase, [addressKeys(dataKeys, email)])).length > 0;
+    },
+    sealing,
+    checkDataKey,
+    async sealNext(limit) {
+      if (!dataKeys) throw new DataKeyError("DATA_KEY is not set: there is no key to seal with.");
+      await keyChecked();
+      const rows = await db.query<StoredPerson & { id: number | string }>(SQL.unsealed, [dataKeys.current.id, limit]);
+      if (rows.length === 0) return { sealed: 0, read: 0 };
+      const sealed = rows.map((r) => columnsOf(dataKeys, personOf(dataKeys, r)));
+      const done = await db.query(SQL.seal, [
+        dataKeys.current.id,
+        rows.map((r) => Number(r.id)),
+        sealed.map((c) => c.email),
+        sealed.map((c) => c.sealed),
+        rows.map((r) => r.key_id),
+      ]);
+      return { sealed: done.length, read: rows.length };
     },
     async hitAndAdd(key, window, allowance, entry, status = "confirmed") {
+      await keyChecked();
       const params = [
         key,
         window.start.toISOString(),
         previousStart(window),
         allowance,
-        entry.name,
-        entry.email,
-        entry.message,
         window.previousWeight,
-        status,
-        ...sources(entry),
+        addressKeys(dataKeys, entry.email),
+        ...rowParams(entry, status),
       ];
       const [row] = await db.query<{ attempts: number; previous: number; added: number }>(SQL.hitAndInsert, params);
       return { ...rateCount(row, window), added: Number(row?.added ?? 0) === 1 };
@@ -279,15 +440,15 @@ export function createStore(db: Db): Store {
       return { matched: Number(row?.matched ?? 0), purged: Number(row?.purged ?? 0) };
     },
     async list(since, options = {}) {
-      type Row = Omit<ExportedEntry, "created_at" | "invited_at" | "joined_at"> & Record<Times, Date | string | null>;
-      const rows = await db.query<Row>(SQL.list, [since ? since.toISOString() : null, options.confirmedOnly ?? false]);
-      return rows.map((row) => ({
-        ...row,
-        created_at: new Date(row.created_at ?? 0).toISOString(),
-        invited_at: row.invited_at === null ? null : new Date(row.invited_at).toISOString(),
-        joined_at: row.joined_at === null ? null : new Date(row.joined_at).toISOString(),
-      }));
+      const all: ExportedEntry[] = [];
+      for (let after: number | null = 0; after !== null; ) {
+        const { rows, next } = await page(after, 1000, since, options);
+        all.push(...rows);
+        after = next;
+      }
+      return all;
     },
+    listPage: page,
     async perDay(days) {
       return (await db.query<{ day: string; count: number }>(SQL.perDay, [days])).map((r) => ({
         ...r,

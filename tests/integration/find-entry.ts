@@ -1,14 +1,18 @@
+import { addressKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../../src/server/data-key";
 import type { WaitlistEntry } from "../../src/server/entry";
 import type { Store } from "../../src/server/store";
 
 /**
- * The stored entry of an address (any case), read with SQL on the store's own connection: what tests check a
- * sign-up against. Not part of the store, which the product never asks for one address.
+ * The stored entry of an address (any case), read with SQL on the store's own connection and opened with the
+ * store's key when sealed: what tests check a sign-up against. Not part of the store, which the product never
+ * asks for one address.
  */
 export async function findEntry(store: Store, email: string): Promise<WaitlistEntry | null> {
-  const [row] = await store.db.query<{ name: string | null; email: string; message: string | null }>(
-    "SELECT name, email, message FROM waitlist WHERE lower(email) = lower($1)",
-    [email],
+  const [row] = await store.db.query<StoredPerson>(
+    `SELECT ${PERSON_COLUMNS} FROM waitlist WHERE lower(email) = ANY($1::text[])`,
+    [addressKeys(store.dataKeys, email)],
   );
-  return row ?? null;
+  if (!row) return null;
+  const { name, email: address, message } = personOf(store.dataKeys, row);
+  return { name, email: address, message };
 }

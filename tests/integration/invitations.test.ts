@@ -416,10 +416,12 @@ describe.each(backends("invite"))("on %s", (_name, available, open) => {
       { value: "newsletter", count: 2 },
       { value: null, count: 2 },
     ]);
-    const csv = formatEntries(await store.list(), "csv");
+    const csv = await formatEntries(await store.list(), "csv");
     expect(csv.split("\r\n")[0]).toBe(
-      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page",
+      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at",
     );
-    expect(csv).toContain(",dialog@example.com,,confirmed,,,newsletter,email,launch,news.example.com,/product\r\n");
+    expect(csv).toContain(
+      ",dialog@example.com,,confirmed,,,newsletter,email,launch,news.example.com,/product,,,,2d81b8fd62c70c2e,\r\n",
+    );
   });
 });

@@ -42,6 +42,16 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
     }
   };
   /** Points the function at a database by environment, as a deployment would. */
+  const total = async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return Number((await client.query("SELECT count(*)::int AS n FROM waitlist")).rows[0].n);
+    } finally {
+      await client.end();
+    }
+  };
+
   const configure = async (env: Record<string, string>) => {
     vi.unstubAllEnvs();
     for (const name of [
@@ -50,6 +60,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
       "NETLIFY_DB_URL",
       "NETLIFY_DB_DRIVER",
       "NEON_FETCH_ENDPOINT",
+      "DATA_KEY",
     ]) {
       vi.stubEnv(name, env[name] ?? "");
     }
@@ -124,15 +135,37 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
     const preview = (ip: string) =>
       ({ ...fakeContext(ip), deploy: { context: "deploy-preview" } }) as unknown as Context;
 
-    it("store sign-ups in their own Netlify Database branch", async () => {
+    it("store nothing in their Netlify Database branch without DATA_KEY (the branch is production's copy)", async () => {
       await configure({ NETLIFY_DB_URL: database.url, NETLIFY_DB_DRIVER: "server" });
+      const before = await total();
+      for (const [i, email] of ["preview-a@example.com", "preview-b@example.com", "preview-c@example.com"].entries()) {
+        const res = await handler(post({ email, termsAccepted: true }), preview(`10.1.1.${10 + i}`));
+        expect(res.status).toBe(201);
+        expect(res.headers.get("x-waitlist-dry-run")).toBe("deploy-preview");
+      }
+      expect(await total()).toBe(before);
+    });
+
+    it("store sign-ups, sealed, in their own Netlify Database branch given DATA_KEY", async () => {
+      await configure({
+        NETLIFY_DB_URL: database.url,
+        NETLIFY_DB_DRIVER: "server",
+        DATA_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+      });
       const res = await handler(
         post({ email: "preview-branch@example.com", termsAccepted: true }),
         preview("10.1.1.1"),
       );
       expect(res.status).toBe(201);
       expect(res.headers.get("x-waitlist-dry-run")).toBeNull();
-      expect(await rows("preview-branch@example.com")).toHaveLength(1);
+      expect(await rows("preview-branch@example.com")).toEqual([]);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      // Stored sealed, then removed: the later commands here run without the key.
+      const sealed = await client.query("DELETE FROM waitlist WHERE key_id IS NOT NULL RETURNING email");
+      await client.end();
+      expect(sealed.rows).toHaveLength(1);
+      expect(sealed.rows[0].email).toMatch(/^hmac:[0-9a-f]{64}$/);
     });
 
     it("are dry runs with only a shared DATABASE_URL", async () => {
@@ -153,7 +186,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
       try {
         const first = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(first.stdout).toContain(
-          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources, 0004_admin_sessions, 0005_server_secret",
+          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources, 0004_admin_sessions, 0005_server_secret, 0006_answers_consent_and_sealing",
         );
         const again = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(again.stdout).toContain("already up to date");
@@ -167,6 +200,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0003_invitations_and_sources" },
           { name: "0004_admin_sessions" },
           { name: "0005_server_secret" },
+          { name: "0006_answers_consent_and_sealing" },
         ]);
       } finally {
         await fresh.drop();

@@ -117,13 +117,13 @@ describe("GET /api/waitlist/export", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const csv = await res.text();
     expect(csv.split("\r\n")[0]).toBe(
-      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page",
+      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at",
     );
     expect(csv).toContain("form@example.com");
     // A pending entry is listed with its status, and left out with ?confirmed-only.
     await (await getStore()).add({ name: null, email: "waiting@example.com", message: null }, "pending");
     expect(await (await exportHandler(exportRequest(TOKEN))).text()).toMatch(
-      /,waiting@example\.com,,pending,,,,,,,\r\n/,
+      /,waiting@example\.com,,pending,,,,,,,,,,,,\r\n/,
     );
     const confirmedOnly = await exportHandler(
       new Request("http://localhost/api/waitlist/export?confirmed-only", {
@@ -132,7 +132,7 @@ describe("GET /api/waitlist/export", () => {
     );
     const rows = (await confirmedOnly.text()).trim().split("\r\n").slice(1);
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((row) => /,confirmed,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*$/.test(row))).toBe(true);
+    expect(rows.every((row) => /,confirmed(,[^,]*){12}$/.test(row))).toBe(true);
   });
 });
 
@@ -169,11 +169,11 @@ describe("npm run waitlist (CLI) on the embedded database", () => {
     const csv = (await cli("export")).stdout;
     expect(
       csv.startsWith(
-        "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page\r\n",
+        "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at\r\n",
       ),
     ).toBe(true);
-    expect(csv).toContain(`,"'=HYPERLINK(""x"")",csv@example.com,"Why: a, ""b""\nc",confirmed,,,,,,,\r\n`);
-    expect(csv).toContain(",waiting@example.com,,pending,,,,,,,\r\n");
+    expect(csv).toContain(`,"'=HYPERLINK(""x"")",csv@example.com,"Why: a, ""b""\nc",confirmed,,,,,,,,,,,,\r\n`);
+    expect(csv).toContain(",waiting@example.com,,pending,,,,,,,,,,,,\r\n");
     const confirmedOnly = (await cli("export", "--confirmed-only")).stdout;
     expect(confirmedOnly).toContain("csv@example.com");
     expect(confirmedOnly).not.toContain("waiting@example.com");
@@ -181,7 +181,7 @@ describe("npm run waitlist (CLI) on the embedded database", () => {
     const json = JSON.parse((await cli("export", "--format", "json")).stdout) as Array<{ email: string }>;
     expect(json).toHaveLength(total);
     expect((await cli("export", "--since", "2999-01-01")).stdout).toBe(
-      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page\r\n",
+      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at\r\n",
     );
 
     const bad = await cli("export", "--since", "yesterday").catch((error: { code: number; stderr: string }) => error);

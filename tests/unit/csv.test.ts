@@ -49,6 +49,21 @@ describe("CSV (RFC 4180)", () => {
     expect(csvCell(null)).toBe("");
   });
 
+  it("quotes a cell holding a tab, so a reader splitting on tabs keeps it whole", () => {
+    expect(csvCell("a\tb")).toBe('"a\tb"');
+    expect(csvCell("ACME\t=1+1")).toBe('"ACME\t=1+1"');
+  });
+
+  it.each([
+    ["-bob@example.com", "-bob@example.com", "'-bob@example.com"],
+    ["+1@example.com", "+1@example.com", "'+1@example.com"],
+    ["=ada@example.com", "=ada@example.com", "'=ada@example.com"],
+    ["o'hara,jr@example.com", '"o\'hara,jr@example.com"', '"o\'hara,jr@example.com"'],
+  ])("the mail tools' mode keeps %s exact (the spreadsheet mode guards it)", (address, exact, guarded) => {
+    expect(csvCell(address, { exact: true })).toBe(exact);
+    expect(csvCell(address)).toBe(guarded);
+  });
+
   it.each(["=", "+", "-", "@", "\t", "\r"])("neutralises a cell starting with %j", (start) => {
     const cell = csvCell(`${start}SUM(A1:A9)`);
     expect(cell.replace(/^"/, "").startsWith(`'${start}`)).toBe(true);

@@ -28,11 +28,26 @@ describe("toEntry", () => {
       name: null,
       email: "ada@example.com",
       message: null,
+      organization: null,
+      why: null,
+      connect: null,
+      termsVersion: "2d81b8fd62c70c2e",
     });
     expect(toEntry({ name: "Ada", email: "ada@example.com", why: "x" })).toEqual({
       name: "Ada",
       email: "ada@example.com",
       message: "Why: x",
+      organization: null,
+      why: "x",
+      connect: null,
+      termsVersion: "2d81b8fd62c70c2e",
     });
+  });
+
+  it("keeps each answer on its own, so no answer can pass for another", () => {
+    const forged = { email: "ada@example.com", why: "Because\n\nConnect: @forged" };
+    const entry = toEntry(forged);
+    expect(entry.message).toBe("Why: Because\n\nConnect: @forged");
+    expect([entry.why, entry.connect]).toEqual(["Because\n\nConnect: @forged", null]);
   });
 });

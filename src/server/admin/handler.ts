@@ -9,7 +9,7 @@ import type { Context } from "@netlify/functions";
 import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/spec";
 import { sameSecret } from "../bearer";
 import type { ServerConfig } from "../config";
-import { formatEntries } from "../export";
+import { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, openExport } from "../export";
 import { afterAnswer, attachment, withTimeout } from "../http";
 import { earlyAccessBase, InviteConfigError, previewWave, runWave, waveOwner } from "../invitations";
 import { describeError, log } from "../log";
@@ -178,11 +178,13 @@ export function createConsoleHandler(deps: WaitlistDeps) {
         return seeOther(`${CONSOLE_PATH}?removed=${removed ? 1 : 0}`);
       }
       if (path === CONSOLE_PATHS.export) {
-        const format = fields["format"] === "json" ? "json" : "csv";
-        const entries = await withTimeout(store.list(), config.dbTimeoutMs * 4);
-        log("info", "admin.export", { admin: adminId(who), format, rows: entries.length });
-        const type = format === "json" ? "application/json" : "text/csv";
-        return attachment(formatEntries(entries, format), type, "waitlist", format);
+        const asked = fields["format"] as ExportFormat;
+        const format = EXPORT_FORMATS.includes(asked) ? asked : "csv";
+        const { type, extension } = EXPORT_TYPES[format];
+        const body = await openExport(store, format, { timeoutMs: config.dbTimeoutMs }, ({ rows, error }) =>
+          log(error ? "error" : "info", "admin.export", { admin: adminId(who), format, rows }),
+        );
+        return attachment(body, type, "waitlist", extension);
       }
       return message(404, "Not found", "There is nothing here.", who);
     } catch (error) {
@@ -190,6 +192,17 @@ export function createConsoleHandler(deps: WaitlistDeps) {
       return message(503, "Please try again", "The waitlist is unavailable right now. Please try again.");
     }
   };
+}
+
+/** What the console says while personal data is stored as plain text; null once every row is sealed. */
+export function atRestWarning(config: ServerConfig, plainRows: number): string | null {
+  if (!config.dataKeys) {
+    return "Sign-ups are stored as plain text: anyone with a copy of the database (a preview's branch, a backup) can read them. Set DATA_KEY (openssl rand -base64 32) in the Production context, then run npm run waitlist -- encrypt.";
+  }
+  if (plainRows > 0) {
+    return `${plainRows} sign-up(s) from before DATA_KEY was set are still plain text: run npm run waitlist -- encrypt.`;
+  }
+  return null;
 }
 
 async function dashboard(store: Store, config: ServerConfig, admin: string, url: URL, mail: boolean) {
@@ -201,6 +214,7 @@ async function dashboard(store: Store, config: ServerConfig, admin: string, url:
     days: await store.perDay(range),
     breakdown: await store.breakdown(range, 5),
     newest: await store.newest(PER_PAGE, (at - 1) * PER_PAGE, search),
+    sealing: await store.sealing(),
   });
   const data = await withTimeout(load(), config.dbTimeoutMs * 2);
   let reason: string | null = null;
@@ -210,10 +224,12 @@ async function dashboard(store: Store, config: ServerConfig, admin: string, url:
     if (!(error instanceof InviteConfigError)) throw error;
     reason = "Set EARLY_ACCESS_URL (the product's sign-up page) on the site to let people in from here.";
   }
+  const { sealing, ...shown } = data;
   return dashboardPage({
     admin,
     range,
-    ...data,
+    ...shown,
+    atRest: atRestWarning(config, sealing.plain),
     newest: { ...data.newest, page: at, perPage: PER_PAGE, search },
     invite: { ready: reason === null, reason, mail },
     notice: noticeOf(url.searchParams),

@@ -180,6 +180,8 @@ export interface Dashboard {
   newest: { rows: ListedEntry[]; matching: number; page: number; perPage: number; search: string };
   invite: { ready: boolean; reason: string | null; mail: boolean };
   notice: string | null;
+  /** Said on every visit while sign-ups are kept as plain text (DATA_KEY unset, or rows not yet sealed). */
+  atRest: string | null;
 }
 
 const BREAKDOWN_TITLES: Record<BreakdownField, [table: string, column: string]> = {
@@ -276,16 +278,17 @@ function newest(d: Dashboard): string {
 function exportSection(): string {
   return `<section aria-labelledby="export"><h2 id="export">Export</h2>
 <form method="post" action="${CONSOLE_PATHS.export}"><div class="row"><div><label for="format">Format</label>
-<select id="format" name="format"><option value="csv">CSV</option><option value="json">JSON</option></select></div>
+<select id="format" name="format"><option value="csv">CSV (for spreadsheets)</option><option value="mail-csv">CSV of address and name, exact (for a mailing tool)</option><option value="json">JSON</option></select></div>
 <button type="submit">Download the list</button></div></form></section>`;
 }
 
 export function dashboardPage(d: Dashboard): Response {
   const notice = d.notice ? `<p class="notice" role="status">${h(d.notice)}</p>` : "";
+  const atRest = d.atRest ? `<p class="error">${h(d.atRest)}</p>` : "";
   return page(
     200,
     "Waitlist",
-    `<h1>Waitlist</h1>${notice}${totals(d.counts)}${growth(d)}${breakdown(d)}${invite(d)}${newest(d)}${exportSection()}`,
+    `<h1>Waitlist</h1>${notice}${atRest}${totals(d.counts)}${growth(d)}${breakdown(d)}${invite(d)}${newest(d)}${exportSection()}`,
     d.admin,
   );
 }

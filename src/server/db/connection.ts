@@ -55,13 +55,15 @@ export function describeConnection(connection: Connection): string {
 }
 
 /**
- * Deploy previews and branch deploys write only where they have a database of their own: Netlify Database
- * gives each preview its own branch; a DATABASE_URL is shared, so there they are dry runs unless
- * ALLOW_PREVIEW_WRITES=1 says that URL is a preview database.
+ * Deploy previews and branch deploys write only where they have a database of their own and the key its rows
+ * are sealed with: Netlify Database gives each preview its own branch, but forks production's rows into it, so a
+ * preview without DATA_KEY (deployers scope it to Production) stores nothing; a DATABASE_URL is shared, so there
+ * they are dry runs too. ALLOW_PREVIEW_WRITES=1 says the preview's database is its own, and may be written.
  */
 export function isDryRun(deployContext: string | undefined, config: ServerConfig): boolean {
   if (!deployContext || deployContext === "production" || deployContext === "dev") return false;
   if (config.allowPreviewWrites) return false;
+  if (!config.dataKeys) return true;
   try {
     return chooseConnection(config).kind !== "netlify-database";
   } catch {
