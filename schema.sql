@@ -126,3 +126,13 @@ CREATE TABLE IF NOT EXISTS waitlist_secret (
 INSERT INTO waitlist_secret (name, value)
 VALUES ('server', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''))
 ON CONFLICT (name) DO NOTHING;
+
+-- Confirmation and removal e-mails sent per mailbox and day (UTC), so plus-addressed sign-ups (victim+1@…,
+-- victim+2@…) cannot fill one inbox. The key is a keyed hash of the mailbox (its address without a +tag,
+-- case-folded): no address is stored. Days before yesterday are pruned as new ones start.
+CREATE TABLE IF NOT EXISTS waitlist_mailbox_day (
+  mailbox_key text NOT NULL,
+  day date NOT NULL,
+  sent integer NOT NULL DEFAULT 1,
+  PRIMARY KEY (mailbox_key, day)
+);

@@ -77,6 +77,16 @@ const REMOVE = `WITH token AS (
   )
   SELECT (SELECT count(*)::int FROM removed) AS removed, (SELECT bool_or(expired) FROM token) AS expired`;
 
+/** Counts one e-mail to mailbox `$1` today and prunes days before yesterday; returns today's count. */
+const MAILBOX_SENT = `WITH hit AS (
+    INSERT INTO waitlist_mailbox_day (mailbox_key, day) VALUES ($1, current_date)
+    ON CONFLICT (mailbox_key, day) DO UPDATE SET sent = waitlist_mailbox_day.sent + 1
+    RETURNING sent
+  ), pruned AS (
+    DELETE FROM waitlist_mailbox_day WHERE day < current_date - 1 AND (SELECT sent FROM hit) = 1
+  )
+  SELECT sent FROM hit`;
+
 /** What a confirmation link did: confirmed now, had been already, expired, or never was (or its entry went). */
 export type ConfirmOutcome = "confirmed" | "already-confirmed" | "expired" | "invalid";
 /** What a removal link did: removed now, expired, or never was (or was used: its entry, and it, are gone). */
@@ -89,6 +99,8 @@ export interface ConsentStore {
   issueRemoval(email: string, removeHash: string): Promise<number | null>;
   /** Undoes an issue whose e-mail could not be sent (its tokens are dropped; a repeat sends again). */
   unsend(id: number, hashes: string[], kind: "confirm" | "remove"): Promise<void>;
+  /** Counts an e-mail about to go to `mailboxKey` (mailbox.ts); resolves to how many it is today, this one included. */
+  mailboxSent(mailboxKey: string): Promise<number>;
   confirm(hash: string): Promise<ConfirmOutcome>;
   remove(hash: string): Promise<RemoveOutcome>;
 }
@@ -106,6 +118,10 @@ export function createConsentStore(db: Db, dataKeys: DataKeys | null = null): Co
     },
     async unsend(id, hashes, kind) {
       await db.query(UNSEND, [id, hashes, kind]);
+    },
+    async mailboxSent(mailboxKey) {
+      const [row] = await db.query<{ sent: number }>(MAILBOX_SENT, [mailboxKey]);
+      return Number(row?.sent ?? 1);
     },
     async confirm(hash) {
       const [row] = await db.query<{

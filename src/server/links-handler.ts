@@ -15,6 +15,7 @@ import { hashToken } from "./consent-store";
 import { type FormErrorOptions, formErrorPage, redirect } from "./form-page";
 import { afterAnswer, mediaType, withTimeout } from "./http";
 import { describeError, log } from "./log";
+import { mailboxKey } from "./mail/mailbox";
 import { mailerFor } from "./mail/mailer";
 import { sendRemovalLink } from "./mail/send";
 import { isCrossSite, siteOrigin } from "./origin";
@@ -132,7 +133,8 @@ async function requestRemoval(
       const { message, headers } = comeBackLater(wait, "Many removal links have been asked for");
       return page(429, "Please try again later", message, { headers });
     }
-    afterAnswer(context, sendRemovalLink(store.consent, mailer, email, siteOrigin(config, context)));
+    const site = siteOrigin(config, context);
+    afterAnswer(context, sendRemovalLink(store.consent, mailer, email, site, mailboxKey(root, email)));
     return redirect(OUTCOME_PAGES["removal-requested"]);
   } catch (error) {
     log("error", "waitlist.removal_request_failed", describeError(error));

@@ -9,6 +9,7 @@ import { toEntry } from "./entry";
 import { formErrorPage, formSuccess } from "./form-page";
 import { afterAnswer, json, mediaType, readBody, withTimeout } from "./http";
 import { describeError, log } from "./log";
+import { mailboxKey } from "./mail/mailbox";
 import { type Mailer, mailerFor } from "./mail/mailer";
 import { sendConfirmation } from "./mail/send";
 import { isCrossSite, isOwnOrigin, siteOrigin } from "./origin";
@@ -155,8 +156,10 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
       if (outcome.estimate <= config.rateLimitMax) {
         log("info", "waitlist.signup", { added: outcome.added, proven, db: store.db.kind });
         // A pending address (new, or repeated) is mailed after the answer; a confirmed one never is.
-        if (mailer)
-          afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, siteOrigin(config, context)));
+        if (mailer) {
+          const key = mailboxKey(root, entry.email);
+          afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, siteOrigin(config, context), key));
+        }
         return reply.accepted();
       }
       // Past the free allowance: the dialog is asked to prove it is a browser (a moment of work); the form

@@ -186,7 +186,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
       try {
         const first = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(first.stdout).toContain(
-          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources, 0004_admin_sessions, 0005_server_secret, 0006_answers_consent_and_sealing",
+          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources, 0004_admin_sessions, 0005_server_secret, 0006_answers_consent_and_sealing, 0007_mailbox_limits",
         );
         const again = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(again.stdout).toContain("already up to date");
@@ -201,6 +201,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0004_admin_sessions" },
           { name: "0005_server_secret" },
           { name: "0006_answers_consent_and_sealing" },
+          { name: "0007_mailbox_limits" },
         ]);
       } finally {
         await fresh.drop();

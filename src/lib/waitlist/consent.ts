@@ -14,6 +14,11 @@ export const REMOVE_TTL_DAYS = 30;
 export const PURGE_MIN_DAYS = CONFIRM_TTL_DAYS;
 /** The least time between two e-mails of one kind to one address. */
 export const RESEND_MINUTES = 10;
+/**
+ * The most confirmation and removal e-mails one mailbox is sent per day (UTC), whatever the addresses that
+ * reach it (`victim+1@…`, `Victim+2@…`) and whatever proofs of work were solved for them.
+ */
+export const MAILBOX_EMAILS_PER_DAY = 3;
 
 /** The pages an e-mail links to (GET: a page with one button; its POST acts) and the removal request form. */
 export const LINK_PATHS = {

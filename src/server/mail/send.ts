@@ -1,4 +1,4 @@
-import { LINK_PATHS } from "../../lib/waitlist/consent";
+import { LINK_PATHS, MAILBOX_EMAILS_PER_DAY } from "../../lib/waitlist/consent";
 import { type ConsentStore, newToken } from "../consent-store";
 import { describeError, log } from "../log";
 import type { Mailer } from "./mailer";
@@ -8,31 +8,40 @@ const link = (site: string, path: string, token: string) => `${site}${path}?toke
 
 /**
  * Issues tokens for `email` (the store says whether it is due an e-mail of this `kind`; null: not now, or not
- * listed) and sends the message made with them. A failed send is undone (its tokens dropped, the address due
- * again) and logged without the address. Never throws: it runs after the answer.
+ * listed), counts the e-mail against its mailbox's day (`mailboxKey`), and sends the message made with them.
+ * Past MAILBOX_EMAILS_PER_DAY, or when the send fails, the issue is undone (its tokens dropped, the address due
+ * again) and logged without the address. Never throws: it runs after the answer, which is the same either way.
  */
 async function issueAndSend(
   kind: "confirmation" | "removal",
   tokens: number,
+  consent: ConsentStore,
+  mailboxKey: string,
   issue: (hashes: string[]) => Promise<number | null>,
-  undo: (id: number, hashes: string[]) => Promise<void>,
   send: (links: string[]) => Promise<void>,
 ) {
   const made = Array.from({ length: tokens }, newToken);
   const hashes = made.map((t) => t.hash);
+  const undoKind = kind === "confirmation" ? "confirm" : "remove";
   let id: number | null = null;
   try {
     id = await issue(hashes);
     if (id === null) return log("info", `mail.${kind}_skipped`);
+    if ((await consent.mailboxSent(mailboxKey)) > MAILBOX_EMAILS_PER_DAY) {
+      const issued = id;
+      id = null;
+      await consent.unsend(issued, hashes, undoKind);
+      return log("warn", `mail.${kind}_mailbox_limited`);
+    }
     await send(made.map((t) => t.token));
     log("info", `mail.${kind}_sent`);
   } catch (error) {
     log("error", `mail.${kind}_failed`, describeError(error));
     if (id !== null) {
       const issued = id;
-      await undo(issued, hashes).catch((failure: unknown) =>
-        log("error", "mail.unsend_failed", describeError(failure)),
-      );
+      await consent
+        .unsend(issued, hashes, undoKind)
+        .catch((failure: unknown) => log("error", "mail.unsend_failed", describeError(failure)));
     }
   }
 }
@@ -41,12 +50,19 @@ async function issueAndSend(
  * Sends the confirmation e-mail to a pending address, unless one went out in the last 10 minutes (or the
  * address is confirmed, or gone).
  */
-export function sendConfirmation(consent: ConsentStore, mailer: Mailer, email: string, site: string) {
+export function sendConfirmation(
+  consent: ConsentStore,
+  mailer: Mailer,
+  email: string,
+  site: string,
+  mailboxKey: string,
+) {
   return issueAndSend(
     "confirmation",
     2,
+    consent,
+    mailboxKey,
     ([confirm = "", remove = ""]) => consent.issueConfirmation(email, confirm, remove),
-    (id, hashes) => consent.unsend(id, hashes, "confirm"),
     ([confirm = "", remove = ""]) =>
       mailer.send(
         email,
@@ -60,12 +76,19 @@ export function sendConfirmation(consent: ConsentStore, mailer: Mailer, email: s
 }
 
 /** Sends a removal link to a listed address (at most one per 10 minutes); silently nothing otherwise. */
-export function sendRemovalLink(consent: ConsentStore, mailer: Mailer, email: string, site: string) {
+export function sendRemovalLink(
+  consent: ConsentStore,
+  mailer: Mailer,
+  email: string,
+  site: string,
+  mailboxKey: string,
+) {
   return issueAndSend(
     "removal",
     1,
+    consent,
+    mailboxKey,
     ([remove = ""]) => consent.issueRemoval(email, remove),
-    (id, hashes) => consent.unsend(id, hashes, "remove"),
     ([remove = ""]) => mailer.send(email, removalEmail({ remove: link(site, LINK_PATHS.remove, remove), site })),
   );
 }
