@@ -21,7 +21,7 @@ import { type Connection, chooseConnection, describeConnection } from "../src/se
 import { DataDirLockedError } from "../src/server/db/lock";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { ENTRY_STATUSES } from "../src/server/entry";
-import { EXPORT_FORMATS, type ExportFormat, exportChunks, formatEntries, openBatches } from "../src/server/export";
+import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export";
 import { earlyAccessBase, InviteConfigError, previewWave, runWave } from "../src/server/invitations";
 import { createSmtpMailer } from "../src/server/mail/mailer";
 import type { Store } from "../src/server/store";
@@ -264,8 +264,8 @@ try {
     const confirmedOnly = values["confirmed-only"] ?? false;
     // Streamed batch by batch, waiting for stdout to drain: memory holds one batch whatever the list's size.
     const batches = await openBatches(store, { since, confirmedOnly, timeoutMs: getConfig().dbTimeoutMs * 4 });
-    for await (const chunk of exportChunks(batches, format)) {
-      if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
+    for await (const parts of exportParts(batches, format)) {
+      if (!process.stdout.write(parts.join(""))) await once(process.stdout, "drain");
     }
   } else if (command === "encrypt") {
     exitCode = await encrypt();

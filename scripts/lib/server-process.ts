@@ -19,9 +19,10 @@ export interface RunningServer {
 export async function startServer(
   env: Record<string, string> = {},
   dataDir = join(mkdtempSync(join(tmpdir(), "e2e-server-")), "data"),
+  nodeFlags: string[] = [],
 ): Promise<RunningServer> {
   // One process (node with tsx's loader), so a signal reaches the server itself.
-  const child: ChildProcess = spawn("node_modules/.bin/node", ["--import", "tsx", "scripts/serve.ts"], {
+  const child: ChildProcess = spawn("node_modules/.bin/node", [...nodeFlags, "--import", "tsx", "scripts/serve.ts"], {
     env: { ...process.env, PORT: "0", DATA_DIR: dataDir, RATE_LIMIT_MAX: "100000", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -7,6 +7,8 @@
  * tests/platform/netlify-parity.test.ts holds the answers equal to `@netlify/dev`'s.
  * Longer than 150 lines: files, headers, compression, 404s and function routing answer one request together.
  */
+
+import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -175,7 +177,23 @@ export async function runFunction(
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
   } as RequestInit);
   const response = await handler(request, createContext(request, req.socket.remoteAddress ?? "", pending));
-  const body = Buffer.from(await response.arrayBuffer());
   res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(req.method === "HEAD" ? undefined : body);
+  if (req.method === "HEAD" || !response.body) {
+    await response.body?.cancel();
+    res.end();
+    return;
+  }
+  // Streamed at the client's pace, as the platform streams it: an export is never held whole in memory here.
+  const reader = response.body.getReader();
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      if (!res.write(chunk.value)) await Promise.race([once(res, "drain"), once(res, "close")]);
+      if (res.destroyed) throw new Error("the client went away");
+    }
+    res.end();
+  } catch {
+    // The client went away, or the body failed midway: the connection ends without a complete answer.
+    await reader.cancel().catch(() => {});
+    res.destroy();
+  }
 }

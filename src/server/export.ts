@@ -46,8 +46,8 @@ export const EXPORT_TYPES: Record<ExportFormat, { type: string; extension: strin
   json: { type: "application/json", extension: "json" },
 };
 
-/** Rows per query: large enough to amortise a round trip, small enough that a batch is a few hundred KB. */
-export const EXPORT_BATCH = 500;
+/** Rows per query: enough to amortise a round trip (an HTTP request with Neon), few enough for a batch of a few hundred KB. */
+export const EXPORT_BATCH = 200;
 
 export interface ExportOptions extends ListOptions {
   since?: Date | undefined;
@@ -82,46 +82,55 @@ export async function openBatches(store: Store, options: ExportOptions): Promise
   })();
 }
 
+/** A batch in slices of a few rows, so no piece of text grows past a few tens of KB. */
+function* slices<T>(rows: readonly T[], size = 16): Generator<readonly T[]> {
+  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
+}
+
 const jsonEntry = (entry: ExportedEntry) =>
   JSON.stringify(Object.fromEntries(EXPORT_COLUMNS.map((column) => [column, entry[column]])), null, 2).replace(
     /^/gm,
     "  ",
   );
 
-/** The file's text, chunk by chunk (a header, then one chunk per batch, then the end). */
-export async function* exportChunks(
+/**
+ * The file's text, one array of pieces per step: the header, then each batch's text, then the end. A batch is
+ * turned into text at once, so its rows are garbage before the next step (short-lived objects are the cheap kind
+ * to collect), and in pieces of a few tens of KB, so no piece is a large object kept until a full collection.
+ */
+export async function* exportParts(
   batches: AsyncIterable<readonly ExportedEntry[]> | Iterable<readonly ExportedEntry[]>,
   format: ExportFormat,
-) {
+): AsyncGenerator<string[]> {
   if (format === "json") {
     let first = true;
     for await (const entries of batches) {
-      // JSON escapes C0 controls itself; C1 controls (e.g. U+009B, a terminal's CSI) are made visible too.
-      yield `${first ? "[\n" : ",\n"}${visibleControls(entries.map(jsonEntry).join(",\n"))}`;
-      first = false;
+      const parts: string[] = [];
+      for (const part of slices(entries)) {
+        // JSON escapes C0 controls itself; C1 controls (e.g. U+009B, a terminal's CSI) are made visible too.
+        parts.push(`${first ? "[\n" : ",\n"}${visibleControls(part.map(jsonEntry).join(",\n"))}`);
+        first = false;
+      }
+      yield parts;
     }
-    yield first ? "[]\n" : "\n]\n";
+    yield [first ? "[]\n" : "\n]\n"];
     return;
   }
   const columns = format === "csv" ? EXPORT_COLUMNS : MAIL_COLUMNS;
   const cell = format === "csv" ? csvCell : (value: unknown) => csvCell(value, { exact: true });
-  yield csvRow(columns, cell);
-  for await (const entries of batches) {
-    yield entries
-      .map((entry) =>
-        csvRow(
-          columns.map((column) => entry[column]),
-          cell,
-        ),
-      )
-      .join("");
-  }
+  yield [csvRow(columns, cell)];
+  const line = (entry: ExportedEntry) =>
+    csvRow(
+      columns.map((column) => entry[column]),
+      cell,
+    );
+  for await (const entries of batches) yield [...slices(entries)].map((part) => part.map(line).join(""));
 }
 
 /** The whole file as one string (tests, small lists). */
 export async function formatEntries(entries: readonly ExportedEntry[], format: ExportFormat): Promise<string> {
   let text = "";
-  for await (const chunk of exportChunks([entries], format)) text += chunk;
+  for await (const parts of exportParts([entries], format)) text += parts.join("");
   return text;
 }
 
@@ -145,17 +154,17 @@ export async function openExport(
       yield entries;
     }
   })();
-  const chunks = exportChunks(counted, format);
+  const parts = exportParts(counted, format);
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const { value, done } = await chunks.next();
+        const { value, done } = await parts.next();
         if (done) {
           controller.close();
           onEnd({ rows });
         } else {
-          controller.enqueue(encoder.encode(value));
+          for (const part of value) controller.enqueue(encoder.encode(part));
         }
       } catch (error) {
         controller.error(error);
@@ -163,7 +172,7 @@ export async function openExport(
       }
     },
     async cancel() {
-      await chunks.return(undefined);
+      await parts.return(undefined);
     },
   });
 }
