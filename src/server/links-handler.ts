@@ -71,7 +71,7 @@ export function createLinksHandler(deps: WaitlistDeps) {
     if (fields instanceof Response) return fields;
     const url = new URL(req.url);
 
-    if (url.pathname === REMOVE_REQUEST_PATH) return requestRemoval(context, fields, config, deps);
+    if (url.pathname === REMOVE_REQUEST_PATH) return requestRemoval(req, context, fields, config, deps);
 
     // A link's token arrives in the page's address (the form posts back to it) or, if a client moved it, the body.
     const token = url.searchParams.get("token") ?? fields["token"] ?? "";
@@ -104,6 +104,7 @@ export function createLinksHandler(deps: WaitlistDeps) {
  * has RATE_LIMIT_MAX requests per window; a mistyped address counts nothing.
  */
 async function requestRemoval(
+  req: Request,
   context: Context,
   fields: Record<string, string>,
   config: ServerConfig,
@@ -133,7 +134,7 @@ async function requestRemoval(
       const { message, headers } = comeBackLater(wait, "Many removal links have been asked for");
       return page(429, "Please try again later", message, { headers });
     }
-    const site = siteOrigin(config, context);
+    const site = siteOrigin(config, context, req);
     afterAnswer(context, sendRemovalLink(store.consent, mailer, email, site, mailboxKey(root, email)));
     return redirect(OUTCOME_PAGES["removal-requested"]);
   } catch (error) {

@@ -60,7 +60,7 @@ function attributionOfRequest(
 ): Attribution {
   if (fields["attribution"] !== undefined) return cleanAttribution(fields["attribution"]);
   const referer = req.headers.get("referer");
-  const sameSite = referer && URL.canParse(referer) && isOwnOrigin(new URL(referer).origin, config, context);
+  const sameSite = referer && URL.canParse(referer) && isOwnOrigin(new URL(referer).origin, config, context, req);
   return sameSite ? attributionOf(referer) : NO_ATTRIBUTION;
 }
 
@@ -138,6 +138,8 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
     const status = mailer ? "pending" : "confirmed";
     const window = rateWindow(config);
     try {
+      // Where the confirmation's links lead, known before anything is stored (an unknown address is a 503).
+      const site = mailer ? siteOrigin(config, context, req) : "";
       // Opening the store is not timed: locally, a new embedded database runs initdb (seconds) once.
       const store = await deps.store();
       // The server's secret (RATE_LIMIT_SECRET, else the database's): read once per store, then at hand.
@@ -158,7 +160,7 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
         // A pending address (new, or repeated) is mailed after the answer; a confirmed one never is.
         if (mailer) {
           const key = mailboxKey(root, entry.email);
-          afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, siteOrigin(config, context), key));
+          afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, site, key));
         }
         return reply.accepted();
       }

@@ -260,3 +260,37 @@ describe("every answer", () => {
     expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
   });
 });
+
+describe("data at rest", () => {
+  const PLAIN_TEXT =
+    "Sign-ups are stored as plain text: anyone with a copy of the database (a preview&#39;s branch, a backup) can read them. Set DATA_KEY (openssl rand -base64 32) in the Production context, then run npm run waitlist -- encrypt.";
+
+  it("the dashboard says so while sign-ups are plain text, and not once DATA_KEY seals them all", async () => {
+    const cookie = await signInByLink();
+    expect(await (await call("/admin", { cookie })).text()).toContain(PLAIN_TEXT);
+    const saved = store;
+    config = readConfig({
+      SMTP_URL: smtp.url,
+      MAIL_FROM: "Noosphere <hello@noosphere.test>",
+      ADMIN_EMAILS: ADMIN,
+      RATE_LIMIT_MAX: "1000",
+      DATA_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+    });
+    store = createStore(saved.db, config.dataKeys);
+    try {
+      await store.add({ name: null, email: "plain@example.com", message: null });
+      while ((await store.sealNext(500)).read > 0);
+      expect(await (await call("/admin", { cookie })).text()).not.toContain("plain text");
+      await store.db.query(
+        "UPDATE waitlist SET key_id = NULL, sealed = NULL, email = 'old@example.com' WHERE id = (SELECT max(id) FROM waitlist)",
+      );
+      expect(await (await call("/admin", { cookie })).text()).toContain(
+        "1 sign-up(s) from before DATA_KEY was set are still plain text: run npm run waitlist -- encrypt.",
+      );
+      while ((await store.sealNext(500)).read > 0);
+      expect(await (await call("/admin", { cookie })).text()).not.toContain("plain text");
+    } finally {
+      store = saved;
+    }
+  });
+});

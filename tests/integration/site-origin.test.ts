@@ -119,6 +119,26 @@ describe("links in e-mails", () => {
     }
   });
 
+  it("with no site address known (Netlify's emulator, unlinked), follow only a loopback request", async () => {
+    const unknown = { site: { id: "local", name: "local", url: "" } } as Partial<Context>;
+    const forged = new Request("http://evil.example/api/waitlist", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: json("unknown.site@example.com"),
+    });
+    const before = await store.count();
+    expect((await call(signup, forged, unknown)).status).toBe(503);
+    expect(await store.count()).toBe(before);
+    const local = new Request("http://localhost:8888/api/waitlist", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "http://localhost:8888" },
+      body: json("unknown.site@example.com"),
+    });
+    expect((await call(signup, local, unknown)).status).toBe(201);
+    const mails = smtp.messages.filter((mail) => mail.to === "unknown.site@example.com");
+    expect(mails.map((mail) => origins(mail.links))).toEqual([["http://localhost:8888"]]);
+  });
+
   it("from the local server use its own address, whatever Host or `//host` path is sent", async () => {
     const headers = { "Content-Type": "application/json", Host: "evil.example" };
     expect(await raw("/api/waitlist", headers, json("local.host@example.com"))).toBe(201);

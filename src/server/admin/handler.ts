@@ -101,7 +101,13 @@ export function createConsoleHandler(deps: WaitlistDeps) {
     if (!isGet && req.method !== "POST") {
       return message(405, "Not allowed", "Use the console's own pages and buttons.", null, { Allow: "GET, POST" });
     }
-    const origin = siteOrigin(config, context);
+    let origin: string;
+    try {
+      origin = siteOrigin(config, context, req);
+    } catch (error) {
+      log("error", "admin.site_unknown", describeError(error));
+      return message(503, "Set SITE_URL", "The site's address is unknown: set SITE_URL to use the console.");
+    }
     if (req.method === "POST") {
       // Every action is a form of the console itself: a browser always says where a POST comes from.
       if (req.headers.get("origin") !== origin || req.headers.get("sec-fetch-site") === "cross-site") {
