@@ -30,7 +30,9 @@ test.describe("without JavaScript", () => {
     const csv = await (
       await request.get("/api/waitlist/export", { headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` } })
     ).text();
-    expect(csv).toContain(`No Script,${email},Organization: Plain HTML Inc.,confirmed,,,,,,,/join\r\n`);
+    expect(csv).toContain(
+      `No Script,${email},Organization: Plain HTML Inc.,confirmed,,,,,,,/join,Plain HTML Inc.,,,2d81b8fd62c70c2e,\r\n`,
+    );
   });
 
   test("a form error shows docs/brief.md's message and a link back", ANY_VIEWPORT, async ({ page }) => {

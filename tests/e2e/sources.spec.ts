@@ -23,7 +23,7 @@ test("the dialog records the campaign, the referring site and the page", ANY_VIE
 
   // The host only: no path or query of the referring page.
   expect(await exportCsv(request)).toContain(
-    `,${email},,confirmed,,,newsletter,email,launch,news.example.com,/product\r\n`,
+    `,${email},,confirmed,,,newsletter,email,launch,news.example.com,/product,,,,2d81b8fd62c70c2e,\r\n`,
   );
   expect(await page.context().cookies()).toEqual([]);
   expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
@@ -39,6 +39,8 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("I accept the").check();
     await page.getByRole("button", { name: "Join the Waitlist" }).click();
     await expect(page).toHaveURL("/join/thanks");
-    expect(await exportCsv(request)).toContain(`,${email},,confirmed,,,newsletter,,spring,,/join\r\n`);
+    expect(await exportCsv(request)).toContain(
+      `,${email},,confirmed,,,newsletter,,spring,,/join,,,,2d81b8fd62c70c2e,\r\n`,
+    );
   });
 });

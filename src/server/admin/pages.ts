@@ -278,8 +278,9 @@ function newest(d: Dashboard): string {
 function exportSection(): string {
   return `<section aria-labelledby="export"><h2 id="export">Export</h2>
 <form method="post" action="${CONSOLE_PATHS.export}"><div class="row"><div><label for="format">Format</label>
-<select id="format" name="format"><option value="csv">CSV (for spreadsheets)</option><option value="mail-csv">CSV of address and name, exact (for a mailing tool)</option><option value="json">JSON</option></select></div>
-<button type="submit">Download the list</button></div></form></section>`;
+<select id="format" name="format"><option value="csv">CSV (spreadsheets)</option><option value="mail-csv">CSV (mail tools)</option><option value="json">JSON</option></select></div>
+<button type="submit">Download the list</button></div></form>
+<p class="note">For spreadsheets, every column, with cells that could run as formulas made safe. For mail tools, address and name exactly as given (do not open that file in a spreadsheet).</p></section>`;
 }
 
 export function dashboardPage(d: Dashboard): Response {
