@@ -127,8 +127,8 @@ async function requestRemoval(
     const store = await deps.store();
     const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
     const key = `${REMOVAL_KEY_PREFIX}${clientKey(context.ip ?? "", root)}`;
-    const count = await withTimeout(store.hit(key, window), config.dbTimeoutMs);
-    if (count.estimate > config.rateLimitMax) {
+    const count = await withTimeout(store.hit(key, window, config.rateLimitMax), config.dbTimeoutMs);
+    if (!count.allowed) {
       log("warn", "waitlist.removal_rate_limited");
       const wait = secondsUntilAccepted(window, count, config.rateLimitMax);
       const { message, headers } = comeBackLater(wait, "Many removal links have been asked for");

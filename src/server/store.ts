@@ -29,6 +29,12 @@ const HIT = `INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES (
 const PREVIOUS = `SELECT coalesce((SELECT attempts FROM waitlist_rate_limit
   WHERE client_key = $1 AND window_start = $3::timestamptz), 0) AS attempts`;
 
+/**
+ * The allowance's verdict, decided here and only here: this window's attempts plus the previous window's weighted
+ * by $5 (the share of it still inside the sliding window) within the allowance $4.
+ */
+const VERDICT = `SELECT hit.attempts + previous.attempts * $5::float8 <= $4::int AS allowed FROM hit, previous`;
+
 /** The first attempt of a window drops windows that started before the previous one, in the same statement. */
 const PRUNE = `DELETE FROM waitlist_rate_limit
   WHERE window_start < $3::timestamptz AND (SELECT attempts FROM hit) = 1`;
@@ -104,14 +110,14 @@ export const SQL = {
    * Counts an attempt, prunes on a window's first, and inserts only while the sliding estimate (this window's
    * attempts + the previous window's × $5) is within the allowance ($4).
    */
-  hitAndInsert: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), added AS (
-      ${insertRow(6, 7, "FROM hit, previous WHERE hit.attempts + previous.attempts * $5::float8 <= $4::int")}
-    )
+  hitAndInsert: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), verdict AS (${VERDICT}),
+    added AS (${insertRow(6, 7, "FROM verdict WHERE verdict.allowed")})
     SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
-      (SELECT count(*)::int FROM added) AS added`,
-  /** Counts an attempt of something other than a sign-up (a removal request) under the same allowance. */
-  hit: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE})
-    SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous`,
+      (SELECT allowed FROM verdict) AS allowed, (SELECT count(*)::int FROM added) AS added`,
+  /** Counts an attempt of something other than a sign-up (a removal request) under the same allowance ($4, $5). */
+  hit: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), verdict AS (${VERDICT})
+    SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
+      (SELECT allowed FROM verdict) AS allowed`,
   /**
    * Pending entries whose last sign-up or confirmation e-mail is older than $1 hours, and none of whose
    * confirmation links still works (whatever the age asked for): counted, and deleted (their tokens with them)
@@ -159,9 +165,9 @@ export type ListedEntry = {
 
 export type StatusCounts = Record<EntryStatus, number> & { total: number };
 
-/** A client's attempts in this window and the previous one, and the sliding estimate made of them. */
+/** The allowance's verdict on an attempt (decided by the statement that counted it), and the counts behind it. */
 export interface RateCount {
-  estimate: number;
+  allowed: boolean;
   attempts: number;
   previous: number;
 }
@@ -217,7 +223,8 @@ export interface Store {
   perDay(days: number): Promise<Array<{ day: string; count: number }>>;
   /**
    * Counts one sign-up attempt of `clientKey` in `window` and adds `entry` only while the client's sliding
-   * estimate is within `allowance`, in one statement. Resolves to the estimate and whether a row was added.
+   * estimate is within `allowance`, in one statement. Resolves to that statement's verdict and whether a row was
+   * added: the caller acts on the verdict, never on a count of its own.
    */
   hitAndAdd(
     clientKey: string,
@@ -226,8 +233,8 @@ export interface Store {
     entry: WaitlistEntry,
     status?: EntryStatus,
   ): Promise<RateCount & { added: boolean }>;
-  /** Counts one attempt of `clientKey` in `window` (nothing else); resolves to the sliding estimate and its parts. */
-  hit(clientKey: string, window: RateWindow): Promise<RateCount>;
+  /** Counts one attempt of `clientKey` in `window` (nothing else); resolves to the allowance's verdict and its counts. */
+  hit(clientKey: string, window: RateWindow, allowance: number): Promise<RateCount>;
   close(): Promise<void>;
 }
 
@@ -245,10 +252,10 @@ const iso = (value: Date | string | null | undefined) => (value == null ? null :
 const sources = (entry: WaitlistEntry) =>
   ATTRIBUTION_FIELDS.map((field) => (entry.attribution ?? NO_ATTRIBUTION)[field]);
 
-function rateCount(row: { attempts: number; previous: number } | undefined, window: RateWindow): RateCount {
-  const attempts = Number(row?.attempts ?? 1);
-  const previous = Number(row?.previous ?? 0);
-  return { estimate: attempts + previous * window.previousWeight, attempts, previous };
+type RateRow = { attempts: number; previous: number; allowed: boolean };
+
+function rateCount(row: RateRow | undefined): RateCount {
+  return { allowed: row?.allowed === true, attempts: Number(row?.attempts ?? 1), previous: Number(row?.previous ?? 0) };
 }
 
 const previousStart = (window: RateWindow) => new Date(window.start.getTime() - window.windowMs).toISOString();
@@ -427,13 +434,13 @@ export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
         addressKeys(dataKeys, entry.email),
         ...rowParams(entry, status),
       ];
-      const [row] = await db.query<{ attempts: number; previous: number; added: number }>(SQL.hitAndInsert, params);
-      return { ...rateCount(row, window), added: Number(row?.added ?? 0) === 1 };
+      const [row] = await db.query<RateRow & { added: number }>(SQL.hitAndInsert, params);
+      return { ...rateCount(row), added: Number(row?.added ?? 0) === 1 };
     },
-    async hit(key, window) {
-      const params = [key, window.start.toISOString(), previousStart(window)];
-      const [row] = await db.query<{ attempts: number; previous: number }>(SQL.hit, params);
-      return rateCount(row, window);
+    async hit(key, window, allowance) {
+      const params = [key, window.start.toISOString(), previousStart(window), allowance, window.previousWeight];
+      const [row] = await db.query<RateRow>(SQL.hit, params);
+      return rateCount(row);
     },
     async purgePending(hours, apply) {
       const [row] = await db.query<{ matched: number; purged: number }>(SQL.purgePending, [hours, apply]);

@@ -151,11 +151,11 @@ export function createWaitlistHandler(deps: WaitlistDeps) {
       }
       const outcome = await withTimeout(
         proven
-          ? store.add(entry, status).then((added) => ({ added, estimate: 0, attempts: 0, previous: 0 }))
+          ? store.add(entry, status).then((added) => ({ added, allowed: true, attempts: 0, previous: 0 }))
           : store.hitAndAdd(clientKey(context.ip ?? "", root), window, config.rateLimitMax, entry, status),
         config.dbTimeoutMs,
       );
-      if (outcome.estimate <= config.rateLimitMax) {
+      if (outcome.allowed) {
         log("info", "waitlist.signup", { added: outcome.added, proven, db: store.db.kind });
         // A pending address (new, or repeated) is mailed after the answer; a confirmed one never is.
         if (mailer) {

@@ -125,10 +125,10 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
       const signUp = (email: string) =>
         store.hitAndAdd("client-a", window, 2, { name: null, email, message: "Why: one trip" });
       const before = opened.roundTrips();
-      expect(await signUp("first@example.com")).toEqual({ estimate: 1, attempts: 1, previous: 0, added: true });
+      expect(await signUp("first@example.com")).toEqual({ allowed: true, attempts: 1, previous: 0, added: true });
       expect(opened.roundTrips() - before).toBe(1);
-      expect(await signUp("FIRST@example.com")).toEqual({ estimate: 2, attempts: 2, previous: 0, added: false });
-      expect(await signUp("third@example.com")).toEqual({ estimate: 3, attempts: 3, previous: 0, added: false });
+      expect(await signUp("FIRST@example.com")).toEqual({ allowed: true, attempts: 2, previous: 0, added: false });
+      expect(await signUp("third@example.com")).toEqual({ allowed: false, attempts: 3, previous: 0, added: false });
       expect(opened.roundTrips() - before).toBe(3);
       expect(await findEntry(store, "third@example.com")).toBeNull();
     },
@@ -144,7 +144,7 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
       // Just after the boundary, 90 % of the previous window still counts: 1 + 2 × 0.9 = 2.8 > 2.
       const next = { start: new Date("2026-03-01T00:10:00Z"), windowMs, previousWeight: 0.9 };
       expect(await store.hitAndAdd("client-edge", next, 2, entry("edge3@example.com"))).toEqual({
-        estimate: 1 + 2 * 0.9,
+        allowed: false,
         attempts: 1,
         previous: 2,
         added: false,
@@ -161,7 +161,7 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
       await store.hitAndAdd("client-b", at(0), 100, entry("prune-b@example.com"));
       await store.hitAndAdd("client-c", at(1), 100, entry("prune-c@example.com"));
       const before = opened.roundTrips();
-      expect((await store.hitAndAdd("client-d", at(2), 100, entry("prune-d@example.com"))).estimate).toBe(1);
+      expect((await store.hitAndAdd("client-d", at(2), 100, entry("prune-d@example.com"))).attempts).toBe(1);
       expect(opened.roundTrips() - before).toBe(1);
       const windows = await store.db.query<{ client_key: string }>(
         "SELECT client_key FROM waitlist_rate_limit WHERE client_key LIKE 'client-_' ORDER BY client_key",

@@ -254,11 +254,11 @@ async function signIn(
   const window = rateWindow(config);
   const count = await withTimeout(
     rootKey(config, store).then((root) =>
-      store.hit(`${SIGN_IN_KEY_PREFIX}${clientKey(context.ip ?? "", root)}`, window),
+      store.hit(`${SIGN_IN_KEY_PREFIX}${clientKey(context.ip ?? "", root)}`, window, config.rateLimitMax),
     ),
     config.dbTimeoutMs,
   );
-  if (count.estimate > config.rateLimitMax) {
+  if (!count.allowed) {
     log("warn", "admin.sign_in_rate_limited");
     const wait = secondsUntilAccepted(window, count, config.rateLimitMax);
     const { message: text, headers } = comeBackLater(wait, "Many sign-in attempts have been made");

@@ -1,4 +1,4 @@
-import { chmodSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
@@ -10,6 +10,24 @@ export class DataDirGoneError extends Error {
   override name = "DataDirGoneError";
 }
 
+/**
+ * The Postgres major version the installed PGlite embeds (0.3: Postgres 17), which is the one Netlify's emulator
+ * (@netlify/dev) runs too, so the project installs one PGlite. A folder made by another major version cannot be
+ * opened by this one: that is said plainly instead of failing deep inside WebAssembly.
+ */
+const EMBEDDED_MAJOR = "17";
+
+function checkMajorVersion(folder: string): void {
+  const file = join(folder, "PG_VERSION");
+  if (!existsSync(file)) return;
+  const major = readFileSync(file, "utf8").trim();
+  if (major !== EMBEDDED_MAJOR) {
+    throw new Error(
+      `The embedded database in ${folder} was made by Postgres ${major}; this version of the project embeds Postgres ${EMBEDDED_MAJOR}. Export the list with the version that made it (npm run waitlist -- export), then move the folder away to start a new one.`,
+    );
+  }
+}
+
 /** Files others could read (sign-ups are personal data): made owner-only, folders 0700, files 0600. */
 function makePrivate(path: string): void {
   const stat = statSync(path);
@@ -18,14 +36,13 @@ function makePrivate(path: string): void {
 }
 
 /**
- * PGlite is 9 MB of WebAssembly. V8 first compiles it with its baseline compiler (Liftoff), then recompiles the
- * functions that ran most with its optimising one (TurboFan) in the background, and a process waits for that work
- * to end before it exits. Opening a database runs enough of Postgres to start that recompilation: about 2 CPU-s
- * on this project's 2-core machine, for queries that take milliseconds either way. So the processes that open
- * the embedded database keep the baseline code: `npm run waitlist count` 3.4 → 1.7 s (4.1 → 2.1 CPU-s), and 2,000
- * queries after the open ran faster too (1.1 → 0.6 s), the recompilation no longer competing for the cores.
- * Only WebAssembly compiled after this call is affected, and only this process: no deployed function opens
- * PGlite. Called before every open; the first one counts.
+ * PGlite is a large WebAssembly module. V8 first compiles it with its baseline compiler (Liftoff), then recompiles
+ * the functions that ran most with its optimising one (TurboFan) in the background, and a process waits for that
+ * work to end before it exits. Opening a database runs enough of Postgres to start that recompilation, which costs
+ * far more CPU than the short-lived processes that open the embedded database (the CLI, the local server, tests)
+ * ever win back; docs/performance.md has the figures. So they keep the baseline code. Only WebAssembly compiled
+ * after this call is affected, and only this process: no deployed function opens PGlite. Called before every
+ * open; the first one counts.
  */
 function keepBaselineWasm(): void {
   setFlagsFromString("--no-wasm-dynamic-tiering --no-wasm-tier-up");
@@ -47,6 +64,7 @@ export async function openPgliteDb(dataDir: string): Promise<Db> {
   const folder = join(dataDir, "pg");
   let pg: PGlite | undefined;
   try {
+    checkMajorVersion(folder);
     pg = await PGlite.create(folder);
     await migrate(pg);
     makePrivate(dataDir);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:api`: the local server (npm start's, on a fresh embedded database) under autocannon with
+ * `npm run bench -- api`: the local server (npm start's, on a fresh embedded database) under autocannon with
  * valid, distinct sign-ups at concurrency 1, 10 and 50; the raw insert rate of the same database with no HTTP;
  * their ratio; and a CPU profile of the server under load. Writes the table to docs/performance.md.
  * Longer than 150 lines: two runs (embedded, PostgreSQL) of one benchmark share the load generator.
@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { summariseProfiles } from "../scripts/lib/cpu-profile";
+import { writeSection } from "../scripts/lib/perf-doc";
+import { startServer } from "../scripts/lib/server-process";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { createStore, SQL } from "../src/server/store";
-import { summariseProfiles } from "./lib/cpu-profile";
-import { writeSection } from "./lib/perf-doc";
-import { startServer } from "./lib/server-process";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 8);
 const fresh = (name: string) => join(mkdtempSync(join(tmpdir(), `bench-${name}-`)), "data");
@@ -64,7 +64,7 @@ async function load(url: string, connections: number) {
 }
 
 /**
- * `npm run bench:api -- --postgres`: the same HTTP path at concurrency 10 with DATABASE_URL on the
+ * `npm run bench -- api --postgres`: the same HTTP path at concurrency 10 with DATABASE_URL on the
  * PostgreSQL at 127.0.0.1:5432 (node-postgres), against the raw insert over the same driver and pool size
  * (10 clients inserting as fast as they can), in the same run.
  */
@@ -118,7 +118,7 @@ async function postgresRun() {
     console.log(`${table}\n\n${summary}\n\n${profile}`);
     writeSection(
       "api-postgres",
-      `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:api -- --postgres\` (${SECONDS} s per row, ` +
+      `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- api --postgres\` (${SECONDS} s per row, ` +
         `one Node server process and the load generator on the same 2 cores as PostgreSQL).\n\n${table}\n\n${summary}`,
     );
   } finally {
@@ -160,7 +160,7 @@ async function embeddedRun() {
   console.log(`${table}\n\n${summary}\n\nServer CPU profile (self time):\n${profile}`);
   writeSection(
     "api",
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:api\` (${SECONDS} s per row, ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- api\` (${SECONDS} s per row, ` +
       `fresh embedded database, one Node process, 2 cores).\n\n${table}\n\n${summary}\n\n` +
       `Where the server's time goes under load (CPU profile, self time):\n\n| where | share |\n| --- | ---: |\n${profile}`,
   );

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:lighthouse [-- --compare <folder or URL> … --runs N]`: Lighthouse 13, mobile and desktop
+ * `npm run bench -- lighthouse [--compare <folder or URL> … --runs N]`: Lighthouse 13, mobile and desktop
  * presets, on every page of this site (built, served by `npm start`'s server) and on the home page (and
  * /product, where it exists) of each compared site, interleaved run by run so every site meets the same
  * machine load. A folder is served as a CDN would (brotli/gzip, its `_headers`; `/* /index.html 200` in its
@@ -15,10 +15,10 @@ import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Flags } from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
-import { CHROMIUM_ARGS, findChromium } from "./lib/chromium";
-import { writeSection } from "./lib/perf-doc";
-import { startServer } from "./lib/server-process";
-import { createSiteHandler, loadHeaderRules } from "./lib/site-server";
+import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
+import { writeSection } from "../scripts/lib/perf-doc";
+import { startServer } from "../scripts/lib/server-process";
+import { createSiteHandler, loadHeaderRules } from "../scripts/lib/site-server";
 
 const { values } = parseArgs({ options: { compare: { type: "string", multiple: true }, runs: { type: "string" } } });
 const RUNS = Number(values.runs ?? process.env["LIGHTHOUSE_RUNS"] ?? 5);
@@ -84,7 +84,7 @@ const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(li
 
 if (process.env["SKIP_BUILD"] !== "1") execSync("npm run build", { stdio: "inherit" });
 const found = await findChromium();
-if (!found?.executablePath) throw new Error("bench:lighthouse needs a Chromium: set CHROME_PATH or install chromium.");
+if (!found?.executablePath) throw new Error("bench lighthouse needs a Chromium: set CHROME_PATH or install chromium.");
 const ours = await startServer();
 const targets: Target[] = [
   { name: "this site", url: ours.url, pages: OUR_PAGES, close: ours.stop },
@@ -179,7 +179,7 @@ const table =
 console.log(table);
 writeSection(
   "lighthouse",
-  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:lighthouse${(values.compare ?? []).map((c) => ` -- --compare ${c}`).join("")}\`: ` +
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- lighthouse${(values.compare ?? []).map((c) => ` --compare ${c}`).join("")}\`: ` +
     `Lighthouse 13, medians of ${RUNS} interleaved runs, every site served on loopback with compression, headless Chromium, ` +
     "each preset's default throttling. The 404 page is audited at /404.html (Lighthouse does not audit a 404 status); " +
     "its best-practices score counts the `console.error` docs/brief.md requires. “JS transferred” counts script files; this site's pages carry their only pre-interaction JavaScript (about 2.7 KB gzip, see the budgets) inline in the HTML.\n\n" +

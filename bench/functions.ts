@@ -1,5 +1,5 @@
 /**
- * `npm run bench:functions`: the functions as Netlify deploys them (zipped by @netlify/zip-it-and-ship-it),
+ * `npm run bench -- functions`: the functions as Netlify deploys them (zipped by @netlify/zip-it-and-ship-it),
  * unpacked outside the project, then, in 5 fresh Node processes each, the time to import the waitlist
  * handler (a cold start's import) and, with PostgreSQL on 127.0.0.1:5432, the time from a cold import to
  * the first 201. Medians to docs/performance.md.
@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
-import { bundleFunctions, unpackFunction } from "./lib/bundle-functions";
-import { writeSection } from "./lib/perf-doc";
+import { bundleFunctions, unpackFunction } from "../scripts/lib/bundle-functions";
+import { writeSection } from "../scripts/lib/perf-doc";
 
 const RUNS = 5;
 const work = mkdtempSync(join(tmpdir(), "bench-functions-"));
@@ -88,6 +88,6 @@ const lines = [
 console.log(lines.join("\n"));
 writeSection(
   "functions",
-  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:functions\` (Node ${process.versions.node}, ` +
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- functions\` (Node ${process.versions.node}, ` +
     `runs: ${imports.map((value) => value.toFixed(1)).join(", ")} ms).\n\n${lines.join("\n")}`,
 );

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:pow`: how long a visitor's browser takes to solve the proof-of-work challenge past a
+ * `npm run bench -- pow`: how long a visitor's browser takes to solve the proof-of-work challenge past a
  * network's free allowance: the built worker (dist/_astro/proof.worker-*.js) in Chromium, on challenges made
  * by the server's own code, with and without Lighthouse's mobile CPU slowdown (4×). Medians of 9 to
  * docs/performance.md.
@@ -9,11 +9,11 @@ import { readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
+import { writeSection } from "../scripts/lib/perf-doc";
+import { createSiteHandler } from "../scripts/lib/site-server";
 import { createProofChallenge } from "../src/server/proof-of-work";
 import type { RootKey } from "../src/server/secret";
-import { CHROMIUM_ARGS, findChromium } from "./lib/chromium";
-import { writeSection } from "./lib/perf-doc";
-import { createSiteHandler } from "./lib/site-server";
 
 const RUNS = 9;
 const worker = readdirSync("dist/_astro").find((file) => /^proof\.worker-.*\.js$/.test(file));
@@ -70,6 +70,6 @@ const table = `| Chromium | median | slowest |\n| --- | ---: | ---: |\n${rows.jo
 console.log(table);
 writeSection(
   "proof-of-work",
-  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:pow\`: time for the built Web Worker to solve a ` +
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- pow\`: time for the built Web Worker to solve a ` +
     `challenge made by the server's code (worker start included), ${RUNS} challenges each, DevTools CPU throttling for the mobile row.\n\n${table}`,
 );

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:invite`: one wave of 1,000 invitations as the team runs it (`npm run waitlist -- invite --next
+ * `npm run bench -- invite`: one wave of 1,000 invitations as the team runs it (`npm run waitlist -- invite --next
  * 1000 --yes`, a process of its own) against the PostgreSQL at TEST_POSTGRES_URL (default 127.0.0.1:5432, a
  * throw-away database) and an SMTP server on 127.0.0.1 that accepts every message. Reports the command's wall time
  * (and, beside it, a dry run's, which is the process's start-up), the e-mails the server accepted and the people
@@ -10,8 +10,8 @@ import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
+import { writeSection } from "../scripts/lib/perf-doc";
 import { migrate, pgExecutor } from "../src/server/db/migrations";
-import { writeSection } from "./lib/perf-doc";
 
 const PEOPLE = 1000;
 const exec = promisify(execFile);
@@ -76,7 +76,7 @@ try {
   const net = wave.seconds - dry.seconds;
   console.log(wave.stdout);
   const table = [
-    `## Invitations (\`npm run bench:invite\`)`,
+    `## Invitations (\`npm run bench -- invite\`)`,
     "",
     `One wave of ${PEOPLE} (\`npm run waitlist -- invite --next ${PEOPLE} --yes\`) against PostgreSQL on 127.0.0.1:5432`,
     "and an SMTP server on 127.0.0.1 that accepts every message; measured on " +

@@ -1,16 +1,16 @@
 /**
- * `npm run bench:console`: the operators' console (/admin, signed in, 200 sign-ups) loaded in Chromium under the
+ * `npm run bench -- console`: the operators' console (/admin, signed in, 200 sign-ups) loaded in Chromium under the
  * conditions of Lighthouse's mobile preset (412×823, 150 ms round trip, 1.6 Mbps down, 750 kbps up, CPU 4× slower),
  * 5 cold loads: its JavaScript, its bytes on the wire, first contentful paint and time to interactive (no script
  * runs, so interactive at DOMContentLoaded). Medians, to docs/performance.md.
  */
 import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_HINT, findChromium } from "../scripts/lib/chromium";
+import { writeSection } from "../scripts/lib/perf-doc";
+import { startServer } from "../scripts/lib/server-process";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { createStore } from "../src/server/store";
 import { copyDatabase, makeEmptyDatabase } from "../tests/integration/embedded-database";
-import { CHROMIUM_ARGS, CHROMIUM_HINT, findChromium } from "./lib/chromium";
-import { writeSection } from "./lib/perf-doc";
-import { startServer } from "./lib/server-process";
 
 const RUNS = 5;
 const TOKEN = "bench-console-token";
@@ -71,7 +71,7 @@ try {
   await server.stop();
 }
 const table = [
-  "## Operators' console (`npm run bench:console`)",
+  "## Operators' console (`npm run bench -- console`)",
   "",
   `/admin signed in, 200 sign-ups, the 90-day view, under Lighthouse's mobile preset conditions; medians of ${RUNS}`,
   `cold loads, measured on ${new Date().toISOString().slice(0, 10)}.`,

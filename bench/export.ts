@@ -1,14 +1,14 @@
 /**
- * `npm run bench:export`: the export of a long list as the team downloads it. 100,000 long rows (name, answers
+ * `npm run bench -- export`: the export of a long list as the team downloads it. 100,000 long rows (name, answers
  * and the combined message: about 2 KB each) in a throw-away PostgreSQL database at TEST_POSTGRES_URL (default
  * 127.0.0.1:5432), served by `npm start`'s server; one export, then three at once. Reports wall time, bytes and
  * rows of each, and the server's peak resident memory above its idle, sampled from /proc; to docs/performance.md.
  */
 import { readFileSync } from "node:fs";
 import pg from "pg";
+import { writeSection } from "../scripts/lib/perf-doc";
+import { startServer } from "../scripts/lib/server-process";
 import { migrate, pgExecutor } from "../src/server/db/migrations";
-import { writeSection } from "./lib/perf-doc";
-import { startServer } from "./lib/server-process";
 
 const ROWS = 100_000; // plus the warm-up sign-up
 const TOKEN = "bench-export-token-0123456789";
@@ -93,7 +93,7 @@ try {
     `| three at once, ${label} | ${m.three.map((r) => r.status).join(", ")} | ${m.three.map(rowsOf).join(", ")} | ${mb(m.three[0]?.bytes ?? 0)} each | ${m.threeSeconds.toFixed(1)} s | ${m.peakThree.toFixed(0)} MB |`,
   ];
   const table = [
-    "## Export (`npm run bench:export`)",
+    "## Export (`npm run bench -- export`)",
     "",
     `${ROWS.toLocaleString("en")} long rows (about 2 KB each: name, the three answers and the combined message) in`,
     "PostgreSQL on 127.0.0.1:5432, exported as CSV through `GET /api/waitlist/export` from `npm start`'s server;",

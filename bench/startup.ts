@@ -1,12 +1,12 @@
 /**
- * `npm run bench:startup`: time from `npm start` to the first served page, on a database folder that has
+ * `npm run bench -- startup`: time from `npm start` to the first served page, on a database folder that has
  * never been used (PGlite's initdb) and on a second start; and when the waitlist database is ready.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeSection } from "./lib/perf-doc";
+import { writeSection } from "../scripts/lib/perf-doc";
 
 async function timeStart(dataDir: string) {
   const started = performance.now();
@@ -59,7 +59,7 @@ const table = [
 console.log(table);
 writeSection(
   "startup",
-  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:startup\` (\`npm start\` = build + serve; ` +
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- startup\` (\`npm start\` = build + serve; ` +
     "node_modules already installed). The server answers pages while the embedded database opens; a sign-up " +
     `that arrives first waits for it.\n\n${table}`,
 );
