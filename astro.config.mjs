@@ -5,9 +5,9 @@ import react from "@astrojs/react";
 import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
-import { fontSubset } from "./scripts/lib/font-subset.ts";
-import { intentDirective } from "./scripts/lib/intent-directive.ts";
-import { netlifyFunctions } from "./scripts/lib/vite-functions.ts";
+import { fontSubset } from "./src/integrations/font-subset.ts";
+import { intentDirective } from "./src/integrations/intent-directive.ts";
+import { netlifyFunctions } from "./src/integrations/netlify-functions.ts";
 import { SITE } from "./src/site.ts";
 
 /** A CSP hash source for an inline `style` attribute (allowed by 'unsafe-hashes', value by value). */

@@ -18,7 +18,7 @@ import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
-import { createSiteHandler, loadHeaderRules } from "../scripts/lib/site-server";
+import { createSiteHandler, loadHeaderRules } from "../src/local-netlify/site-server";
 
 const { values } = parseArgs({ options: { compare: { type: "string", multiple: true }, runs: { type: "string" } } });
 const RUNS = Number(values.runs ?? process.env["LIGHTHOUSE_RUNS"] ?? 5);

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
-import { createSiteHandler } from "../scripts/lib/site-server";
+import { createSiteHandler } from "../src/local-netlify/site-server";
 import { createProofChallenge } from "../src/server/proof-of-work";
 import type { RootKey } from "../src/server/secret";
 

@@ -9,11 +9,11 @@
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadHeaderRules } from "../src/local-netlify/site-server";
 import { bundleFunctions } from "./lib/bundle-functions";
 import { measureJsBeforeInteraction } from "./lib/js-before-interaction";
 import { measurePages } from "./lib/page-weight";
 import { writeSection } from "./lib/perf-doc";
-import { loadHeaderRules } from "./lib/site-server";
 
 export const BUDGETS = {
   // Everything a page can ever load, islands included (they load on intent or when scrolled to). 102 KB since

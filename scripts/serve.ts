@@ -1,11 +1,13 @@
 /**
  * Serves the production build at http://localhost:4321 (PORT overrides), offline, as Netlify would (see
- * lib/site-server.ts), with the functions at their paths. Without a database URL they use the embedded
+ * src/local-netlify/site-server.ts), with the functions at their paths. Without a database URL they use the embedded
  * database, which opens alongside, before the first sign-up needs it.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolveConfig } from "@netlify/config";
+import { loadFunctions } from "../src/local-netlify/functions";
+import { createSiteHandler, loadHeaderRules } from "../src/local-netlify/site-server";
 import { getConfig } from "../src/server/config";
 import { DataKeyError } from "../src/server/data-key";
 import { chooseConnection, describeConnection } from "../src/server/db/connection";
@@ -13,8 +15,6 @@ import { openPgliteDb } from "../src/server/db/pglite";
 import { secretSource } from "../src/server/secret";
 import type { Store } from "../src/server/store";
 import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/store-instance";
-import { loadFunctions } from "./lib/functions";
-import { createSiteHandler, loadHeaderRules } from "./lib/site-server";
 
 const port = Number(process.env["PORT"] ?? 4321);
 const host = process.env["HOST"] ?? "localhost";

@@ -2,8 +2,8 @@ import type { Config } from "@netlify/functions";
 import { bearerToken, sameSecret } from "../../src/server/bearer";
 import { getConfig } from "../../src/server/config";
 import { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, openExport } from "../../src/server/export";
-import { attachment, json } from "../../src/server/http";
 import { describeError, log } from "../../src/server/log";
+import { attachment, json } from "../../src/server/responses";
 import { getStore } from "../../src/server/store-instance";
 
 /**

@@ -8,8 +8,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
+import { createSiteHandler, type HeaderRule } from "../../src/local-netlify/site-server";
 import { CHROMIUM_HINT, findChromium, TEST_CHROMIUM_ARGS } from "./chromium";
-import { createSiteHandler, type HeaderRule } from "./site-server";
 
 export interface JsBeforeInteraction {
   page: string;

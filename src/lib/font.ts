@@ -1,4 +1,4 @@
-/** The site's one web font, self-hosted and subset at build (scripts/lib/font-subset.ts). */
+/** The site's one web font, self-hosted and subset at build (src/integrations/font-subset.ts). */
 export const FONT = {
   family: "Inter Variable",
   url: "/fonts/inter-latin-var.woff2",

@@ -1,5 +1,5 @@
 import type { Attribution } from "../lib/waitlist/attribution";
-import type { Signup } from "../lib/waitlist/spec";
+import type { Signup } from "../lib/waitlist/rules";
 import { TERMS_VERSION } from "./terms-version";
 
 /**

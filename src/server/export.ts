@@ -5,8 +5,8 @@
  */
 import { ATTRIBUTION_FIELDS } from "../lib/waitlist/attribution";
 import { csvCell, csvRow, visibleControls } from "./csv";
-import { withTimeout } from "./http";
 import type { ExportedEntry, ListOptions, ListPage, Store } from "./store";
+import { withTimeout } from "./timeout";
 
 /**
  * New columns go at the end, so a reader of the earlier ones keeps working: `status` (double opt-in), when the

@@ -1,4 +1,4 @@
-import { FORM_COPY } from "../lib/waitlist/copy";
+import { FORM_TEXT } from "../lib/waitlist/form-text";
 import { SITE } from "../site";
 
 /** Text made safe inside HTML, attributes included (the form's pages and the e-mails). */
@@ -64,7 +64,7 @@ export function formErrorPage(
  * :target), so the static page needs no JavaScript to say it.
  */
 export function formSuccess(confirmation = false): Response {
-  return redirect(confirmation ? `/join/thanks#${FORM_COPY.thanks.confirmationFragment}` : "/join/thanks");
+  return redirect(confirmation ? `/join/thanks#${FORM_TEXT.thanks.confirmationFragment}` : "/join/thanks");
 }
 
 /** A 303 See Other to a page of this site. */

@@ -8,20 +8,21 @@
  */
 import type { Context } from "@netlify/functions";
 import { LINK_PATHS, type NOTICES } from "../lib/waitlist/consent";
-import { EMAIL_PATTERN, LIMITS } from "../lib/waitlist/spec";
+import { EMAIL_PATTERN, LIMITS } from "../lib/waitlist/rules";
 import { SITE } from "../site";
 import type { ServerConfig } from "./config";
 import { hashToken } from "./consent-store";
 import { type FormErrorOptions, formErrorPage, redirect } from "./form-page";
-import { afterAnswer, mediaType, withTimeout } from "./http";
 import { describeError, log } from "./log";
 import { mailboxKey } from "./mail/mailbox";
 import { mailerFor } from "./mail/mailer";
 import { sendRemovalLink } from "./mail/send";
 import { isCrossSite, siteOrigin } from "./origin";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
-import { readFormFields } from "./request-checks";
+import { mediaType, readFormFields } from "./request-body";
+import { afterAnswer } from "./responses";
 import { rootKey } from "./secret";
+import { withTimeout } from "./timeout";
 import type { WaitlistDeps } from "./waitlist-handler";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */

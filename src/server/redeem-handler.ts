@@ -7,10 +7,12 @@
  */
 import { bearerToken, sameSecret } from "./bearer";
 import type { ServerConfig } from "./config";
-import { json, mediaType, readBody, withTimeout } from "./http";
 import { hashInviteCode, INVITE_CODE_PATTERN } from "./invite-store";
 import { describeError, log } from "./log";
+import { mediaType, readBody } from "./request-body";
+import { json } from "./responses";
 import type { Store } from "./store";
+import { withTimeout } from "./timeout";
 
 /** 16 KiB, as the sign-up function: far more than `{"code": "…"}` needs. */
 const MAX_BODY = 16 * 1024;

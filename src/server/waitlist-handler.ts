@@ -1,13 +1,12 @@
 /** The waitlist function's pipeline: one request path, kept whole so it reads in order. */
 import type { Context } from "@netlify/functions";
 import { type Attribution, attributionOf, cleanAttribution, NO_ATTRIBUTION } from "../lib/waitlist/attribution";
+import { HONEYPOT_FIELD, PROOF_FIELD } from "../lib/waitlist/rules";
 import { loadValidator } from "../lib/waitlist/schema";
-import { HONEYPOT_FIELD, PROOF_FIELD } from "../lib/waitlist/spec";
 import type { ServerConfig } from "./config";
 import { isDryRun } from "./db/connection";
 import { toEntry } from "./entry";
 import { formErrorPage, formSuccess } from "./form-page";
-import { afterAnswer, json, mediaType, readBody, withTimeout } from "./http";
 import { describeError, log } from "./log";
 import { mailboxKey } from "./mail/mailbox";
 import { type Mailer, mailerFor } from "./mail/mailer";
@@ -15,9 +14,11 @@ import { sendConfirmation } from "./mail/send";
 import { isCrossSite, isOwnOrigin, siteOrigin } from "./origin";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
-import { FormEncodingError, parseForm } from "./request-checks";
+import { FormEncodingError, mediaType, parseForm, readBody } from "./request-body";
+import { afterAnswer, json } from "./responses";
 import { rootKey } from "./secret";
 import type { Store } from "./store";
+import { withTimeout } from "./timeout";
 
 /** 16 KiB: ten times the largest valid sign-up. */
 const MAX_BODY = 16 * 1024;

@@ -7,7 +7,7 @@
 
 import type { Context } from "@netlify/functions";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createContext } from "../../scripts/lib/netlify-context";
+import { createContext } from "../../src/local-netlify/netlify-context";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createLinksHandler } from "../../src/server/links-handler";
 import type { Store } from "../../src/server/store";

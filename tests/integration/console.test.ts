@@ -5,7 +5,7 @@
  */
 import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createContext } from "../../scripts/lib/netlify-context";
+import { createContext } from "../../src/local-netlify/netlify-context";
 import { createConsoleHandler } from "../../src/server/admin/handler";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { openPgliteDb } from "../../src/server/db/pglite";

@@ -12,7 +12,7 @@ import { unzipSync } from "fflate";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bundleFunctions, unpackFunction } from "../../scripts/lib/bundle-functions";
-import { createContext } from "../../scripts/lib/netlify-context";
+import { createContext } from "../../src/local-netlify/netlify-context";
 import { type SqlProxy, startSqlProxy } from "../integration/neon-sql-proxy";
 import { startWireCounter, type WireCounter } from "../integration/pg-wire-counter";
 import { createMigratedDatabase, postgresReachable } from "../integration/postgres";

@@ -7,8 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolveConfig } from "@netlify/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadFunctions } from "../../scripts/lib/functions";
-import { createSiteHandler, loadHeaderRules } from "../../scripts/lib/site-server";
+import { loadFunctions } from "../../src/local-netlify/functions";
+import { createSiteHandler, loadHeaderRules } from "../../src/local-netlify/site-server";
 import { type Emulator, startEmulator } from "./netlify-dev";
 
 const COMPARED = [

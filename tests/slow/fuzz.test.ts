@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
-import { EMAIL_PATTERN, HONEYPOT_FIELD } from "../../src/lib/waitlist/spec";
+import { EMAIL_PATTERN, HONEYPOT_FIELD } from "../../src/lib/waitlist/rules";
 import { getStore } from "../../src/server/store-instance";
 import { fakeContext, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 

@@ -2,8 +2,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { regexes } from "zod/v4/core";
+import { EMAIL_PATTERN, LIMITS, MESSAGES, type SignupInput, type Validation } from "../../src/lib/waitlist/rules";
 import { loadValidator } from "../../src/lib/waitlist/schema";
-import { EMAIL_PATTERN, LIMITS, MESSAGES, type SignupInput, type Validation } from "../../src/lib/waitlist/spec";
 import { validateInBrowser } from "../../src/lib/waitlist/validate";
 
 const zodValidate = await loadValidator();

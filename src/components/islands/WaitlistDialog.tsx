@@ -2,7 +2,7 @@ import { Dialog, DialogBackdrop, DialogPanel } from "@headlessui/react";
 import { useEffect, useRef, useState } from "react";
 import { SubmitError, submitSignup } from "../../lib/waitlist/client";
 import { connectOpener } from "../../lib/waitlist/opener";
-import { type DialogValues, HONEYPOT_FIELD, MESSAGES } from "../../lib/waitlist/spec";
+import { type DialogValues, HONEYPOT_FIELD, MESSAGES } from "../../lib/waitlist/rules";
 import { validateInBrowser } from "../../lib/waitlist/validate";
 import { Toaster, toastError, toastSuccess } from "../ui/toast";
 import { ThankYou } from "../waitlist/ThankYou";

@@ -1,5 +1,5 @@
 import type { ComponentProps } from "react";
-import { HONEYPOT_FIELD } from "../../lib/waitlist/spec";
+import { HONEYPOT_FIELD } from "../../lib/waitlist/rules";
 
 /** A field only bots fill: off-screen, hidden from assistive technology, out of the tab order, no autofill. */
 export function Honeypot({ id, ...props }: ComponentProps<"input"> & { id: string }) {

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from "react";
-import { FORM_COPY } from "../../lib/waitlist/copy";
-import { type DialogValues, LIMITS } from "../../lib/waitlist/spec";
+import { FORM_TEXT } from "../../lib/waitlist/form-text";
+import { type DialogValues, LIMITS } from "../../lib/waitlist/rules";
 import { Field, Input, Textarea } from "../ui/field";
 import { Honeypot } from "./Honeypot";
 
@@ -31,7 +31,7 @@ export function SignupFields({ idPrefix, values, onChange, limits = false }: Sig
             }),
         }
       : {};
-  const [first, second, ...rest] = FORM_COPY.fields.map((field) => {
+  const [first, second, ...rest] = FORM_TEXT.fields.map((field) => {
     const id = `${idPrefix}-${field.key}`;
     const common = { id, name: field.key, ...(limits ? { maxLength: LIMITS[field.key] } : {}), ...bind(field.key) };
     return (
@@ -68,10 +68,10 @@ export function SignupFields({ idPrefix, values, onChange, limits = false }: Sig
           {...bind("termsAccepted")}
         />
         <label htmlFor={`${idPrefix}-terms`} className="text-sm text-ink-800">
-          {FORM_COPY.terms.before}{" "}
+          {FORM_TEXT.terms.before}{" "}
           <a href="/terms-of-service" target="_blank" rel="noopener" className="font-semibold text-brand-700 underline">
-            {FORM_COPY.terms.link}
-            <span className="sr-only"> {FORM_COPY.terms.newTab}</span>
+            {FORM_TEXT.terms.link}
+            <span className="sr-only"> {FORM_TEXT.terms.newTab}</span>
           </a>
         </label>
       </div>

@@ -1,5 +1,5 @@
 import { DialogTitle } from "@headlessui/react";
-import { FORM_COPY } from "../../lib/waitlist/copy";
+import { FORM_TEXT } from "../../lib/waitlist/form-text";
 import { Button } from "../ui/field";
 
 interface ThankYouProps {
@@ -27,10 +27,10 @@ export function ThankYou({ onClose, confirmationSent = false }: ThankYouProps) {
       <DialogTitle className="mt-5 text-2xl font-bold tracking-tight text-ink-950">
         Thank you for signing up!
       </DialogTitle>
-      <p className="mx-auto mt-3 max-w-md text-ink-700">{FORM_COPY.thanks.body}</p>
+      <p className="mx-auto mt-3 max-w-md text-ink-700">{FORM_TEXT.thanks.body}</p>
       {confirmationSent && (
         <p className="mx-auto mt-3 max-w-md font-semibold text-ink-900" data-testid="waitlist-confirmation">
-          {FORM_COPY.thanks.confirmationSent}
+          {FORM_TEXT.thanks.confirmationSent}
         </p>
       )}
       <Button type="button" className="mt-8" onClick={onClose} autoFocus>

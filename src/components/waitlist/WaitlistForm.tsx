@@ -1,7 +1,7 @@
 import { Description, DialogTitle } from "@headlessui/react";
 import type { SubmitEvent } from "react";
-import { FORM_COPY } from "../../lib/waitlist/copy";
-import type { DialogValues } from "../../lib/waitlist/spec";
+import { FORM_TEXT } from "../../lib/waitlist/form-text";
+import type { DialogValues } from "../../lib/waitlist/rules";
 import { Button } from "../ui/field";
 import { SignupFields } from "./SignupFields";
 
@@ -22,12 +22,12 @@ export function WaitlistForm({ values, submitting, onChange, onSubmit }: Waitlis
   return (
     <form noValidate onSubmit={submit} className="space-y-5" aria-busy={submitting}>
       <div>
-        <DialogTitle className="text-2xl font-bold tracking-tight text-ink-950">{FORM_COPY.title}</DialogTitle>
-        <Description className="mt-2 text-ink-700">{FORM_COPY.intro}</Description>
+        <DialogTitle className="text-2xl font-bold tracking-tight text-ink-950">{FORM_TEXT.title}</DialogTitle>
+        <Description className="mt-2 text-ink-700">{FORM_TEXT.intro}</Description>
       </div>
       <SignupFields idPrefix="waitlist" values={values} onChange={onChange} />
       <Button type="submit" disabled={submitting} className="w-full sm:w-auto">
-        {submitting ? FORM_COPY.submitting : FORM_COPY.submit}
+        {submitting ? FORM_TEXT.submitting : FORM_TEXT.submit}
       </Button>
     </form>
   );

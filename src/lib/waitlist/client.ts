@@ -1,6 +1,6 @@
 import type { Challenge, Solution } from "altcha-lib";
 import { attributionOf } from "./attribution";
-import { HONEYPOT_FIELD, PROOF_FIELD, type Signup } from "./spec";
+import { HONEYPOT_FIELD, PROOF_FIELD, type Signup } from "./rules";
 
 export const WAITLIST_ENDPOINT = "/api/waitlist";
 

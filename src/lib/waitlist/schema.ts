@@ -1,5 +1,5 @@
 /**
- * The function's validator, in zod/mini, built from spec.ts: the same limits, messages, patterns and order
+ * The function's validator, in zod/mini, built from rules.ts: the same limits, messages, patterns and order
  * as the browser's (validate.ts), neither calling the other.
  * zod is loaded on first use (`loadValidator`), so importing the function stays light and the answers that
  * need no validation (405, 415, 413) never pay for it.
@@ -18,7 +18,7 @@ import {
   TEXT_FIELDS,
   UNSTORABLE,
   type Validation,
-} from "./spec";
+} from "./rules";
 
 export type Validator = (input: SignupInput) => Validation;
 

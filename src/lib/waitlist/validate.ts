@@ -1,5 +1,5 @@
 /**
- * The browser's validator (the dialog's), built from spec.ts with no dependency, so the island stays small.
+ * The browser's validator (the dialog's), built from rules.ts with no dependency, so the island stays small.
  * The function validates with schema.ts, built from the same spec.
  */
 import {
@@ -15,7 +15,7 @@ import {
   TEXT_FIELDS,
   UNSTORABLE,
   type Validation,
-} from "./spec";
+} from "./rules";
 
 const invalid = (message: string): Validation => ({ ok: false, title: MESSAGES.validationTitle, message });
 

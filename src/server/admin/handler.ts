@@ -6,20 +6,21 @@
  */
 import { createHash } from "node:crypto";
 import type { Context } from "@netlify/functions";
-import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/spec";
+import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
 import { sameSecret } from "../bearer";
 import type { ServerConfig } from "../config";
 import { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, openExport } from "../export";
-import { afterAnswer, attachment, withTimeout } from "../http";
 import { earlyAccessBase, InviteConfigError, previewWave, runWave, waveOwner } from "../invitations";
 import { describeError, log } from "../log";
 import { createSmtpMailer, mailerFor } from "../mail/mailer";
 import { consoleSignInEmail } from "../mail/messages";
 import { siteOrigin } from "../origin";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../rate-limit";
-import { readFormFields } from "../request-checks";
+import { readFormFields } from "../request-body";
+import { afterAnswer, attachment } from "../responses";
 import { rootKey } from "../secret";
 import type { Store } from "../store";
+import { withTimeout } from "../timeout";
 import type { WaitlistDeps } from "../waitlist-handler";
 import {
   CONSOLE_PATH,

@@ -1,5 +1,5 @@
 /** The form's words, shared by the dialog (React) and the /join page (plain HTML). */
-export const FORM_COPY = {
+export const FORM_TEXT = {
   title: "Join the Waitlist",
   intro: "Get early access and help shape what we build. Only your e-mail address is required.",
   /** The text fields in form order; the first two share a row on wide screens. */
