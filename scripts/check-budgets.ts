@@ -16,15 +16,15 @@ import { measurePages } from "./lib/page-weight";
 import { writeSection } from "./lib/perf-doc";
 
 export const BUDGETS = {
-  // Everything a page can ever load, islands included (they load on intent or when scrolled to). 102 KB since
-  // round 2: /product carries both islands, and the dialog now also the proof-of-work client; what loads
-  // before any interaction has its own, much smaller budget below.
+  // Everything a page can ever load, islands included (they load on intent or when scrolled to): /product
+  // carries both islands, and the dialog the proof-of-work client. What loads before any interaction has its
+  // own, much smaller budget below.
   js: 102_000,
   css: 12_000,
   html: 20_000,
   font: 30_000,
-  // 1.1 MB since round 2 · 5: the sign-up function carries nodemailer (~220 KB zipped) for the optional
-  // confirmation e-mails; it is imported only when SMTP_URL is set, so a cold start without mail loads none of it.
+  // The sign-up function carries nodemailer for the optional confirmation e-mails; it is imported only when
+  // SMTP_URL is set, so a cold start without mail loads none of it.
   functionZip: 1_100_000,
   jsBeforeInteraction: 10_000,
 };

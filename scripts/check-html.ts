@@ -47,8 +47,8 @@ let output: string;
 try {
   output = execFileSync(
     "java",
-    // The quick compiler only (C1) for a run of seconds: same findings, 8–10 → 6 CPU-s here. Its code needs a
-    // deeper stack than vnu's 512 KB minimum for the HTML schema.
+    // The quick compiler only (C1): a run this short never earns back the optimising compiler's work, and the
+    // findings are the same. Its code needs a deeper stack than vnu's minimum for the HTML schema.
     [
       "-Xss8m",
       "-XX:TieredStopAtLevel=1",

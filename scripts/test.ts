@@ -1,8 +1,8 @@
 /**
  * `npm test`: every check and suite, fast ones first, stopping at the first failure. Steps in one stage run side
  * by side, each on its own files, ports and databases; a stage starts when the one before it has passed. Only
- * the steps that leave a core idle share a stage (measured on 2 cores: astro check, the platform tests and the
- * budgets wait on processes and I/O much of their time); the browser suites and the slow suites keep the
+ * the steps that leave a core idle share a stage (astro check, the platform tests and the budgets wait on
+ * processes and I/O much of their time); the browser suites and the slow suites keep the
  * machine to themselves, because their timings (intent ≤ 100 ms, a SIGKILL mid-write) are what they test.
  * The output of a step that shares its stage is printed when it ends, whole, so steps never interleave.
  */

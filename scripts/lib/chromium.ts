@@ -14,9 +14,9 @@ export const CHROMIUM_ARGS = [
 
 /**
  * The tests' and budgets' Chromium: the flags above, and the GPU process's work (compositing, in software: there
- * is no GPU) done inside the browser process, which spares a process and the messages to it. Here it took 32
- * of the browser suite's 90 tests from 97 to 87 CPU-seconds (52 → 46 s), results unchanged. Lighthouse and the
- * proof-of-work benchmark keep the usual process layout, the one a visitor's browser has.
+ * is no GPU) done inside the browser process, which spares a process and the messages to it, with the same
+ * results. Lighthouse and the proof-of-work benchmark keep the usual process layout, the one a visitor's
+ * browser has.
  */
 export const TEST_CHROMIUM_ARGS = [...CHROMIUM_ARGS, "--in-process-gpu"];
 
@@ -31,8 +31,8 @@ const DEBIAN = { "headless-shell": "/usr/lib/chromium/chromium-headless-shell", 
  * Playwright's download is the one to use, and null when none exists.
  *
  * - `"headless-shell"` (the tests and the size budgets) prefers Debian's chromium-headless-shell, the build
- *   Playwright itself runs headless tests in: the same Blink and V8 without the full browser around them. Here it
- *   took the browser suite from 239 to 149 CPU-seconds (123 → 81 s). Without it, the full browser is used.
+ *   Playwright itself runs headless tests in: the same Blink and V8 without the full browser around them, so
+ *   far less work per test. Without it, the full browser is used.
  * - `"browser"` (Lighthouse and the proof-of-work benchmark) wants the full browser, the one a visitor has.
  */
 export async function findChromium(

@@ -1,7 +1,7 @@
 /**
  * "November 23, 2026", as `toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" })`
  * writes it, without Intl: the first Intl call of a page loads the engine's locale data, a long task on a phone
- * (about 150 ms at Lighthouse's mobile CPU) that the terms page paid for one date. A test holds the two equal.
+ * that the terms page would pay for one date. A test holds the two equal.
  */
 const MONTHS = [
   "January",

@@ -1,6 +1,6 @@
 /**
  * Embedded-database folders for tests, shared by vitest (pglite-template.setup.ts, helpers.ts) and Playwright
- * (e2e/fixtures.ts), so it imports neither runner. initdb and the migrations take ~2 s; a copy, milliseconds.
+ * (e2e/fixtures.ts), so it imports neither runner. initdb and the migrations run once; each test gets a copy.
  */
 import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
