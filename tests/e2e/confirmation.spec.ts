@@ -34,7 +34,7 @@ test(
     const server = await ownServer(mailEnv());
     await page.goto(`${server.url}/`);
     await page.getByRole("banner").getByRole("link", { name: "Join the Waitlist" }).click();
-    const dialog = page.getByRole("dialog");
+    const dialog = page.locator('[role="dialog"]');
     await dialog.getByLabel("Email (required)").fill("ada@example.com");
     await dialog.getByLabel("I accept the").check();
     await dialog.getByRole("button", { name: "Join the Waitlist" }).click();

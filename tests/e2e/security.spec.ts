@@ -65,7 +65,7 @@ test("the pages work and the browser reports no CSP violation", async ({ page })
   await expect(question).toHaveAttribute("aria-expanded", "true");
   await openMenuIfMobile(page);
   await page.locator("[data-waitlist-open]:visible").first().click();
-  await page.getByRole("dialog").getByRole("button", { name: "Join the Waitlist" }).click();
+  await page.locator('[role="dialog"]').getByRole("button", { name: "Join the Waitlist" }).click();
   await expect(page.getByRole("alert")).toContainText("Email required");
   expect(await violations()).toEqual([]);
   expect(messages).toEqual([]);

@@ -14,7 +14,7 @@ test("the dialog records the campaign, the referring site and the page", ANY_VIE
     referer: "https://news.example.com/issues/42?private=yes",
   });
   await page.getByRole("banner").getByRole("link", { name: "Join the Waitlist" }).click();
-  const dialog = page.getByRole("dialog");
+  const dialog = page.locator('[role="dialog"]');
   const email = `sources.dialog.${Date.now()}@example.com`;
   await dialog.getByLabel("Email (required)").fill(email);
   await dialog.getByLabel("I accept the").check();

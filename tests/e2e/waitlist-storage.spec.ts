@@ -11,7 +11,7 @@ import { DESKTOP_ONLY, expect, test } from "./fixtures";
 async function signUp(page: import("@playwright/test").Page, baseUrl: string, values: Record<string, string>) {
   await page.goto(`${baseUrl}/`);
   await page.getByRole("banner").getByRole("link", { name: "Join the Waitlist" }).click();
-  const dialog = page.getByRole("dialog");
+  const dialog = page.locator('[role="dialog"]');
   for (const [label, value] of Object.entries(values)) await dialog.getByLabel(label, { exact: true }).fill(value);
   await dialog.getByLabel("I accept the").check();
   await dialog.getByRole("button", { name: "Join the Waitlist" }).click();

@@ -1,5 +1,6 @@
 import { Dialog, DialogBackdrop, DialogPanel } from "@headlessui/react";
 import { useEffect, useRef, useState } from "react";
+import type { CarriedForm } from "../../lib/waitlist/capture";
 import { SubmitError, submitSignup } from "../../lib/waitlist/client";
 import { connectOpener } from "../../lib/waitlist/opener";
 import { type DialogValues, HONEYPOT_FIELD, MESSAGES } from "../../lib/waitlist/rules";
@@ -18,6 +19,32 @@ const EMPTY: DialogValues = {
   homepage: "",
 };
 
+/** What the early dialog carried over, as the island's values (fields it does not know are left out). */
+function valuesOf(carried: CarriedForm): DialogValues {
+  const values = { ...EMPTY };
+  for (const key of Object.keys(EMPTY) as Array<keyof DialogValues>) {
+    const value = carried.values[key];
+    if (key === "termsAccepted") values.termsAccepted = value === true;
+    else if (typeof value === "string") values[key] = value;
+  }
+  return values;
+}
+
+/** Puts the caret back where it was in the early dialog, once the island's dialog has placed its own focus. */
+function restoreFocus(focus: NonNullable<CarriedForm["focus"]>) {
+  const id = `waitlist-${focus.name === "termsAccepted" ? "terms" : focus.name}`;
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      const field = document.getElementById(id);
+      if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
+      field.focus();
+      if (focus.start !== null && field.type !== "checkbox" && field.type !== "email") {
+        field.setSelectionRange(focus.start, focus.end ?? focus.start);
+      }
+    }),
+  );
+}
+
 /**
  * The waitlist dialog: open form → submitting → submitted (thank-you view). Closing resets everything.
  * It opens from every `[data-waitlist-open]` control, including clicks made before it hydrated.
@@ -32,9 +59,12 @@ export default function WaitlistDialog() {
 
   useEffect(
     () =>
-      connectOpener((element) => {
+      connectOpener((element, carried) => {
         opener.current = element;
+        // Taking over the early dialog: what was typed stays, and the caret where it was.
+        if (carried) setValues(valuesOf(carried));
         setOpen(true);
+        if (carried?.focus) restoreFocus(carried.focus);
       }),
     [],
   );

@@ -1,20 +1,31 @@
 /**
  * The page's tiny click-capture script (WaitlistCapture.astro, runs before any island) and its contract with
- * the dialog island (src/lib/waitlist/opener.ts, which imports nothing from here but types, so this file
- * stays one small script of its own):
- * and the dialog island (hydrated on intent, `client:intent`): a click on a `[data-waitlist-open]` control
- * before hydration is remembered in `pending`; once hydrated, the island sets `open` and handles the pending
- * click. If the island is not ready within FALLBACK_MS of that click, the visitor goes to the control's own
- * link (/join, the form that works without JavaScript): no dead button.
+ * the dialog island (src/lib/waitlist/opener.ts, which imports nothing from here but types and names, so this
+ * file stays one small script of its own). A tap on a `[data-waitlist-open]` control before the island has
+ * hydrated opens the early dialog at once: the form's HTML from its <template> (WaitlistEarlyDialog.astro) in a
+ * native <dialog>, usable as it is (it posts like /join). When the island connects it takes that dialog over with
+ * what was typed, unless its form was already sent. Without the early dialog (an old browser), the click is parked
+ * for the island, and after FALLBACK_MS the control's own link (/join) is followed: no dead button.
  */
 export interface WaitlistBridge {
+  /** The control that opened the early dialog, or a click parked for the island. */
   pending: HTMLElement | null;
-  open: ((opener: HTMLElement) => void) | null;
+  open: ((opener: HTMLElement, carried?: CarriedForm) => void) | null;
   fallback?: ReturnType<typeof setTimeout> | undefined;
+  /** The early dialog's form was sent: the island must not take it over (the page is about to move on). */
+  sent?: boolean;
+}
+
+/** What the early dialog hands to the island: the fields' values, and where the caret was. */
+export interface CarriedForm {
+  values: Record<string, string | boolean>;
+  focus: { name: string; start: number | null; end: number | null } | null;
 }
 
 /** How long a parked click waits for the island before the link is followed instead. */
 export const FALLBACK_MS = 3000;
+export const EARLY_TEMPLATE_ID = "waitlist-early-template";
+export const EARLY_DIALOG_ID = "waitlist-early";
 
 declare global {
   interface Window {
@@ -29,8 +40,53 @@ function bridge(): WaitlistBridge {
   return window.__waitlist;
 }
 
-/** Installed once per page, before hydration: routes opener clicks to the dialog, or parks the latest one. */
+const earlyDialog = () => document.getElementById(EARLY_DIALOG_ID) as HTMLDialogElement | null;
+
+/** Fills the early dialog from its template and opens it, focused as the island would; false when it cannot. */
+function openEarly(opener: HTMLElement): boolean {
+  const dialog = earlyDialog();
+  const template = document.getElementById(EARLY_TEMPLATE_ID) as HTMLTemplateElement | null;
+  if (!dialog || !template || typeof dialog.showModal !== "function") return false;
+  if (!dialog.open) {
+    dialog.replaceChildren(template.content.cloneNode(true));
+    dialog.showModal();
+    dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+  }
+  bridge().pending = opener;
+  return true;
+}
+
+/** The early dialog's own behaviour: the close button and a tap outside the panel close it; sending it is final. */
+function wireEarlyDialog(): void {
+  const dialog = earlyDialog();
+  if (!dialog) return;
+  dialog.addEventListener("click", (event) => {
+    const target = event.target as Element;
+    if (target === dialog || target.hasAttribute("data-early-backdrop") || target.closest("[data-early-close]")) {
+      dialog.close();
+    }
+  });
+  dialog.addEventListener("submit", (event) => {
+    // One sign-up per form: a second press while the first is on its way sends nothing.
+    if (bridge().sent) event.preventDefault();
+    bridge().sent = true;
+  });
+  dialog.addEventListener("close", () => {
+    // Handed over to the island: it has the values and the focus now.
+    if (dialog.dataset["handedOver"]) {
+      delete dialog.dataset["handedOver"];
+      return;
+    }
+    dialog.replaceChildren();
+    const opener = bridge().pending;
+    bridge().pending = null;
+    opener?.focus();
+  });
+}
+
+/** Installed once per page, before hydration: routes opener clicks to the dialog, or opens the early one. */
 export function captureOpenerClicks(): void {
+  wireEarlyDialog();
   document.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target.closest<HTMLElement>(OPENER_SELECTOR) : null;
     if (!target || event.defaultPrevented || event.button !== 0) return;
@@ -38,6 +94,7 @@ export function captureOpenerClicks(): void {
     event.preventDefault();
     const current = bridge();
     if (current.open) return current.open(target);
+    if (openEarly(target)) return;
     current.pending = target;
     current.fallback ??= setTimeout(() => {
       const parked = current.pending;
