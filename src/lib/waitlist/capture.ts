@@ -14,6 +14,11 @@ export interface WaitlistBridge {
   fallback?: ReturnType<typeof setTimeout> | undefined;
   /** The early dialog's form was sent: the island must not take it over (the page is about to move on). */
   sent?: boolean;
+  /**
+   * For the island, once it is ready: closes the open early dialog and hands over its opener and what was typed;
+   * "sent" when its form already went; null when it is not open. Kept here so the island imports only types.
+   */
+  handOver?: () => { opener: HTMLElement | null; carried: CarriedForm } | "sent" | null;
 }
 
 /** What the early dialog hands to the island: the fields' values, and where the caret was. */
@@ -56,6 +61,37 @@ function openEarly(opener: HTMLElement): boolean {
   return true;
 }
 
+/** The early dialog's fields as the island's values, and the focused field with its selection. */
+function carry(form: HTMLFormElement): CarriedForm {
+  const values: CarriedForm["values"] = {};
+  for (const element of Array.from(form.elements)) {
+    if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) || !element.name) continue;
+    values[element.name] =
+      element instanceof HTMLInputElement && element.type === "checkbox" ? element.checked : element.value;
+  }
+  const active = document.activeElement;
+  const focus =
+    (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) && form.contains(active)
+      ? { name: active.name, start: active.selectionStart, end: active.selectionEnd }
+      : null;
+  return { values, focus };
+}
+
+function handOver(): ReturnType<NonNullable<WaitlistBridge["handOver"]>> {
+  const dialog = earlyDialog();
+  const form = dialog?.querySelector("form");
+  if (!dialog?.open || !form) return null;
+  const current = bridge();
+  if (current.sent) return "sent";
+  const carried = carry(form);
+  const opener = current.pending;
+  current.pending = null;
+  dialog.dataset["handedOver"] = "1";
+  dialog.close();
+  dialog.replaceChildren();
+  return { opener, carried };
+}
+
 /** The early dialog's own behaviour: the close button and a tap outside the panel close it; sending it is final. */
 function wireEarlyDialog(): void {
   const dialog = earlyDialog();
@@ -87,6 +123,7 @@ function wireEarlyDialog(): void {
 /** Installed once per page, before hydration: routes opener clicks to the dialog, or opens the early one. */
 export function captureOpenerClicks(): void {
   wireEarlyDialog();
+  bridge().handOver = handOver;
   document.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target.closest<HTMLElement>(OPENER_SELECTOR) : null;
     if (!target || event.defaultPrevented || event.button !== 0) return;
