@@ -9,7 +9,7 @@ import { resolveConfig } from "@netlify/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFunctions } from "../../src/local-netlify/functions";
 import { createSiteHandler, loadHeaderRules } from "../../src/local-netlify/site-server";
-import { type Emulator, startEmulator } from "./netlify-dev";
+import { type Emulator, ORIGIN, startEmulator } from "./netlify-dev";
 
 const COMPARED = [
   "content-type",
@@ -49,6 +49,8 @@ const CASES: Array<[string, string, RequestInit?]> = [
   ["GET", "/admin"],
   ["GET", "/admin/sign-in/confirm?token=abc"],
   ["POST", "/api/invites/redeem", { headers: { "Content-Type": "application/json" }, body: "{}" }],
+  // A path that starts with `//` is a path of this site, not another host's URL: no function answers it.
+  ["POST", "//evil.example/api/waitlist", { headers: { "Content-Type": "application/json" }, body: "{}" }],
 ];
 
 let emulator: Emulator;
@@ -81,7 +83,8 @@ const summary = (res: Response) => ({
 describe("npm start's server answers as @netlify/dev does", () => {
   it.each(CASES)("%s %s", async (method, path, init) => {
     const ours = await fetch(`${base}${path}`, { method, redirect: "manual", ...init });
-    const theirs = await emulator.fetch(path, { method, ...init });
+    // The whole URL, so a `//` path stays a path (resolved on its own it would name another host).
+    const theirs = await emulator.fetch(`${ORIGIN}${path}`, { method, ...init });
     expect(summary(ours)).toEqual(summary(theirs));
   });
 });
