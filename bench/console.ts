@@ -5,7 +5,7 @@
  * runs, so interactive at DOMContentLoaded). Medians, to docs/performance.md.
  */
 import { chromium } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_HINT, findChromium } from "../scripts/lib/chromium";
+import { CHROMIUM_ARGS, CHROMIUM_HINT, findChromium, throttleLikeMobilePreset } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
 import { openPgliteDb } from "../src/server/db/pglite";
@@ -44,15 +44,8 @@ try {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/admin$/);
     const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.enable");
+    await throttleLikeMobilePreset(cdp);
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 150,
-      downloadThroughput: (1.6 * 1024 * 1024) / 8,
-      uploadThroughput: (750 * 1024) / 8,
-    });
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     let bytes = 0;
     let scripts = 0;
     cdp.on("Network.loadingFinished", (event) => (bytes += event.encodedDataLength));

@@ -8,18 +8,12 @@ import { readFileSync } from "node:fs";
 import pg from "pg";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
-import { migrate, pgExecutor } from "../src/server/db/migrations";
+import { createMigratedDatabase } from "../tests/integration/postgres";
 
 const ROWS = 100_000; // plus the warm-up sign-up
 const TOKEN = "bench-export-token-0123456789";
-const admin = process.env["TEST_POSTGRES_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const name = `bench_export_${process.pid}`;
-const adminClient = new pg.Client({ connectionString: admin });
-await adminClient.connect();
-await adminClient.query(`CREATE DATABASE ${name}`);
-const url = new URL(admin);
-url.pathname = `/${name}`;
-url.password ||= "unused";
+// A throw-away database with the migrations applied, as the tests make them.
+const database = await createMigratedDatabase("bench_export");
 
 const rssMb = (pid: number) => {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -40,9 +34,8 @@ async function download(base: string) {
 }
 
 try {
-  const client = new pg.Client({ connectionString: url.href });
+  const client = new pg.Client({ connectionString: database.url });
   await client.connect();
-  await migrate(pgExecutor(client));
   await client.query(
     `INSERT INTO waitlist (name, email, organization, why, connect, message, status, created_at)
      SELECT n, 'person' || i || '@example.com', o, w, c,
@@ -56,7 +49,7 @@ try {
 
   /** One export, then three at once, from a server of its own (started with `nodeFlags`). */
   const measure = async (nodeFlags: string[] = []) => {
-    const server = await startServer({ DATABASE_URL: url.href, WAITLIST_ADMIN_TOKEN: TOKEN }, undefined, nodeFlags);
+    const server = await startServer({ DATABASE_URL: database.url, WAITLIST_ADMIN_TOKEN: TOKEN }, undefined, nodeFlags);
     try {
       // Idle means warm: one sign-up has loaded the driver and the request path, as on a server in use.
       const warm = await fetch(`${server.url}/api/waitlist`, {
@@ -113,6 +106,5 @@ try {
   );
   if (!complete || capped.peakThree >= 100) process.exitCode = 1;
 } finally {
-  await adminClient.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await adminClient.end();
+  await database.drop();
 }

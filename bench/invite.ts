@@ -11,19 +11,13 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import { writeSection } from "../scripts/lib/perf-doc";
-import { migrate, pgExecutor } from "../src/server/db/migrations";
+import { createMigratedDatabase } from "../tests/integration/postgres";
 
 const PEOPLE = 1000;
 const exec = promisify(execFile);
-const admin = process.env["TEST_POSTGRES_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-const name = `bench_invite_${process.pid}`;
-const adminClient = new pg.Client({ connectionString: admin });
-await adminClient.connect();
-await adminClient.query(`CREATE DATABASE ${name}`);
-const url = new URL(admin);
-url.pathname = `/${name}`;
-url.password ||= "unused";
+// A throw-away database with the migrations applied, as the tests make them.
+const database = await createMigratedDatabase("bench_invite");
 
 let accepted = 0;
 const smtp = new SMTPServer({
@@ -44,9 +38,8 @@ await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
 const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
 
 try {
-  const client = new pg.Client({ connectionString: url.href });
+  const client = new pg.Client({ connectionString: database.url });
   await client.connect();
-  await migrate(pgExecutor(client));
   await client.query(
     `INSERT INTO waitlist (name, email, status, created_at)
      SELECT 'Person ' || i, 'person' || i || '@example.com', 'confirmed', now() - make_interval(mins => ${PEOPLE} - i)
@@ -54,7 +47,7 @@ try {
   );
   const env = {
     ...process.env,
-    DATABASE_URL: url.href,
+    DATABASE_URL: database.url,
     SMTP_URL: smtpUrl,
     MAIL_FROM: "Noosphere <hello@noosphere.test>",
     EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
@@ -95,6 +88,5 @@ try {
   if (accepted !== PEOPLE || invited !== PEOPLE) process.exitCode = 1;
 } finally {
   smtp.close();
-  await adminClient.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await adminClient.end();
+  await database.drop();
 }

@@ -12,7 +12,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
-import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
+import { CHROMIUM_ARGS, findChromium, throttleLikeMobilePreset } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { createSiteHandler, loadHeaderRules } from "../src/local-netlify/site-server";
 
@@ -61,14 +61,7 @@ const INSTRUMENT = `(() => {
 
 async function run(page: Page, base: string, opener: RegExp, hover: boolean) {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: 150,
-    downloadThroughput: (1.6 * 1024 * 1024) / 8,
-    uploadThroughput: (750 * 1024) / 8,
-  });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  await throttleLikeMobilePreset(cdp);
   await page.addInitScript({ content: INSTRUMENT });
   await page.goto(`${base}/product`, { waitUntil: "load" });
   await page.waitForTimeout(1500);

@@ -45,3 +45,23 @@ export async function findChromium(
   const { chromium } = await import("@playwright/test");
   return existsSync(chromium.executablePath()) ? { executablePath: undefined } : null;
 }
+
+/** The DevTools protocol calls the throttling needs (a Playwright CDPSession satisfies it). */
+interface DevTools {
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+}
+
+/**
+ * Lighthouse's mobile preset as DevTools throttling: 150 ms round trip, 1.6 Mbps down, 750 kbps up, CPU 4× slower.
+ * The benchmarks that time a page in a browser of their own (the tap, the console) measure under it.
+ */
+export async function throttleLikeMobilePreset(cdp: DevTools): Promise<void> {
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (1.6 * 1024 * 1024) / 8,
+    uploadThroughput: (750 * 1024) / 8,
+  });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+}
