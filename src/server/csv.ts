@@ -36,7 +36,3 @@ export function csvCell(value: unknown, options: { exact?: boolean } = {}): stri
 export function csvRow(values: readonly unknown[], cell: (value: unknown) => string = csvCell): string {
   return `${values.map((value) => cell(value)).join(",")}\r\n`;
 }
-
-export function toCsv(columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): string {
-  return csvRow(columns) + rows.map((row) => csvRow(columns.map((c) => row[c]))).join("");
-}

@@ -18,7 +18,8 @@ export interface PersonalData {
 }
 export const PERSONAL_FIELDS = ["name", "email", "message", "organization", "why", "connect"] as const;
 /** A person's columns as a statement selects them: plain, or the hash, key id and blob of a sealed row. */
-export const PERSON_COLUMNS = [...PERSONAL_FIELDS, "key_id", "sealed"].join(", ");
+export const STORED_PERSON_FIELDS = [...PERSONAL_FIELDS, "key_id", "sealed"] as const;
+export const PERSON_COLUMNS = STORED_PERSON_FIELDS.join(", ");
 
 /** One DATA_KEY, as the keys derived from it: to seal, to hash addresses, and the id rows name it by. */
 export interface DataKey {

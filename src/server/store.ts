@@ -11,9 +11,9 @@ import {
   DataKeyError,
   type DataKeys,
   PERSON_COLUMNS,
-  PERSONAL_FIELDS,
   type PersonalData,
   personOf,
+  STORED_PERSON_FIELDS,
   type StoredPerson,
 } from "./data-key";
 import type { Db } from "./db/types";
@@ -40,7 +40,7 @@ const PRUNE = `DELETE FROM waitlist_rate_limit
   WHERE window_start < $3::timestamptz AND (SELECT attempts FROM hit) = 1`;
 
 /** The columns a sign-up writes, in the order of its statement parameters. */
-const ROW_COLUMNS = [...PERSONAL_FIELDS, "key_id", "sealed", "terms_version", "status", ...ATTRIBUTION_FIELDS];
+const ROW_COLUMNS = [...STORED_PERSON_FIELDS, "terms_version", "status", ...ATTRIBUTION_FIELDS];
 /** The sign-up's values as parameters $first…, one per ROW_COLUMNS. */
 const rowValues = (first: number) => ROW_COLUMNS.map((_, i) => `$${first + i}::text`).join(", ");
 /**
@@ -273,8 +273,12 @@ export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
       connect: entry.connect ?? null,
     };
     const stored = columnsOf(dataKeys, person);
-    const personal = [...PERSONAL_FIELDS, "key_id", "sealed"] as const;
-    return [...personal.map((field) => stored[field]), entry.termsVersion ?? null, status, ...sources(entry)];
+    return [
+      ...STORED_PERSON_FIELDS.map((field) => stored[field]),
+      entry.termsVersion ?? null,
+      status,
+      ...sources(entry),
+    ];
   };
   const page = async (after: number, limit: number, since?: Date, options: ListOptions = {}): Promise<ListPage> => {
     type Row = StoredPerson &
