@@ -123,8 +123,12 @@ test(
       };
     });
     await page.goto("/");
+    // check() alone is true before the face is added (no face of that family to wait for).
     await page.waitForFunction(
-      () => document.fonts.check('16px "Inter Variable"') && document.fonts.status === "loaded",
+      () =>
+        [...document.fonts].some((face) => face.family.replaceAll('"', "") === "Inter Variable") &&
+        document.fonts.check('16px "Inter Variable"') &&
+        document.fonts.status === "loaded",
     );
     const added = await page.evaluate(() => (window as unknown as { fontsAdded: string[] }).fontsAdded);
     expect(added).toEqual(["Inter Variable loaded"]);
