@@ -5,6 +5,7 @@ import react from "@astrojs/react";
 import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
+import { cspPerPage } from "./src/integrations/csp-per-page.ts";
 import { fontSubset } from "./src/integrations/font-subset.ts";
 import { intentDirective } from "./src/integrations/intent-directive.ts";
 import { netlifyFunctions } from "./src/integrations/netlify-functions.ts";
@@ -35,8 +36,10 @@ export default defineConfig({
       filter: (page) => !page.includes("/404") && !page.includes("/join/thanks") && !page.includes("/waitlist/"),
     }),
     fontSubset({ file: "fonts/inter-latin-var.woff2", source: "public/fonts/inter-latin-var.woff2" }),
+    cspPerPage(),
   ],
   // Hashes for every script and style Astro emits, in a <meta> CSP on each page: no 'unsafe-inline'.
+  // cspPerPage() then keeps, on each page, only the script hashes of that page's own inline scripts.
   // frame-ancestors cannot live in a <meta>; netlify.toml sends it (and the other headers) as HTTP headers.
   security: {
     csp: {

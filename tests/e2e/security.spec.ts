@@ -18,6 +18,9 @@ test("every page carries a CSP whose script-src has hashes and no 'unsafe-inline
     const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute("content");
     const scriptSrc = csp?.split(";").find((d) => d.trim().startsWith("script-src")) ?? "";
     expect(scriptSrc, path).toMatch(/'sha256-/);
+    // One hash per distinct inline script of this page, none for another page's.
+    const inline = await page.$$eval("script:not([src])", (nodes) => new Set(nodes.map((n) => n.textContent)).size);
+    expect(scriptSrc.match(/'sha256-/g)?.length, path).toBe(inline);
     expect(scriptSrc, path).not.toContain("unsafe-inline");
     expect(csp, path).toContain("default-src 'self'");
   }
