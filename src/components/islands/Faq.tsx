@@ -6,7 +6,7 @@ import type { FaqEntry } from "../../lib/content";
 type CloseFn = (focus?: HTMLElement) => void;
 
 interface FaqProps {
-  items: readonly FaqEntry[];
+  items: readonly Pick<FaqEntry, "id" | "question" | "answer">[];
 }
 
 /**
