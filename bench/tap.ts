@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- tap [--runs N]`: the tap that matters, on a phone. Under the conditions of Lighthouse's mobile
- * preset (412×823 touch, 150 ms round trip, 1.6 Mbps down, 750 kbps up, CPU 4× slower), each run loads `/product`
+ * `npm run bench:tap [-- --runs N]` (or `npm run bench -- tap`): the tap that matters, on a phone. Under the
+ * conditions of Lighthouse's mobile preset (412×823 touch, 150 ms round trip, 1.6 Mbps down, 750 kbps up, CPU 4× slower), each run loads `/product`
  * (the page both sites have a dialog on) in a new browser context (nothing cached), waits 1.5 s, then taps the
  * page's call to action ("Join the Waitlist"; the SPA's "Request early access") — cold, or after a 300 ms hover
  * — and measures, in the page: tap → a dialog with its e-mail field on screen, and tap → the first keystroke
@@ -164,7 +164,7 @@ const rows = [...results].map(([key, list]) => {
   return `| ${site} | ${how} | ${ms(quantile(visible, 0.5))} | ${ms(quantile(visible, 0.75))} | ${ms(quantile(usable, 0.5))} | ${ms(quantile(usable, 0.75))} |`;
 });
 const table = [
-  "## The tap (`npm run bench -- tap`)",
+  "## The tap (`npm run bench:tap`)",
   "",
   `Measured ${new Date().toISOString().slice(0, 10)}: Chromium under the conditions of Lighthouse's mobile preset (412×823`,
   "touch, 150 ms round trip, 1.6 Mbps down, CPU 4× slower), each run a new context (nothing cached), the tap 1.5 s",

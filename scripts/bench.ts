@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 
-const ALL = ["lighthouse", "api", "functions", "pow", "startup", "invite", "console", "export"];
+const ALL = ["lighthouse", "api", "functions", "pow", "startup", "invite", "console", "export", "tap"];
 const [name, ...args] = process.argv.slice(2);
 const known = readdirSync("bench")
   .filter((file) => file.endsWith(".ts"))
