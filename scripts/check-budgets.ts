@@ -12,10 +12,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadHeaderRules } from "../src/local-netlify/site-server";
 import { bundleFunctions } from "./lib/bundle-functions";
-import { FIRST_WINDOW_BYTES, measureWireSizes } from "./lib/first-round-trip";
-import { measureJsBeforeInteraction } from "./lib/js-before-interaction";
+import { FIRST_WINDOW_BYTES, measureWireSizes, type WireSize } from "./lib/first-round-trip";
+import { type JsBeforeInteraction, measureJsBeforeInteraction } from "./lib/js-before-interaction";
 import { measurePages } from "./lib/page-weight";
 import { writeSection } from "./lib/perf-doc";
+import { serveBuild } from "./lib/serve-build";
 
 export const BUDGETS = {
   // Everything a page can ever load, islands included (they load on intent or when scrolled to): /product
@@ -66,8 +67,16 @@ if (font > BUDGETS.font) failures.push(`font: ${kb(font)} > ${kb(BUDGETS.font)} 
 const urls = measurePages(dist).map(({ page }) =>
   page === "404.html" ? "/no-such-page" : `/${page.replace(/(index)?\.html$/, "")}`.replace(/\/$/, "") || "/",
 );
-const headerRules = await loadHeaderRules("netlify.toml", dist);
-const wire = await measureWireSizes(dist, headerRules, urls);
+// One server for both: the wire sizes and what a browser loads before any interaction.
+const served = await serveBuild(dist, await loadHeaderRules("netlify.toml", dist));
+let wire: WireSize[];
+let before: JsBeforeInteraction[];
+try {
+  wire = await measureWireSizes(served.port, urls);
+  before = await measureJsBeforeInteraction(served.base, urls);
+} finally {
+  await served.close();
+}
 for (const size of wire) {
   console.log(
     `on the wire ${size.path.padEnd(27)} ${size.total} bytes (headers ${size.headers}, brotli body ${size.body})`,
@@ -77,7 +86,6 @@ for (const size of wire) {
       `${size.path}: ${size.total} bytes on the wire > ${BUDGETS.firstRoundTrip} (the first round trip); trim the page or what every page carries`,
     );
 }
-const before = await measureJsBeforeInteraction(dist, headerRules, urls);
 for (const run of before) {
   console.log(`before interaction ${run.viewport.padEnd(7)} ${run.page.padEnd(18)} ${kb(run.bytes).padStart(8)} JS`);
   if (run.bytes > BUDGETS.jsBeforeInteraction) {

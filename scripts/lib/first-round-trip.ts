@@ -4,15 +4,12 @@
  * first congestion window (10 segments of 1460 bytes, RFC 6928) arrives whole one round trip after the request;
  * one byte more costs a second round trip before the page can paint.
  */
-import { createServer } from "node:http";
-import { type AddressInfo, connect } from "node:net";
-import { createSiteHandler, type HeaderRule } from "../../src/local-netlify/site-server";
+import { connect } from "node:net";
 
 export const FIRST_WINDOW_BYTES = 10 * 1460;
 
 export interface WireSize {
   path: string;
-  status: number;
   headers: number;
   body: number;
   total: number;
@@ -34,7 +31,6 @@ function get(port: number, path: string): Promise<WireSize> {
       socket.destroy();
       resolve({
         path,
-        status: Number(head.split(" ")[1]),
         headers: end + 4,
         body: length,
         total: end + 4 + length,
@@ -47,17 +43,9 @@ function get(port: number, path: string): Promise<WireSize> {
   });
 }
 
-export async function measureWireSizes(publish: string, headerRules: HeaderRule[], paths: string[]) {
-  const handler = createSiteHandler({ publish, headerRules });
-  const server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  try {
-    const { port } = server.address() as AddressInfo;
-    const sizes: WireSize[] = [];
-    for (const path of paths) sizes.push(await get(port, path));
-    return sizes;
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+/** Each path of a build served on loopback at `port` (see serve-build.ts), one request after another. */
+export async function measureWireSizes(port: number, paths: string[]): Promise<WireSize[]> {
+  const sizes: WireSize[] = [];
+  for (const path of paths) sizes.push(await get(port, path));
+  return sizes;
 }

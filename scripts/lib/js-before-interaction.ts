@@ -1,14 +1,11 @@
 /**
- * JavaScript a visitor downloads before touching anything: each page of the build, served as `npm start`
- * serves it (compressed), opened in Chromium at a desktop and a mobile viewport and left alone for its load
+ * JavaScript a visitor downloads before touching anything: each path of a build served as `npm start` serves
+ * it (compressed; `base` from serve-build.ts), opened in Chromium at a desktop and a mobile viewport and left alone for its load
  * plus `idleMs`. Counts every script response's bytes as transferred (compressed) plus the page's inline
  * scripts (gzip). What loads later (the dialog on intent, the FAQ when scrolled to) is not counted.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
-import { createSiteHandler, type HeaderRule } from "../../src/local-netlify/site-server";
 import { CHROMIUM_HINT, findChromium, TEST_CHROMIUM_ARGS } from "./chromium";
 
 export interface JsBeforeInteraction {
@@ -47,17 +44,12 @@ async function measure(page: Page, url: string, idleMs: number) {
 }
 
 export async function measureJsBeforeInteraction(
-  publish: string,
-  headerRules: HeaderRule[],
+  base: string,
   paths: string[],
   idleMs = 5000,
 ): Promise<JsBeforeInteraction[]> {
   const found = await findChromium("headless-shell");
   if (!found) throw new Error(CHROMIUM_HINT);
-  const handler = createSiteHandler({ publish, headerRules });
-  const server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({
     args: TEST_CHROMIUM_ARGS,
     ...(found.executablePath ? { executablePath: found.executablePath } : {}),
@@ -77,6 +69,5 @@ export async function measureJsBeforeInteraction(
     return await Promise.all(runs);
   } finally {
     await browser.close();
-    server.close();
   }
 }

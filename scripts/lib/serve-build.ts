@@ -1,0 +1,25 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createSiteHandler, type HeaderRule } from "../../src/local-netlify/site-server";
+
+export interface ServedBuild {
+  base: string;
+  port: number;
+  close: () => Promise<void>;
+}
+
+/** A built folder served on loopback as `npm start` serves it (compression, headers, 404s), on a free port. */
+export async function serveBuild(publish: string, headerRules: HeaderRule[]): Promise<ServedBuild> {
+  const handler = createSiteHandler({ publish, headerRules });
+  const server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
