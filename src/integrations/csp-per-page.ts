@@ -8,7 +8,7 @@ const CSP_META = /(<meta http-equiv="content-security-policy" content=")([^"]*)(
 const INLINE_SCRIPT = /<script(\s[^>]*)?>([\s\S]*?)<\/script>/g;
 
 /** The CSP source for an inline script's text. */
-export const scriptHash = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+const scriptHash = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 
 /**
  * Keeps, in a page's CSP `script-src`, only the hashes of the inline scripts that page carries. Astro lists
