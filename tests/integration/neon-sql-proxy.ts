@@ -10,6 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { neonConfig } from "@neondatabase/serverless";
 import pg from "pg";
+import { poolCloser } from "../../src/server/db/pg";
 
 export interface SqlProxy {
   url: string;
@@ -31,15 +32,18 @@ const ERROR_FIELDS = [
 ];
 
 export async function startSqlProxy(): Promise<SqlProxy> {
-  const pools = new Map<string, pg.Pool>();
+  const pools = new Map<string, { pool: pg.Pool; close: () => Promise<void> }>();
   const requests: SqlProxy["requests"] = [];
   const poolFor = (connectionString: string) => {
-    let pool = pools.get(connectionString);
-    if (!pool) {
-      pool = new pg.Pool({ connectionString, max: 10 });
-      pools.set(connectionString, pool);
+    let entry = pools.get(connectionString);
+    if (!entry) {
+      const pool = new pg.Pool({ connectionString, max: 10 });
+      // Neon's proxy outlives a broken idle connection; so does this one (pg-pool throws an unheard 'error').
+      pool.on("error", () => {});
+      entry = { pool, close: poolCloser(pool, 10_000) };
+      pools.set(connectionString, entry);
     }
-    return pool;
+    return entry.pool;
   };
 
   const server: Server = createServer(async (req, res) => {
@@ -79,7 +83,7 @@ export async function startSqlProxy(): Promise<SqlProxy> {
     requests,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([...pools.values()].map((pool) => pool.end()));
+      await Promise.all([...pools.values()].map((entry) => entry.close()));
     },
   };
 }

@@ -11,6 +11,11 @@ let base: string;
 let handler: ReturnType<typeof createSiteHandler>;
 let publish: string;
 const background: string[] = [];
+/**
+ * What the echo function's background work waits for: open unless a test holds it. A timer decided the order
+ * before, and lost under load (the work was done before the response had arrived).
+ */
+let gate: Promise<void> = Promise.resolve();
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "site-"));
@@ -40,7 +45,7 @@ beforeAll(async () => {
       {
         path: "/api/echo",
         handler: async (req, context) => {
-          context.waitUntil(new Promise((resolve) => setTimeout(resolve, 50)).then(() => background.push("done")));
+          context.waitUntil(gate.then(() => background.push("done")));
           return Response.json({ method: req.method, body: await req.text(), ip: context.ip, deploy: context.deploy });
         },
       },
@@ -120,9 +125,21 @@ describe("the local site server", () => {
   it("waits for context.waitUntil work before it reports settled", async () => {
     await handler.settled();
     background.length = 0;
-    await fetch(`${base}/api/echo`, { method: "POST", body: "later" });
-    expect(background).toEqual([]);
-    await handler.settled();
-    expect(background).toEqual(["done"]);
+    let release = () => {};
+    gate = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await fetch(`${base}/api/echo`, { method: "POST", body: "later" });
+      const settled = handler.settled().then(() => "settled");
+      // A turn of the event loop later, settled still waits on the held work.
+      const turn = new Promise<string>((resolve) => setImmediate(() => resolve("waiting")));
+      expect(await Promise.race([settled, turn])).toBe("waiting");
+      expect(background).toEqual([]);
+      release();
+      expect(await settled).toBe("settled");
+      expect(background).toEqual(["done"]);
+    } finally {
+      release();
+      gate = Promise.resolve();
+    }
   });
 });
