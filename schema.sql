@@ -9,7 +9,15 @@ CREATE TABLE IF NOT EXISTS waitlist_invite_wave (
   size integer NOT NULL,
   started_at timestamptz NOT NULL DEFAULT now(),
   heartbeat_at timestamptz NOT NULL DEFAULT now(),
-  finished_at timestamptz NULL
+  finished_at timestamptz NULL,
+  -- From the console (0010): the preview's one-time ticket, its counts, and with mail off who is in its CSV and
+  -- whether that file is still offered again.
+  ticket text NULL UNIQUE,
+  invited integer NOT NULL DEFAULT 0,
+  refused integer NOT NULL DEFAULT 0,
+  stopped boolean NOT NULL DEFAULT false,
+  file_people bigint[] NOT NULL DEFAULT '{}',
+  file_pending boolean NOT NULL DEFAULT false
 );
 
 CREATE TABLE IF NOT EXISTS waitlist (
@@ -34,8 +42,8 @@ CREATE TABLE IF NOT EXISTS waitlist (
   -- Only a SHA-256 of the invite code is kept; the code itself exists only in the e-mail (or the team's CSV).
   invite_code_hash text NULL,
   invite_expires_at timestamptz NULL,
-  -- Set just before the invitation is handed to the SMTP server: if the wave dies before it hears back, the next
-  -- run knows this one may have arrived and does not write to the person twice.
+  -- Set just before the invitation's last bytes go to the SMTP server: its code redeems from then on. It invites
+  -- nobody: only the server's answer, read, does; a wave that dies before that is mailed again by the next run.
   invite_attempted_at timestamptz NULL,
   -- Where the sign-up came from: utm_source (or ref), utm_medium, utm_campaign of the page signed up on, the host
   -- of another site that sent the visitor there, and that page's path. No IP, no full referring URL.
@@ -96,7 +104,8 @@ CREATE TABLE IF NOT EXISTS waitlist_rate_limit (
 
 CREATE INDEX IF NOT EXISTS waitlist_rate_limit_window_idx ON waitlist_rate_limit (window_start);
 
--- The operators' console. Only SHA-256 hashes of session ids and sign-in tokens are kept: a copy of these tables
+-- The operators' console. Only SHA-256 hashes of session ids and sign-in tokens are kept, and admins are named by a
+-- keyed hash of their address (src/server/admin/identity.ts, migration 0009): a copy of these tables
 -- signs nobody in.
 -- A signed-in operator: ended by sign-out (the row goes) or at expires_at (12 hours after sign-in).
 CREATE TABLE IF NOT EXISTS admin_session (
@@ -136,3 +145,89 @@ CREATE TABLE IF NOT EXISTS waitlist_mailbox_day (
   sent integer NOT NULL DEFAULT 1,
   PRIMARY KEY (mailbox_key, day)
 );
+
+-- The console at a million sign-ups (migration 0008 says how): counts kept by the database in the statement that
+-- changes a row, an index in sign-up order, and one for searching by part of an address.
+-- Rows by status and by the key that seals them ('' for a plain row): the totals and the sealing report.
+CREATE TABLE IF NOT EXISTS waitlist_tally (
+  status text NOT NULL,
+  key_id text NOT NULL,
+  count bigint NOT NULL,
+  PRIMARY KEY (status, key_id)
+);
+
+-- Sign-ups by day (UTC) of created_at: field 'all' (value NULL) for the chart, one row per value of each source
+-- field for the breakdown (NULL: none known).
+CREATE TABLE IF NOT EXISTS waitlist_day_tally (
+  day date NOT NULL,
+  field text NOT NULL CONSTRAINT waitlist_day_tally_field_check
+    CHECK (field IN ('all', 'source', 'medium', 'campaign', 'referrer')),
+  value text NULL,
+  count bigint NOT NULL,
+  CONSTRAINT waitlist_day_tally_key UNIQUE NULLS NOT DISTINCT (day, field, value)
+);
+-- The two statements that apply one statement's changes (rows added +1, rows removed -1; an update is both) to
+-- both tallies. Rows are locked in key order, tally before day tally, at the end of the statement: two statements
+-- never wait on each other in a cycle. An update that changes neither status, key nor sources nets to nothing and
+-- writes nothing. Returned as text because only the trigger's own function sees its transition tables.
+CREATE OR REPLACE FUNCTION waitlist_tally_statements(changes text) RETURNS text[] LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT ARRAY[
+    format($sql$
+      INSERT INTO waitlist_tally AS t (status, key_id, count)
+      SELECT status, coalesce(key_id, ''), sum(sign) FROM (%s) c
+      GROUP BY 1, 2 HAVING sum(sign) <> 0 ORDER BY 1, 2
+      ON CONFLICT (status, key_id) DO UPDATE SET count = t.count + excluded.count$sql$, changes),
+    format($sql$
+      INSERT INTO waitlist_day_tally AS t (day, field, value, count)
+      SELECT (c.created_at AT TIME ZONE 'UTC')::date, f.field, f.value, sum(c.sign) FROM (%s) c
+      CROSS JOIN LATERAL (VALUES ('all', NULL), ('source', c.source), ('medium', c.medium),
+        ('campaign', c.campaign), ('referrer', c.referrer)) AS f(field, value)
+      GROUP BY 1, 2, 3 HAVING sum(c.sign) <> 0 ORDER BY 1, 2, 3
+      ON CONFLICT (day, field, value) DO UPDATE SET count = t.count + excluded.count$sql$, changes)
+  ]
+$fn$;
+
+CREATE OR REPLACE FUNCTION waitlist_tally_trigger() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+  statement text;
+BEGIN
+  FOREACH statement IN ARRAY waitlist_tally_statements(CASE TG_OP
+    WHEN 'INSERT' THEN 'SELECT 1 AS sign, * FROM tally_added'
+    WHEN 'DELETE' THEN 'SELECT -1 AS sign, * FROM tally_removed'
+    ELSE 'SELECT -1 AS sign, * FROM tally_removed UNION ALL SELECT 1, * FROM tally_added' END)
+  LOOP
+    EXECUTE statement;
+  END LOOP;
+  RETURN NULL;
+END
+$fn$;
+
+CREATE TRIGGER waitlist_tally_insert AFTER INSERT ON waitlist REFERENCING NEW TABLE AS tally_added
+  FOR EACH STATEMENT EXECUTE FUNCTION waitlist_tally_trigger();
+CREATE TRIGGER waitlist_tally_update AFTER UPDATE ON waitlist
+  REFERENCING OLD TABLE AS tally_removed NEW TABLE AS tally_added
+  FOR EACH STATEMENT EXECUTE FUNCTION waitlist_tally_trigger();
+CREATE TRIGGER waitlist_tally_delete AFTER DELETE ON waitlist REFERENCING OLD TABLE AS tally_removed
+  FOR EACH STATEMENT EXECUTE FUNCTION waitlist_tally_trigger();
+
+CREATE INDEX IF NOT EXISTS waitlist_created_idx ON waitlist (created_at, id);
+
+-- A search by part of a plain address: trigrams where the database offers pg_trgm (Neon, so Netlify Database;
+-- PostgreSQL's contrib; the embedded database loads it), else the start of the address. Sealed addresses are
+-- found whole only, by their keyed hash, through waitlist_email_lower_key.
+DO $do$
+BEGIN
+  BEGIN
+    CREATE EXTENSION IF NOT EXISTS pg_trgm;
+  EXCEPTION WHEN OTHERS THEN
+    RAISE NOTICE 'pg_trgm is not available: a search by part of an address matches its start only';
+  END;
+  IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+    CREATE INDEX IF NOT EXISTS waitlist_email_part_idx ON waitlist USING gin (lower(email) gin_trgm_ops)
+      WHERE key_id IS NULL;
+  ELSE
+    CREATE INDEX IF NOT EXISTS waitlist_email_part_idx ON waitlist (lower(email) text_pattern_ops)
+      WHERE key_id IS NULL;
+  END IF;
+END
+$do$;

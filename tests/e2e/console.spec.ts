@@ -1,9 +1,9 @@
 /**
  * The operators' console, the whole story in a real browser at both sizes, against a server of its own and a real
  * SMTP server on 127.0.0.1: ask for a sign-in link as a listed and an unlisted address, sign in through the link's
- * button, read the totals, the chart and the sources, invite two, remove one, download the export, sign out; axe on
- * every state; the session cookie's attributes, and a public page in the same browser that carries no cookie. The
- * CLI's count afterwards says what the page said.
+ * button, read the totals, the chart and the sources, invite two, remove one, download the export (its page of
+ * parts, then the part), sign out; axe on every state; the session cookie's attributes, and a public page in the
+ * same browser that carries no cookie. The CLI's count afterwards says what the page said.
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -131,18 +131,24 @@ test("operators sign in by e-mail, see the list grow, let two in, remove one, ex
     );
     await expect(totals).toHaveText(/Pending\s*1\s*Confirmed\s*3\s*Invited\s*2\s*Joined\s*0\s*Total\s*6/);
 
-    // Download the export.
+    // Download the export: a page of parts (one, for a list this short), each a link that saves a whole file.
+    await page.getByRole("button", { name: "Download the list" }).click();
+    await expect(
+      page.getByText(/^CSV \(spreadsheets\): the list as it was at .+ UTC, 6 sign-ups in 1 part\.$/),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("button", { name: "Download the list" }).click(),
+      page.getByRole("link", { name: /^waitlist-\d{4}-\d{2}-\d{2}-part-001-of-001\.csv$/ }).click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^waitlist-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^waitlist-\d{4}-\d{2}-\d{2}-part-001-of-001\.csv$/);
     const csv = readFileSync(await download.path(), "utf8");
     expect(csv.split("\r\n")[0]).toBe(
       "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at",
     );
     expect(csv).toContain(",alice@example.com,,invited,");
     expect(csv).not.toContain("carol@example.com");
+    await page.getByRole("link", { name: "Back to the console" }).click();
 
     // Sign out: the cookie goes, and the console shows only the sign-in page again.
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -173,7 +179,7 @@ test("with mail off: the console off, then signed in by token with the keyboard 
   await expect(page.locator("form")).toHaveCount(0);
   await expectNoAxeViolations(page);
 
-  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: "keyboard-token-0123456789" }, seed);
+  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: "keyboard-token-0123456789abcdef0123456789" }, seed);
   await page.goto(`${server.url}/admin`);
   await expectNoAxeViolations(page);
   // Keyboard only: the skip link first, then the field, then the button.
@@ -187,7 +193,7 @@ test("with mail off: the console off, then signed in by token with the keyboard 
   await expect(page.getByRole("alert")).toHaveText("That token is not right.");
   await expectNoAxeViolations(page);
   await page.getByLabel("Admin token").focus();
-  await page.keyboard.type("keyboard-token-0123456789");
+  await page.keyboard.type("keyboard-token-0123456789abcdef0123456789");
   await page.keyboard.press("Enter");
   await expect(page.getByText("Signed in as the admin token")).toBeVisible();
   await expect(page.locator(".totals")).toHaveText(

@@ -1,7 +1,7 @@
 /**
  * schema.sql is the readable whole schema; netlify/database/migrations/ is what every database is built from.
- * Built each way in one embedded Postgres (two schemas), the two must define the same tables, columns,
- * defaults, constraints and indexes: a migration without its schema.sql line, or the reverse, fails here.
+ * Built each way in one embedded Postgres (two schemas), the two must define the same tables, columns, triggers,
+ * functions, defaults, constraints and indexes: a migration without its schema.sql line, or the reverse, fails here.
  */
 import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
@@ -17,6 +17,11 @@ const CATALOG = `
   UNION ALL
   SELECT 'constraint ' || conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid)
     FROM pg_constraint WHERE connamespace = $1::regnamespace
+  UNION ALL
+  SELECT 'trigger ' || pg_get_triggerdef(t.oid) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+    WHERE NOT t.tgisinternal AND c.relnamespace = $1::regnamespace
+  UNION ALL
+  SELECT 'function ' || proname || ' ' || md5(prosrc) FROM pg_proc WHERE pronamespace = $1::regnamespace
   ORDER BY 1`;
 
 let db: PGlite;

@@ -8,8 +8,9 @@ import { SITE } from "../../site";
 import type { EntryStatus } from "../entry";
 import { ENTRY_STATUSES } from "../entry";
 import { escapeHtml as h, PAGE_HEADERS } from "../form-page";
-import type { BreakdownField, ListedEntry, StatusCounts } from "../store";
+import type { BreakdownField, StatusCounts } from "../store";
 import { type DayCount, describeGrowth, growthChart } from "./chart";
+import { type ListedPage, MATCH_CAP, MAX_PAGE, MIN_PART, type PartSearch, PER_PAGE } from "./list";
 
 export const CONSOLE_PATH = "/admin";
 export const CONSOLE_PATHS = {
@@ -20,7 +21,11 @@ export const CONSOLE_PATHS = {
   invite: `${CONSOLE_PATH}/invite`,
   remove: `${CONSOLE_PATH}/remove`,
   export: `${CONSOLE_PATH}/export`,
+  exportPart: `${CONSOLE_PATH}/export/part`,
 } as const;
+
+/** The most people one wave from the console invites (sent in slices: waves.ts); larger waves belong to the CLI. */
+export const CONSOLE_WAVE_MAX = 1000;
 
 const CSS = `
 *{box-sizing:border-box}
@@ -177,9 +182,18 @@ export interface Dashboard {
   range: 30 | 90;
   days: DayCount[];
   breakdown: Record<BreakdownField, Array<{ value: string | null; count: number }>>;
-  newest: { rows: ListedEntry[]; matching: number; page: number; perPage: number; search: string };
+  /** A page of the list; `page` is null on a page reached by cursor without its number. */
+  newest: ListedPage & {
+    count: number;
+    capped: boolean;
+    page: number | null;
+    search: string;
+    partSearch: PartSearch | null;
+  };
   invite: { ready: boolean; reason: string | null; mail: boolean };
   notice: string | null;
+  /** Mail-off waves whose file the console still offers (wave-files.ts), as HTML; empty when none. */
+  files: string;
   /** Said on every visit while sign-ups are kept as plain text (DATA_KEY unset, or rows not yet sealed). */
   atRest: string | null;
 }
@@ -244,14 +258,32 @@ function invite(d: Dashboard): string {
   const body = d.invite.ready
     ? `<p class="note">Invites the people who confirmed first: each gets a single-use code ${d.invite.mail ? "by e-mail" : "in a CSV file you download (e-mail is off)"}. You'll see how many and from which sign-up days before anything is sent.</p>
 <form method="post" action="${CONSOLE_PATHS.invite}"><div class="row"><div><label for="next">How many</label>
-<input id="next" name="next" type="number" min="1" max="1000" value="${Math.min(100, Math.max(1, d.counts.confirmed))}" required inputmode="numeric"></div>
+<input id="next" name="next" type="number" min="1" max="${CONSOLE_WAVE_MAX}" value="${Math.min(100, Math.max(1, d.counts.confirmed))}" required inputmode="numeric"></div>
 <button type="submit">Preview</button></div></form>`
     : `<p class="note">${h(d.invite.reason ?? "")}</p>`;
   return `<section aria-labelledby="invite"><h2 id="invite">Let people in</h2>${body}</section>`;
 }
 
+/** What the list's line under the search says: how many, which page, and how a search finds its matches. */
+function listNote(d: Dashboard, pages: number): string {
+  const { count, capped, page: at, search, partSearch } = d.newest;
+  const counted = capped
+    ? `More than ${MATCH_CAP.toLocaleString("en")} matching`
+    : `${count} ${search ? "matching" : "in all"}`;
+  const where = at === null ? "" : ` · page ${at} of ${pages}`;
+  const how =
+    search === ""
+      ? ""
+      : search.length < MIN_PART
+        ? ` · Type at least ${MIN_PART} characters to find part of an address; shorter finds whole addresses only.`
+        : partSearch === "start"
+          ? " · This database has no pg_trgm, so a part finds addresses that start with it."
+          : "";
+  return `${counted}${where}${how}`;
+}
+
 function newest(d: Dashboard): string {
-  const { rows, matching, page: at, perPage, search } = d.newest;
+  const { rows, count, page: at, search } = d.newest;
   const body = rows
     .map(
       (
@@ -260,19 +292,29 @@ function newest(d: Dashboard): string {
 <td><form method="post" action="${CONSOLE_PATHS.remove}" class="inline"><input type="hidden" name="email" value="${h(r.email)}"><button type="submit" class="quiet" aria-label="Remove ${h(r.email)}">Remove</button></form></td></tr>`,
     )
     .join("");
-  const empty = `<tr><td colspan="6" class="note">${search ? "No address matches." : "No sign-ups yet."}</td></tr>`;
-  const pages = Math.max(1, Math.ceil(matching / perPage));
+  const empty = `<tr><td colspan="6" class="note">${search ? "No address matches." : at !== null && at > 1 ? "No sign-ups on this page." : "No sign-ups yet."}</td></tr>`;
+  const pages = Math.max(1, Math.ceil(count / PER_PAGE));
+  // "Older" and "Newer" go on from the row at the edge of this page (a cursor), so no page skips or repeats a row
+  // when sign-ups arrive between two clicks; the page number they carry only labels the page.
+  const [first, last] = [rows[0], rows[rows.length - 1]];
+  const near = (step: number) => (at === null || at + step < 1 || at + step > MAX_PAGE ? undefined : at + step);
   const links = [
-    at > 1 ? `<a href="${h(query({ range: d.range, q: search, page: at - 1 }))}">Newer</a>` : "",
-    at < pages ? `<a href="${h(query({ range: d.range, q: search, page: at + 1 }))}">Older</a>` : "",
+    d.newest.newer && first
+      ? `<a href="${h(query({ range: d.range, q: search, after: first.cursor, page: near(-1) }))}">Newer</a>`
+      : "",
+    d.newest.older && last
+      ? `<a href="${h(query({ range: d.range, q: search, before: last.cursor, page: near(1) }))}">Older</a>`
+      : "",
   ].join("");
+  const jump = `<form method="get" action="${CONSOLE_PATH}" class="row"><input type="hidden" name="range" value="${d.range}">${search ? `<input type="hidden" name="q" value="${h(search)}">` : ""}<div><label for="page">Go to page</label>
+<input id="page" name="page" type="number" min="1" max="${Math.min(pages, MAX_PAGE)}" inputmode="numeric" required></div><button type="submit" class="quiet">Go</button></form>`;
   return `<section aria-labelledby="newest"><h2 id="newest">Newest sign-ups</h2>
 <form method="get" action="${CONSOLE_PATH}" role="search"><input type="hidden" name="range" value="${d.range}"><div class="row"><div><label for="q">Search by address</label>
 <input id="q" name="q" type="search" value="${h(search)}" maxlength="255"></div><button type="submit" class="quiet">Search</button></div></form>
-<p class="note">${matching} ${search ? "matching" : "in all"} · page ${at} of ${pages}</p>
+<p class="note">${h(listNote(d, pages))}</p>
 <div class="scroll"><table class="cards"><thead><tr><th scope="col">Signed up (UTC)</th><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Source</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
 <tbody>${body || empty}</tbody></table></div>
-<nav class="pages" aria-label="Pages">${links}</nav></section>`;
+<nav class="pages" aria-label="Pages">${links}</nav>${pages > 1 ? jump : ""}</section>`;
 }
 
 function exportSection(): string {
@@ -280,7 +322,7 @@ function exportSection(): string {
 <form method="post" action="${CONSOLE_PATHS.export}"><div class="row"><div><label for="format">Format</label>
 <select id="format" name="format"><option value="csv">CSV (spreadsheets)</option><option value="mail-csv">CSV (mail tools)</option><option value="json">JSON</option></select></div>
 <button type="submit">Download the list</button></div></form>
-<p class="note">For spreadsheets, every column, with cells that could run as formulas made safe. For mail tools, address and name exactly as given (do not open that file in a spreadsheet).</p></section>`;
+<p class="note">For spreadsheets, every column, with cells that could run as formulas made safe. For mail tools, address and name exactly as given (do not open that file in a spreadsheet). A long list comes in numbered parts, each a whole file.</p></section>`;
 }
 
 export function dashboardPage(d: Dashboard): Response {
@@ -289,38 +331,8 @@ export function dashboardPage(d: Dashboard): Response {
   return page(
     200,
     "Waitlist",
-    `<h1>Waitlist</h1>${notice}${atRest}${totals(d.counts)}${growth(d)}${breakdown(d)}${invite(d)}${newest(d)}${exportSection()}`,
+    `<h1>Waitlist</h1>${notice}${atRest}${totals(d.counts)}${growth(d)}${breakdown(d)}${invite(d)}${d.files}${newest(d)}${exportSection()}`,
     d.admin,
-  );
-}
-
-export function invitePreviewPage(
-  admin: string,
-  preview: { count: number; first: string | null; last: string | null; interrupted: number },
-  next: number,
-  mail: boolean,
-): Response {
-  if (preview.count === 0 && preview.interrupted === 0) {
-    return message(200, "Nobody to invite", "No confirmed sign-up is waiting.", admin);
-  }
-  const resume =
-    preview.interrupted > 0
-      ? `<p class="note">An unfinished wave still holds ${preview.interrupted}; if it has stopped, this completes it first and invites nobody else.</p>`
-      : "";
-  const who =
-    preview.count > 0
-      ? `Invite ${preview.count} ${preview.count === 1 ? "person" : "people"}, who signed up from ${preview.first?.slice(0, 10)} to ${preview.last?.slice(0, 10)} (UTC)?`
-      : "Complete the unfinished wave?";
-  const how = mail
-    ? "Each gets an e-mail with a single-use code."
-    : "E-mail is off: you'll download a CSV of email, name and invite link for your own mail tool.";
-  return page(
-    200,
-    "Let people in",
-    `<h1>Let people in</h1><section><p>${h(who)}</p><p class="note">${h(how)}</p>${resume}
-<form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="confirm" value="yes">
-<div class="row"><button type="submit">${preview.count > 0 ? `Invite ${preview.count}` : "Complete the wave"}</button><a href="${CONSOLE_PATH}">Cancel</a></div></form></section>`,
-    admin,
   );
 }
 

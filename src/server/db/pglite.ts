@@ -2,6 +2,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from "node
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { acquireDirLock } from "./lock";
 import { migrate } from "./migrations";
 import type { Db } from "./types";
@@ -65,7 +66,8 @@ export async function openPgliteDb(dataDir: string): Promise<Db> {
   let pg: PGlite | undefined;
   try {
     checkMajorVersion(folder);
-    pg = await PGlite.create(folder);
+    // Loaded at every open: once migration 0008 has built its trigram index, no write works without it.
+    pg = await PGlite.create(folder, { extensions: { pg_trgm } });
     await migrate(pg);
     makePrivate(dataDir);
   } catch (error) {
