@@ -3,22 +3,21 @@
  * as the build does, `@netlify/static` maps a URL to a file (`/product`, `/product/` and `/product.html`
  * alike), `@netlify/headers-parser` matches header rules (case-insensitively, `/_astro/*` matching
  * `/_astro` too). Added here, as a CDN adds them: brotli/gzip, `404.html` with a true 404 for every
- * unmatched path, and v2 functions at their `config.path`, called with a platform-shaped context.
+ * unmatched path, and v2 functions at their `config.path`, called with a platform-shaped context within
+ * Netlify's limits (./run-function.ts, ./limits.ts).
  * tests/platform/netlify-parity.test.ts holds the answers equal to `@netlify/dev`'s.
- * Longer than 150 lines: files, headers, compression, 404s and function routing answer one request together.
  */
 
-import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
-import type { Context } from "@netlify/functions";
 import { parseAllHeaders } from "@netlify/headers-parser";
 import { StaticHandler } from "@netlify/static";
-import { createContext } from "./netlify-context";
+import { limitsWith, type NetlifyLimits } from "./limits";
+import { type FetchHandler, refusedMethod, runFunction } from "./run-function";
 
-export type FetchHandler = (request: Request, context: Context) => Response | Promise<Response>;
+export type { FetchHandler } from "./run-function";
+export { runFunction, runScheduled } from "./run-function";
 export interface FunctionRoute {
   path: string;
   handler: FetchHandler;
@@ -29,17 +28,6 @@ export interface HeaderRule {
   for: string;
   forRegExp: RegExp;
   values: Record<string, string>;
-}
-
-/** Methods the Fetch API refuses to build a Request for: answered 405 here, before any handler could fail on them. */
-const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
-
-/** Answers 405 to a method no handler can be called with; says whether it did. */
-function refusedMethod(req: IncomingMessage, res: ServerResponse): boolean {
-  if (!FORBIDDEN_METHODS.has((req.method ?? "GET").toUpperCase())) return false;
-  res.writeHead(405, { Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8" });
-  res.end("Method not allowed.\n");
-  return true;
 }
 
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml)|image\/svg\+xml)/;
@@ -69,6 +57,8 @@ export interface SiteOptions {
   notFound?: { path: string; status: number };
   /** The host name the site is served at (default `localhost`); with the listening port, the site's origin. */
   host?: string;
+  /** Netlify's limits on the functions (./limits.ts); tests shorten the times. */
+  limits?: Partial<NetlifyLimits>;
 }
 
 /**
@@ -86,6 +76,7 @@ export function createSiteHandler(options: SiteOptions) {
   const notFound = options.notFound ?? { path: "/404.html", status: 404 };
   const files = new StaticHandler({ directory: options.publish });
   const functions = options.functions ?? [];
+  const limits = limitsWith(options.limits);
   const encoded = new Map<string, { body: Buffer; encoding?: "br" | "gzip" }>();
   const pending = new Set<Promise<unknown>>();
 
@@ -122,7 +113,7 @@ export function createSiteHandler(options: SiteOptions) {
     const fn = functions.find(
       (route) => route.path === url.pathname && (!route.methods || route.methods.includes(method)),
     );
-    if (fn) return runFunction(req, res, fn.handler, url, pending);
+    if (fn) return runFunction(req, res, fn.handler, url, pending, limits);
 
     // An unmatched path gets 404.html as if it had been asked for (its headers too: a 404 under /_astro/
     // must not be cached as an immutable asset), with a true 404 status.
@@ -154,46 +145,4 @@ export function createSiteHandler(options: SiteOptions) {
     while (pending.size) await Promise.all(pending);
   };
   return Object.assign(handle, { settled });
-}
-
-/** Calls a web-standard handler for a Node request and writes its Response back. */
-export async function runFunction(
-  req: IncomingMessage,
-  res: ServerResponse,
-  handler: FetchHandler,
-  url: URL,
-  pending = new Set<Promise<unknown>>(),
-): Promise<void> {
-  if (refusedMethod(req, res)) return;
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  const request = new Request(url, {
-    method: req.method ?? "GET",
-    headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
-  } as RequestInit);
-  const response = await handler(request, createContext(request, req.socket.remoteAddress ?? "", pending));
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (req.method === "HEAD" || !response.body) {
-    await response.body?.cancel();
-    res.end();
-    return;
-  }
-  // Streamed at the client's pace, as the platform streams it: an export is never held whole in memory here.
-  const reader = response.body.getReader();
-  try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      if (!res.write(chunk.value)) await Promise.race([once(res, "drain"), once(res, "close")]);
-      if (res.destroyed) throw new Error("the client went away");
-    }
-    res.end();
-  } catch {
-    // The client went away, or the body failed midway: the connection ends without a complete answer.
-    await reader.cancel().catch(() => {});
-    res.destroy();
-  }
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtp, type TestSmtp } from "../integration/smtp";
 import { type Emulator, ORIGIN, startEmulator } from "./netlify-dev";
 
-const TOKEN = "platform-test-export-token";
+const TOKEN = "platform-test-export-token-0123456789abcdef";
 const email = `emulated.${Date.now()}@example.com`;
 let emulator: Emulator;
 let smtp: TestSmtp;

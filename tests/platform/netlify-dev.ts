@@ -16,9 +16,16 @@ export const ORIGIN = "http://localhost:8888";
  * features that would call Netlify's services are off. With `database`, it starts Netlify Database's local
  * Postgres, sets NETLIFY_DB_URL for functions, and the migrations are applied as `netlify dev` applies them.
  */
-export async function startEmulator({ database }: { database: boolean }): Promise<Emulator> {
+export async function startEmulator({
+  database,
+  projectRoot = process.cwd(),
+}: {
+  database: boolean;
+  /** Another project than this one (a test's own, made in a temporary folder). */
+  projectRoot?: string;
+}): Promise<Emulator> {
   const dev = new NetlifyDev({
-    projectRoot: process.cwd(),
+    projectRoot,
     skipGitignore: true,
     apiToken: "offline",
     aiGateway: { enabled: false },
