@@ -16,6 +16,7 @@ export const config: Config = {
     "/admin/invite",
     "/admin/remove",
     "/admin/export",
+    "/admin/export/part",
   ],
   rateLimit: { windowLimit: 600, windowSize: 60, aggregateBy: ["ip", "domain"] },
 };

@@ -51,6 +51,8 @@ export const EXPORT_BATCH = 200;
 
 export interface ExportOptions extends ListOptions {
   since?: Date | undefined;
+  /** Only entries after this id (0, the default: from the first); with `through`, one part (export-parts.ts). */
+  after?: number;
   /** The time limit of each batch's query (not of the whole export). */
   timeoutMs: number;
   batch?: number;
@@ -58,7 +60,7 @@ export interface ExportOptions extends ListOptions {
 
 /** The entries, batch by batch, oldest first; the next batch is read only when this one has been taken. */
 export async function* entryBatches(store: Store, options: ExportOptions): AsyncGenerator<ExportedEntry[]> {
-  for (let after: number | null = 0; after !== null; ) {
+  for (let after: number | null = options.after ?? 0; after !== null; ) {
     const page: ListPage = await withTimeout(
       store.listPage(after, options.batch ?? EXPORT_BATCH, options.since, options),
       options.timeoutMs,

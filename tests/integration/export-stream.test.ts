@@ -12,7 +12,7 @@ import { formatEntries, openExport } from "../../src/server/export";
 import { getStore } from "../../src/server/store-instance";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
-const TOKEN = "export-token-0123456789";
+const TOKEN = "export-token-0123456789abcdef0123456789";
 const ROWS = 1_200;
 const exportRequest = (query = "", method = "GET") =>
   new Request(`http://localhost/api/waitlist/export${query}`, {
@@ -82,7 +82,10 @@ describe("the export streams", () => {
       const res = await exportHandler(exportRequest("", "HEAD"));
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-      expect(spy).not.toHaveBeenCalled();
+      // Only the token's guard reads (its failed-attempt counters): never the list.
+      expect(listQueries(spy)).toBe(0);
+      // A cursor the export did not make is refused before anything is read.
+      expect((await exportHandler(exportRequest("?after=1-", "HEAD"))).status).toBe(400);
     } finally {
       spy.mockRestore();
     }
@@ -113,6 +116,8 @@ describe("the export streams", () => {
 
   it("for mail tools: address and name, each exactly as given", async () => {
     const res = await exportHandler(exportRequest("?format=mail-csv"));
+    // 1,201 short rows are one part: no next.
+    expect(res.headers.get("link")).toBeNull();
     const csv = await res.text();
     expect(csv.startsWith("email,name\r\np1@example.com,Person 1\r\n")).toBe(true);
     expect(csv).toContain("\r\n-bob@example.com,Bob\r\n");
