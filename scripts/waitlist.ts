@@ -193,10 +193,7 @@ async function invite(base: URL): Promise<number> {
   const say = mailer ? console.log : console.error;
   const done = `${plural(report.invited, "person", "people")} invited ${mailer ? "(e-mails accepted by the SMTP server)" : "(their rows are above)"}`;
   if (report.resumed) {
-    const doubt = report.inDoubt
-      ? `, and ${report.inDoubt} whose e-mail was already on its way when it stopped counted as invited, not mailed again`
-      : "";
-    say(`Completed an interrupted wave in ${source}: ${done}${doubt}. Run again for a new wave.`);
+    say(`Completed an interrupted wave in ${source}: ${done}. Run again for a new wave.`);
   } else if (report.invited + report.refused === 0 && !report.stopped) {
     say(`Nobody to invite: no confirmed sign-up is waiting in ${source}.`);
   } else {

@@ -2,25 +2,33 @@
  * Invitations in waves: the N oldest confirmed sign-ups get a single-use invite code each, by e-mail (or, with
  * mail off, in a CSV for the team's own mail tool). One core for every way a wave is run (the CLI's
  * `invite`, the console), so its guarantees hold everywhere:
- * - never twice: a wave reserves its people first (SKIP LOCKED), so two waves at the same moment take different
- *   people; and a person is mailed once, since the attempt is written down just before the message's last bytes
- *   (and with them its end) go to the server;
- * - never lost: a person is marked invited only once the SMTP server accepted their e-mail; a refusal leaves
- *   them confirmed, free for a later wave;
+ * - never twice in a row: a wave reserves its people first (SKIP LOCKED), so two waves at the same moment take
+ *   different people;
+ * - never lost: a person is marked invited only once an SMTP server accepted their e-mail (its answer to the
+ *   final "." read); a refusal leaves them confirmed, free for a later wave;
  * - a wave whose process died (its owner is gone, or it stopped beating) is completed by the next run, which
- *   mails whoever was not reached and does not mail again anyone whose e-mail was already on its way.
+ *   mails everyone it still holds, even someone whose e-mail was on its way when it died: a second e-mail in that
+ *   narrow window is the price of never leaving a person marked invited whom no server ever accepted a message
+ *   for (the earlier rule, "on its way counts as invited", did exactly that when the process died before the end);
+ * - a person who leaves while a wave holds them is not mailed afterwards: their row is gone, so they are skipped,
+ *   and an e-mail already under way is abandoned before its last bytes (the wave goes on with the others);
+ * - a run given a slice (the console: a function call must end within Netlify's 60 s) sends until the slice is
+ *   spent, then pauses its wave: the wave keeps its people, so no other wave takes them, and is owned by nobody,
+ *   so the next request continues it (continueWave), or any later run completes it as it would a dead one.
  */
 import { hostname } from "node:os";
 import { LINK_PATHS } from "../lib/waitlist/consent";
 import { newToken } from "./consent-store";
-import { csvRow } from "./csv";
+import { type Delivery, inviteCsvRow, isRefusal, NoLongerHeld, reason } from "./invite-delivery";
 import { newInviteCode } from "./invite-store";
-import type { Mailer } from "./mail/mailer";
 import { invitationEmail } from "./mail/messages";
 import type { Store } from "./store";
+import { type Budget, budgetOf, spent, type WaveSlice } from "./wave-slice";
 
 /** A live wave beats before every e-mail (each bounded by the mailer's 10–20 s timeouts): five minutes of silence is death. */
 export const WAVE_STALE_SECONDS = 300;
+/** The owner of a paused wave: nobody is sending it, so whoever comes next may take it over at once. */
+export const PAUSED_OWNER = "paused";
 
 export class InviteConfigError extends Error {
   override name = "InviteConfigError";
@@ -51,7 +59,7 @@ export function inviteLink(base: URL, code: string): string {
 export const waveOwner = (role = "cli") => `${role}@${hostname()}:${process.pid}`;
 
 function ownerIsDead(owner: string, stale: boolean): boolean {
-  if (stale) return true;
+  if (stale || owner === PAUSED_OWNER) return true;
   const match = /@(.+):(\d+)$/.exec(owner);
   if (!match || match[1] !== hostname()) return false;
   try {
@@ -61,12 +69,6 @@ function ownerIsDead(owner: string, stale: boolean): boolean {
     return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
-
-/**
- * How a wave reaches people: by e-mail, or (mail off) as CSV rows `email,name,invite_url` written for the team,
- * the people marked invited once the rows are written.
- */
-export type Delivery = { kind: "mail"; mailer: Mailer } | { kind: "csv"; write: (text: string) => Promise<void> };
 
 export interface WaveOptions {
   store: Store;
@@ -79,6 +81,10 @@ export interface WaveOptions {
   siteUrl: string;
   ttlDays: number;
   owner?: string;
+  /** A new wave already made for this run (by the console's one-time ticket, wave-record.ts), owned by `owner`. */
+  wave?: number;
+  /** How much one run may do before it pauses its wave (none: it goes to the end, as the CLI does). */
+  slice?: WaveSlice;
 }
 
 export interface WaveReport {
@@ -88,49 +94,37 @@ export interface WaveReport {
   invited: number;
   /** People whose e-mail the SMTP server refused: still confirmed. */
   refused: number;
-  /** People of a dead wave whose e-mail had gone to the SMTP server with no answer heard: marked invited, not mailed again. */
-  inDoubt: number;
   /** Why the wave stopped early (the SMTP server unreachable, say); null when it went through. */
   stopped: string | null;
+  /** The wave this run paused when its slice was spent, and how many people it still holds; null: none paused. */
+  paused: { wave: number; remaining: number } | null;
 }
 
-/** Refused for this recipient (a 4xx/5xx answer to the envelope or message), as opposed to no server to talk to. */
-function isRefusal(error: unknown): boolean {
-  const { code, responseCode } = error as { code?: string; responseCode?: number };
-  return typeof responseCode === "number" && responseCode >= 400 && code !== "ECONNECTION" && code !== "EAUTH";
-}
-
-/** What went wrong, for people: the class and SMTP answer, never an address. */
-function reason(error: unknown): string {
-  const { code, responseCode } = error as { code?: string; responseCode?: number };
-  return [error instanceof Error ? error.name : "Error", code, responseCode].filter(Boolean).join(" ");
-}
-
-async function sendWave(wave: number, options: WaveOptions, report: WaveReport): Promise<void> {
+/**
+ * Sends wave `wave` to the people it holds, within `budget`: resolves to how many it still holds unsent when the
+ * budget ran out (0: everyone was dealt with, or the SMTP server could not be used: see report.stopped).
+ */
+async function sendWave(wave: number, options: WaveOptions, report: WaveReport, budget: Budget | null) {
   const { store, delivery, accessUrl, siteUrl, ttlDays } = options;
-  const members = await store.invites.members(wave);
-  const fresh = [];
-  for (const person of members) {
-    if (person.attempted) {
-      // Handed to the SMTP server by a wave that died before it heard back: most likely delivered, and its code
-      // stored, so the person is invited rather than written to twice.
-      if (await store.invites.sent(wave, person.id)) report.inDoubt++;
-    } else fresh.push(person);
-  }
+  // Everyone the wave still holds, even those whose e-mail a dead run had under way: only a server's acceptance,
+  // heard, makes a person invited (see the top of this file).
+  const fresh = await store.invites.members(wave);
   if (delivery.kind === "csv") {
-    const codes = fresh.map(() => newInviteCode());
-    const rows = fresh.map((p, i) => [p.email, p.name, inviteLink(accessUrl, codes[i]?.code ?? "")]);
-    await delivery.write(rows.map((row) => csvRow(row)).join(""));
-    const hashes = codes.map((c) => c.hash);
-    report.invited += await store.invites.sentAll(
-      wave,
-      fresh.map((p) => p.id),
-      hashes,
-      ttlDays,
+    // No SMTP server to wait for: the slice bounds how many rows one answer carries, not the time.
+    const now = budget ? fresh.slice(0, Math.max(1, budget.people - budget.dealt)) : fresh;
+    if (budget) budget.dealt += now.length;
+    const codes = now.map(() => newInviteCode());
+    await delivery.write(
+      now.map((p, i) => inviteCsvRow(p.email, p.name, inviteLink(accessUrl, codes[i]?.code ?? ""))).join(""),
+      now.map((p) => p.id),
     );
-    return;
+    const [ids, hashes] = [now.map((p) => p.id), codes.map((c) => c.hash)];
+    report.invited += await store.invites.sentAll(wave, ids, hashes, ttlDays);
+    return fresh.length - now.length;
   }
-  for (const person of fresh) {
+  for (const [index, person] of fresh.entries()) {
+    if (spent(budget)) return fresh.length - index;
+    if (budget) budget.dealt++;
     const { code, hash } = newInviteCode();
     const leave = newToken();
     if (!(await store.invites.prepare(wave, person.id, hash, ttlDays, leave.hash))) continue;
@@ -142,44 +136,78 @@ async function sendWave(wave: number, options: WaveOptions, report: WaveReport):
           remove: `${siteUrl}${LINK_PATHS.remove}?token=${leave.token}`,
           site: siteUrl,
           ttlDays,
+          confirmedByLink: person.confirmedByLink,
         }),
-        // Noted just before the message's last bytes go: only a wave that dies between then and the server's
-        // answer leaves a person in doubt (counted as invited, never mailed twice).
-        { beforeCommit: () => store.invites.attempted(wave, person.id) },
+        // Checked and noted just before the message's last bytes go: someone who left meanwhile is not mailed,
+        // and a code whose e-mail may be accepted from now on already redeems. The note invites nobody.
+        {
+          beforeCommit: async () => {
+            if (!(await store.invites.attempted(wave, person.id))) throw new NoLongerHeld("left the wave");
+          },
+        },
       );
     } catch (error) {
       await store.invites.release(wave, person.id, leave.hash);
+      if (error instanceof NoLongerHeld) continue;
       if (isRefusal(error)) {
         report.refused++;
         continue;
       }
       report.stopped = reason(error);
-      return;
+      return 0;
     }
     if (await store.invites.sent(wave, person.id)) report.invited++;
   }
+  return 0;
 }
 
 /**
- * Runs a wave: completes waves whose process died, if there are any (and then starts none, so running a killed
- * wave's command again does not invite anyone beyond it); otherwise reserves the `next` oldest confirmed people
- * and invites them.
+ * One run's share of wave `wave`: sent within the budget, then the wave is finished (everyone dealt with, or the
+ * SMTP server could not be used: whoever was not mailed goes back to the confirmed list) or, the budget spent,
+ * paused. Resolves to whether the run may go on to another wave.
+ */
+async function sendSlice(
+  wave: number,
+  options: WaveOptions,
+  owner: string,
+  budget: Budget | null,
+  report: WaveReport,
+): Promise<boolean> {
+  const remaining = await sendWave(wave, options, report, budget);
+  if (remaining > 0) {
+    await options.store.invites.takeOver(wave, owner, PAUSED_OWNER);
+    report.paused = { wave, remaining };
+    return false;
+  }
+  await options.store.invites.finish(wave);
+  return report.stopped === null;
+}
+
+const blank = (): WaveReport => ({ resumed: false, invited: 0, refused: 0, stopped: null, paused: null });
+
+/**
+ * Runs a wave: completes waves whose process died or that were paused, if there are any (and then starts none, so
+ * running a killed wave's command again does not invite anyone beyond it); otherwise reserves the `next` oldest
+ * confirmed people and invites them. With a slice, it pauses the wave it is sending once the slice is spent.
  */
 export async function runWave(options: WaveOptions): Promise<WaveReport> {
   const { store } = options;
   const owner = options.owner ?? waveOwner();
-  const report: WaveReport = { resumed: false, invited: 0, refused: 0, inDoubt: 0, stopped: null };
+  const budget = budgetOf(options.slice);
+  const report = blank();
   for (const wave of await store.invites.unfinished(WAVE_STALE_SECONDS)) {
-    if (wave.owner === owner || !ownerIsDead(wave.owner, wave.stale)) continue;
+    if (wave.owner === owner || !ownerIsDead(wave.owner, wave.stale) || spent(budget)) continue;
     if (!(await store.invites.takeOver(wave.id, wave.owner, owner))) continue;
     report.resumed = true;
-    await sendWave(wave.id, options, report);
-    await store.invites.finish(wave.id);
-    if (report.stopped) return report;
+    if (!(await sendSlice(wave.id, options, owner, budget, report))) return report;
   }
-  if (report.resumed) return report;
+  if (report.resumed) {
+    // The run's own wave (claimed by the console's ticket) took nobody: it ends empty, for nobody to wait on.
+    if (options.wave !== undefined) await store.invites.finish(options.wave);
+    return report;
+  }
 
-  const wave = await store.invites.startWave(owner, options.next);
+  const wave = options.wave ?? (await store.invites.startWave(owner, options.next));
   let reserved = 0;
   while (reserved < options.next) {
     const got = await store.invites.reserve(wave, options.next - reserved);
@@ -187,8 +215,19 @@ export async function runWave(options: WaveOptions): Promise<WaveReport> {
     reserved += got;
   }
   // A database failure from here on leaves the wave unfinished, for the next run to complete.
-  await sendWave(wave, options, report);
-  await store.invites.finish(wave);
+  await sendSlice(wave, options, owner, budget, report);
+  return report;
+}
+
+/**
+ * Goes on with wave `wave`, which an earlier run paused (the console's "Continue"), within the slice: null when it
+ * is not paused (complete, or taken over by another run a moment ago), and then nothing is sent.
+ */
+export async function continueWave(options: Omit<WaveOptions, "next">, wave: number): Promise<WaveReport | null> {
+  const owner = options.owner ?? waveOwner();
+  if (!(await options.store.invites.takeOver(wave, PAUSED_OWNER, owner))) return null;
+  const report = blank();
+  await sendSlice(wave, { ...options, next: 0 }, owner, budgetOf(options.slice), report);
   return report;
 }
 

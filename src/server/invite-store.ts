@@ -40,8 +40,12 @@ const SQL = {
   reserve: `UPDATE waitlist SET invite_wave_id = $1 WHERE id IN (
       SELECT id FROM waitlist WHERE ${AVAILABLE} ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED
     ) RETURNING id`,
-  /** The people wave `$1` still holds, in sign-up order; `attempted`: their e-mail's end was being sent. */
-  members: `SELECT id, ${PERSON_COLUMNS}, invite_attempted_at IS NOT NULL AS attempted FROM waitlist
+  /**
+   * The people wave `$1` still holds, in sign-up order; `attempted`: their e-mail's end was being sent;
+   * `confirmed_by_link`: they confirmed their address by its link (not stored confirmed while e-mail was off).
+   */
+  members: `SELECT id, ${PERSON_COLUMNS}, invite_attempted_at IS NOT NULL AS attempted,
+      confirmed_at IS NOT NULL AS confirmed_by_link FROM waitlist
     WHERE invite_wave_id = $1 AND status = 'confirmed' ORDER BY created_at, id`,
   /** Waves not finished, with how many people each still holds and whether it has stopped beating. */
   unfinished: `SELECT v.id, v.owner, v.heartbeat_at < now() - make_interval(secs => $1::int) AS stale,
@@ -67,11 +71,12 @@ const SQL = {
     SELECT count(*)::int AS held FROM person`,
   /**
    * Person `$1`'s e-mail is whole on the server but for its last bytes: from now on it may be accepted at any
-   * moment, so a wave that dies before it hears back must not send it again.
+   * moment, so its code already redeems. It invites nobody: a wave that dies before it hears back leaves the
+   * person confirmed in the wave, and the next run mails them again (with a new code).
    */
   attempted: `UPDATE waitlist SET invite_attempted_at = now()
     WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id`,
-  /** The SMTP server accepted person `$1`'s invitation (or it may have, for a wave that died while sending). */
+  /** An SMTP server accepted person `$1`'s invitation (its answer to the final "." was read): they are invited. */
   sent: `UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invite_attempted_at = NULL
     WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id`,
   /** The team's CSV has the codes `$3` (hashes, valid `$4` days) of people `$2` of wave `$1`: they are invited. */
@@ -86,10 +91,11 @@ const SQL = {
       WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
     )
     DELETE FROM waitlist_token WHERE token_hash = $3 AND waitlist_id IN (SELECT id FROM released)`,
-  /** Ends wave `$1`: whoever it still holds without having mailed them goes back to the confirmed list. */
+  /** Ends wave `$1`: whoever it still holds, no server having accepted their e-mail, goes back to the confirmed list. */
   finish: `WITH released AS (
-      UPDATE waitlist SET invite_wave_id = NULL, invite_code_hash = NULL, invite_expires_at = NULL
-      WHERE invite_wave_id = $1 AND status = 'confirmed' AND invite_attempted_at IS NULL RETURNING id
+      UPDATE waitlist SET invite_wave_id = NULL, invite_code_hash = NULL, invite_expires_at = NULL,
+        invite_attempted_at = NULL
+      WHERE invite_wave_id = $1 AND status = 'confirmed' RETURNING id
     )
     UPDATE waitlist_invite_wave SET finished_at = now() WHERE id = $1`,
   /**
@@ -126,6 +132,8 @@ export interface WaveMember {
   name: string | null;
   /** Their e-mail was handed to the SMTP server by a wave that never heard the answer. */
   attempted: boolean;
+  /** They confirmed their address by its link; someone stored while e-mail was off never did. */
+  confirmedByLink: boolean;
 }
 
 export interface UnfinishedWave {
@@ -151,7 +159,8 @@ export interface InviteStore {
   unfinished(staleSeconds: number): Promise<UnfinishedWave[]>;
   takeOver(wave: number, from: string, to: string): Promise<boolean>;
   prepare(wave: number, id: number, codeHash: string, ttlDays: number, leaveHash: string | null): Promise<boolean>;
-  attempted(wave: number, id: number): Promise<void>;
+  /** Notes that person `id`'s e-mail is about to end; false when the wave no longer holds them (they left). */
+  attempted(wave: number, id: number): Promise<boolean>;
   sent(wave: number, id: number): Promise<boolean>;
   sentAll(wave: number, ids: number[], codeHashes: string[], ttlDays: number): Promise<number>;
   release(wave: number, id: number, leaveHash: string | null): Promise<void>;
@@ -184,10 +193,11 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
       return (await db.query(SQL.reserve, [wave, count])).length;
     },
     async members(wave) {
-      const rows = await db.query<StoredPerson & { id: number; attempted: boolean }>(SQL.members, [wave]);
+      type Row = StoredPerson & { id: number; attempted: boolean; confirmed_by_link: boolean };
+      const rows = await db.query<Row>(SQL.members, [wave]);
       return rows.map((row) => {
         const { email, name } = personOf(dataKeys, row);
-        return { id: Number(row.id), email, name, attempted: row.attempted };
+        return { id: Number(row.id), email, name, attempted: row.attempted, confirmedByLink: row.confirmed_by_link };
       });
     },
     async unfinished(staleSeconds) {
@@ -204,10 +214,7 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
       return Number(row?.held ?? 0) === 1;
     },
     async attempted(wave, id) {
-      if ((await db.query(SQL.attempted, [id, wave])).length !== 1) {
-        // Removed (or taken) meanwhile: the message must not be completed.
-        throw new Error("The person is no longer this wave's to invite.");
-      }
+      return (await db.query(SQL.attempted, [id, wave])).length === 1;
     },
     async sent(wave, id) {
       return (await db.query(SQL.sent, [id, wave])).length === 1;

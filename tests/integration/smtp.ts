@@ -23,7 +23,19 @@ export interface TestSmtp {
   messages: CapturedMail[];
   /** Resolves with the messages to `to` once there are `count` of them (rejects after `timeoutMs`). */
   waitFor(to: string, count?: number, timeoutMs?: number): Promise<CapturedMail[]>;
+  /**
+   * Holds the server's next reply at `step` for `to` (to its RCPT TO, or to the final "." of a message to it)
+   * until the test calls release(); `reached` resolves once the reply is being held.
+   */
+  hold(step: HeldStep, to: string): HeldReply;
   close(): Promise<void>;
+}
+
+export type HeldStep = "rcpt" | "data";
+
+export interface HeldReply {
+  reached: Promise<void>;
+  release(): void;
 }
 
 export interface SmtpOptions {
@@ -38,6 +50,16 @@ export interface SmtpOptions {
 export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
   const messages: CapturedMail[] = [];
   const listeners = new Set<() => void>();
+  const holds = new Map<string, { reach: () => void; released: Promise<void> }>();
+  /** Waits out a hold set for this step and address, if any (each hold is used once). */
+  const heldAt = async (step: HeldStep, address: string) => {
+    const key = `${step}:${address.toLowerCase()}`;
+    const held = holds.get(key);
+    if (!held) return;
+    holds.delete(key);
+    held.reach();
+    await held.released;
+  };
   const refused = new Set((options.refuse ?? []).map((address) => address.toLowerCase()));
   const server = new SMTPServer({
     authOptional: true,
@@ -46,6 +68,7 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
     onRcptTo(address, _session, done) {
       const answer = async () => {
         await options.onRecipient?.(address.address);
+        await heldAt("rcpt", address.address);
         if (!refused.has(address.address.toLowerCase())) return done();
         const error = new Error("5.1.1 Mailbox unavailable") as Error & { responseCode: number };
         error.responseCode = 550;
@@ -68,6 +91,7 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
         });
         for (const listener of listeners) listener();
         await options.beforeAnswer?.(messages.length);
+        for (const to of session.envelope.rcptTo) await heldAt("data", to.address);
       };
       receive().then(() => done(), done);
     },
@@ -98,6 +122,18 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
         listeners.add(check);
         check();
       });
+    },
+    hold(step, to) {
+      let reach = () => {};
+      let release = () => {};
+      const reached = new Promise<void>((resolve) => {
+        reach = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.set(`${step}:${to.toLowerCase()}`, { reach, released });
+      return { reached, release };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,10 +1,11 @@
 /**
  * `npm run waitlist -- invite` and `count` as the team runs them, in child processes, against a real SMTP server on
- * 127.0.0.1: the dry run, a missing EARLY_ACCESS_URL, a wave SIGKILLed right after its first e-mail and run again,
+ * 127.0.0.1: the dry run, a missing EARLY_ACCESS_URL, a wave SIGKILLed (its process group) while the server holds
+ * its answer to RCPT TO or to the final "." and run again,
  * the CSV with mail off, and (when 127.0.0.1:5432 answers) two waves started at the same moment on PostgreSQL.
  * Slow: every command is a process of its own.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPgDb } from "../../src/server/db/pg";
@@ -12,7 +13,7 @@ import { openPgliteDb } from "../../src/server/db/pglite";
 import { createStore, type Store } from "../../src/server/store";
 import { migratedDataDir } from "../integration/helpers";
 import { createMigratedDatabase, postgresReachable } from "../integration/postgres";
-import { startSmtp, type TestSmtp } from "../integration/smtp";
+import { type HeldStep, startSmtp, type TestSmtp } from "../integration/smtp";
 
 const exec = promisify(execFile);
 const NODE = "node_modules/.bin/node";
@@ -51,36 +52,46 @@ const statuses = async (store: Store) =>
     ),
   );
 
-/** The wave an SMTP server kills: the child it SIGKILLs, and the promise of that child's exit. */
-const killed: { child?: ChildProcess; exited?: Promise<unknown> } = {};
-
-/** An SMTP server that SIGKILLs the wave once it has its first message whole, and answers only when it is gone. */
-const startKillingSmtp = () =>
-  startSmtp({
-    beforeAnswer: (count) => {
-      if (count !== 1) return;
-      killed.child?.kill("SIGKILL");
-      return killed.exited;
-    },
+/**
+ * Runs `invite --next <next> --yes` as its own process group, which is SIGKILLed (the whole group, as a terminal's
+ * Ctrl-\\ or a container's stop would) while the SMTP server holds its reply at `step` for `to`: RCPT TO, or the
+ * final "." of their message. The reply is released only once the group is gone, so it is never read.
+ */
+async function killWhileHeld(smtp: TestSmtp, env: Env, step: HeldStep, to: string, next: number) {
+  const held = smtp.hold(step, to);
+  const child = spawn(NODE, ["--import", "tsx", "scripts/waitlist.ts", "invite", "--next", String(next), "--yes"], {
+    env: { ...process.env, ...BASE_ENV, ...env },
+    stdio: "ignore",
+    detached: true,
   });
+  const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+  await held.reached;
+  process.kill(-(child.pid ?? 0), "SIGKILL");
+  expect(await exited).toBe("SIGKILL");
+  held.release();
+}
+
+const mailOf = (env: Env, smtp: TestSmtp) => ({
+  ...env,
+  SMTP_URL: smtp.url,
+  MAIL_FROM: "Noosphere <hello@noosphere.test>",
+});
 
 /**
- * Runs `invite --next 3 --yes`, which the SMTP server SIGKILLs when the first e-mail (to ada@example.com) has
- * reached it whole but before its answer, then the same command again; checks that each of the three oldest got
- * exactly one e-mail. Resolves to what the second run printed.
+ * Kills `invite --next 3 --yes` while the server holds its answer to ada's whole message, then runs it again: ada
+ * is mailed a second time (no answer was heard, so nothing says she was invited), and all three are invited.
+ * Resolves to what the second run printed.
  */
-async function killAfterFirstThenRerun(smtp: TestSmtp, env: Env): Promise<string> {
-  const mailEnv = { ...env, SMTP_URL: smtp.url, MAIL_FROM: "Noosphere <hello@noosphere.test>" };
-  const child = spawn(NODE, ["--import", "tsx", "scripts/waitlist.ts", "invite", "--next", "3", "--yes"], {
-    env: { ...process.env, ...BASE_ENV, ...mailEnv },
-    stdio: "ignore",
-  });
-  killed.child = child;
-  killed.exited = new Promise((resolve) => child.on("exit", (_code, sig) => resolve(sig)));
-  expect(await killed.exited).toBe("SIGKILL");
+async function killAtFirstAnswerThenRerun(smtp: TestSmtp, env: Env): Promise<string> {
+  await killWhileHeld(smtp, mailOf(env, smtp), "data", "ada@example.com", 3);
   expect(smtp.messages.map((m) => m.to)).toEqual(["ada@example.com"]);
-  const again = await cli(mailEnv, "invite", "--next", "3", "--yes");
-  expect(smtp.messages.map((m) => m.to)).toEqual(["ada@example.com", "grace@example.com", "linus@example.com"]);
+  const again = await cli(mailOf(env, smtp), "invite", "--next", "3", "--yes");
+  expect(smtp.messages.map((m) => m.to)).toEqual([
+    "ada@example.com",
+    "ada@example.com",
+    "grace@example.com",
+    "linus@example.com",
+  ]);
   return again.stdout;
 }
 
@@ -139,12 +150,11 @@ describe("npm run waitlist -- invite on the embedded database", () => {
     await store2.close();
   });
 
-  it("a wave SIGKILLed after its first e-mail is completed by running it again; nobody gets two", async () => {
-    smtp = await startKillingSmtp();
-    const again = await killAfterFirstThenRerun(smtp, env);
-    // Ada's e-mail was whole on the server when the wave died: counted as invited, not sent again.
+  it("a wave SIGKILLed before it read the answer to its first message mails that person again, and invites all", async () => {
+    smtp = await startSmtp();
+    const again = await killAtFirstAnswerThenRerun(smtp, env);
     expect(again).toMatch(
-      /^Completed an interrupted wave in the embedded database in .*: 2 people invited \(e-mails accepted by the SMTP server\), and 1 whose e-mail was already on its way when it stopped counted as invited, not mailed again\./,
+      /^Completed an interrupted wave in the embedded database in .*: 3 people invited \(e-mails accepted by the SMTP server\)\. Run again for a new wave\.\n$/,
     );
 
     const store = createStore(await openPgliteDb(dataDir));
@@ -159,7 +169,7 @@ describe("npm run waitlist -- invite on the embedded database", () => {
     await store.close();
   });
 
-  it("a wave SIGKILLed while its second e-mail is under way mails that person when run again", async () => {
+  it("a wave SIGKILLed while the server holds its second RCPT TO mails that person when run again", async () => {
     const store = createStore(await openPgliteDb(dataDir));
     await seed(store, [
       ["second-ada@example.com", "confirmed"],
@@ -167,25 +177,11 @@ describe("npm run waitlist -- invite on the embedded database", () => {
     ]);
     await store.db.query("UPDATE waitlist SET created_at = created_at - interval '1 year' WHERE email LIKE 'second-%'");
     await store.close();
-    // At the second message's RCPT TO the CLI is killed, and the answer waits until it is gone: its message can
-    // never end, however late the signal lands.
-    let exited: Promise<unknown> = Promise.resolve();
-    const midway = await startSmtp({
-      onRecipient: (address) => {
-        if (address !== "second-grace@example.com") return;
-        killed.child?.kill("SIGKILL");
-        return exited;
-      },
-    });
+    // The process group is killed while the server holds its answer to the second RCPT TO.
+    const midway = await startSmtp();
     try {
-      const mailEnv = { ...env, SMTP_URL: midway.url, MAIL_FROM: "Noosphere <hello@noosphere.test>" };
-      const child = spawn(NODE, ["--import", "tsx", "scripts/waitlist.ts", "invite", "--next", "2", "--yes"], {
-        env: { ...process.env, ...BASE_ENV, ...mailEnv },
-        stdio: "ignore",
-      });
-      killed.child = child;
-      exited = new Promise((resolve) => child.on("exit", (_code, sig) => resolve(sig)));
-      expect(await exited).toBe("SIGKILL");
+      const mailEnv = mailOf(env, midway);
+      await killWhileHeld(midway, mailEnv, "rcpt", "second-grace@example.com", 2);
       expect(midway.messages.map((m) => m.to)).toEqual(["second-ada@example.com"]);
       // The second e-mail never ended: nothing says it might have arrived, so it is sent now, and only it.
       const again = await cli(mailEnv, "invite", "--next", "2", "--yes");
@@ -196,40 +192,43 @@ describe("npm run waitlist -- invite on the embedded database", () => {
     }
   });
 
-  it("with mail off, --yes prints email,name,invite_url as CSV, formulas neutralised", async () => {
+  it("with mail off, --yes prints email,name,invite_url as CSV: addresses as stored, formulas in names neutralised", async () => {
+    const store = createStore(await openPgliteDb(dataDir));
+    await seed(store, [["-bob@example.com", "confirmed"]]);
+    await store.close();
     const out = await cli(env, "invite", "--next", "5", "--yes");
-    const lines = out.stdout.split("\r\n");
-    expect(lines[0]).toBe("email,name,invite_url");
-    expect(lines[1]).toMatch(
-      /^formula@example\.com,'=HYPERLINK\(1\),https:\/\/app\.noosphere\.test\/signup\?invite=[\w-]{27}$/,
-    );
-    expect(lines.slice(2)).toEqual([""]);
+    const lines = out.stdout.split("\r\n").map((line) => line.replace(/invite=[\w-]{27}$/, "invite=CODE"));
+    expect(lines).toEqual([
+      "email,name,invite_url",
+      "-bob@example.com,'-bob,https://app.noosphere.test/signup?invite=CODE",
+      "formula@example.com,'=HYPERLINK(1),https://app.noosphere.test/signup?invite=CODE",
+      "",
+    ]);
     expect(out.stderr).toContain("Wave in the embedded database in");
-    expect(out.stderr).toContain("1 person invited (their rows are above)");
+    expect(out.stderr).toContain("2 people invited (their rows are above)");
   });
 });
 
 const reachable = await postgresReachable();
 
 describe.runIf(reachable)("npm run waitlist -- invite on PostgreSQL", () => {
-  it("a wave SIGKILLed after its first e-mail is completed by running it again; nobody gets two", async () => {
+  it("a wave SIGKILLed before it read the answer to its first message mails that person again", async () => {
     const database = await createMigratedDatabase("invite_cli_kill");
-    const smtp = await startKillingSmtp();
+    const smtp = await startSmtp();
+    // Closed before the drop even when an expectation fails: the drop refuses a database still in use.
+    const store = createStore(createPgDb(database.url));
     try {
-      const store = createStore(createPgDb(database.url));
       await seed(store, [
         ["ada@example.com", "confirmed"],
         ["grace@example.com", "confirmed"],
         ["linus@example.com", "confirmed"],
         ["margaret@example.com", "confirmed"],
       ]);
-      const again = await killAfterFirstThenRerun(smtp, { DATABASE_URL: database.url });
-      expect(again).toMatch(
-        /^Completed an interrupted wave in PostgreSQL \(DATABASE_URL\): 2 people invited .*, and 1 whose e-mail was already on its way/,
-      );
+      const again = await killAtFirstAnswerThenRerun(smtp, { DATABASE_URL: database.url });
+      expect(again).toMatch(/^Completed an interrupted wave in PostgreSQL \(DATABASE_URL\): 3 people invited /);
       expect(await store.countByStatus()).toEqual({ total: 4, pending: 0, confirmed: 1, invited: 3, joined: 0 });
-      await store.close();
     } finally {
+      await store.close();
       await smtp.close();
       await database.drop();
     }
@@ -238,8 +237,8 @@ describe.runIf(reachable)("npm run waitlist -- invite on PostgreSQL", () => {
   it("two waves started at the same moment never invite the same person", async () => {
     const database = await createMigratedDatabase("invite_cli");
     const smtp = await startSmtp();
+    const store = createStore(createPgDb(database.url));
     try {
-      const store = createStore(createPgDb(database.url));
       await seed(
         store,
         Array.from({ length: 30 }, (_, i) => [`p${String(i).padStart(2, "0")}@example.com`, "confirmed"]),
@@ -256,8 +255,8 @@ describe.runIf(reachable)("npm run waitlist -- invite on PostgreSQL", () => {
       expect(new Set(recipients).size).toBe(24);
       expect(recipients.at(-1)).toBe("p23@example.com");
       expect(await store.countByStatus()).toEqual({ total: 30, pending: 0, confirmed: 6, invited: 24, joined: 0 });
-      await store.close();
     } finally {
+      await store.close();
       await smtp.close();
       await database.drop();
     }

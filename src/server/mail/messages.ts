@@ -69,8 +69,20 @@ export function removalEmail(links: { remove: string; site: string }): MailMessa
   ]);
 }
 
-/** Sent to a confirmed person let in by a wave: their invite link, and the usual way off the list. */
-export function invitationEmail(links: { access: string; remove: string; site: string; ttlDays: number }): MailMessage {
+/**
+ * Sent to a person let in by a wave: their invite link, and the usual way off the list. Only someone who confirmed
+ * their address by its link is told so: a person stored while e-mail was off never did (`confirmedByLink` false).
+ */
+export function invitationEmail(links: {
+  access: string;
+  remove: string;
+  site: string;
+  ttlDays: number;
+  confirmedByLink: boolean;
+}): MailMessage {
+  const why = links.confirmedByLink
+    ? `You are receiving this because you joined the ${SITE.name} waitlist and confirmed your address.`
+    : `You are receiving this because this address joined the ${SITE.name} waitlist.`;
   return compose(`${SITE.name}: your early access is ready`, [
     { text: "Hello," },
     {
@@ -78,7 +90,7 @@ export function invitationEmail(links: { access: string; remove: string; site: s
       link: { label: "Create my account", href: links.access },
     },
     {
-      text: `You are receiving this because you joined the ${SITE.name} waitlist and confirmed your address. To take it off the list:`,
+      text: `${why} To take it off the list:`,
       link: { label: "Remove this address", href: links.remove },
     },
     signature(links.site),
