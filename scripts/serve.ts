@@ -30,6 +30,13 @@ async function describeAtRest(store: Store): Promise<string> {
   return `sealed with DATA_KEY (key ${keys.current.id})${left}`;
 }
 
+// A bearer token short enough to guess is refused before anything is served, one line per variable.
+const tokenProblems = [getConfig().adminTokenProblem, getConfig().inviteRedeemTokenProblem].filter((p) => p !== null);
+if (tokenProblems.length > 0) {
+  for (const problem of tokenProblems) console.error(problem);
+  process.exit(1);
+}
+
 allowEmbeddedDatabase(openPgliteDb);
 // The database opens (on a new folder: initdb, seconds) while the server already answers pages; a sign-up
 // that arrives first waits for it, and no request ever pays for it twice.

@@ -20,8 +20,13 @@ export interface ServerConfig {
   rateLimitSecret: string | null;
   /** How long one database operation may take before the request answers 503 (DB_TIMEOUT_MS, default 5000). */
   dbTimeoutMs: number;
-  /** Bearer token for GET /api/waitlist/export (WAITLIST_ADMIN_TOKEN); null: the endpoint does not exist. */
+  /**
+   * Bearer token for GET /api/waitlist/export and the console's token sign-in (WAITLIST_ADMIN_TOKEN); null: unset
+   * (the endpoint does not exist) or too short (see adminTokenProblem).
+   */
   adminToken: string | null;
+  /** Set when WAITLIST_ADMIN_TOKEN is too short to stand guessing: what uses it answers 503, saying this. */
+  adminTokenProblem: string | null;
   /** ALLOW_PREVIEW_WRITES=1 lets deploy previews write to DATABASE_URL (Netlify Database previews always write). */
   allowPreviewWrites: boolean;
   /**
@@ -42,8 +47,13 @@ export interface ServerConfig {
   earlyAccessUrl: string | null;
   /** How long an invite code works (INVITE_TTL_DAYS, default 30). */
   inviteTtlDays: number;
-  /** Bearer token the product sends to POST /api/invites/redeem (INVITE_REDEEM_TOKEN); null: no such endpoint. */
+  /**
+   * Bearer token the product sends to POST /api/invites/redeem (INVITE_REDEEM_TOKEN); null: unset (no such
+   * endpoint) or too short (see inviteRedeemTokenProblem).
+   */
   inviteRedeemToken: string | null;
+  /** Set when INVITE_REDEEM_TOKEN is too short to stand guessing: the endpoint answers 503, saying this. */
+  inviteRedeemTokenProblem: string | null;
   /** Who may use the operators' console (ADMIN_EMAILS, comma-separated), case-folded; empty: nobody by e-mail. */
   adminEmails: string[];
   /**
@@ -62,6 +72,8 @@ export class ConfigError extends Error {
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const admin = bearerTokenConfig(env["WAITLIST_ADMIN_TOKEN"], "WAITLIST_ADMIN_TOKEN");
+  const redeem = bearerTokenConfig(env["INVITE_REDEEM_TOKEN"], "INVITE_REDEEM_TOKEN");
   return {
     databaseUrl: env["DATABASE_URL"]?.trim() || null,
     databaseDriver: env["DATABASE_DRIVER"]?.trim() || null,
@@ -72,14 +84,16 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     rateLimitWindowSeconds: positiveInt(env["RATE_LIMIT_WINDOW_SECONDS"], 600),
     rateLimitSecret: env["RATE_LIMIT_SECRET"]?.trim() || null,
     dbTimeoutMs: positiveInt(env["DB_TIMEOUT_MS"], 5000),
-    adminToken: env["WAITLIST_ADMIN_TOKEN"]?.trim() || null,
+    adminToken: admin.token,
+    adminTokenProblem: admin.problem,
     allowPreviewWrites: env["ALLOW_PREVIEW_WRITES"] === "1",
     ...mailConfig(env),
     siteUrl: siteUrl(env["SITE_URL"]),
     purgePendingAfterDays: env["PURGE_PENDING_AFTER_DAYS"] ? positiveInt(env["PURGE_PENDING_AFTER_DAYS"], 14) : null,
     earlyAccessUrl: env["EARLY_ACCESS_URL"]?.trim() || null,
     inviteTtlDays: positiveInt(env["INVITE_TTL_DAYS"], 30),
-    inviteRedeemToken: env["INVITE_REDEEM_TOKEN"]?.trim() || null,
+    inviteRedeemToken: redeem.token,
+    inviteRedeemTokenProblem: redeem.problem,
     adminEmails: (env["ADMIN_EMAILS"] ?? "")
       .split(",")
       .map((address) => address.trim().toLowerCase())
@@ -109,6 +123,28 @@ function mailConfig(env: Record<string, string | undefined>): Pick<ServerConfig,
   if (!smtpUrl && !from) return { mail: null, mailConfigProblem: null };
   const missing = smtpUrl ? "MAIL_FROM" : "SMTP_URL";
   return { mail: null, mailConfigProblem: `${missing} is not set: confirmation e-mails are off until both are.` };
+}
+
+/**
+ * The shortest bearer token accepted: 32 characters (`openssl rand -hex 32` prints 64). A short one (`letmein`) is
+ * found by guessing from a word list long before the failed-attempt limit (bearer.ts) gets in the way.
+ */
+export const MIN_TOKEN_LENGTH = 32;
+
+/**
+ * A bearer token variable as the token and its problem: a token shorter than MIN_TOKEN_LENGTH is never used (null),
+ * so nothing can accept it, and the problem says how to make a good one.
+ */
+function bearerTokenConfig(
+  value: string | undefined,
+  variable: string,
+): { token: string | null; problem: string | null } {
+  const token = value?.trim() || null;
+  if (token === null || token.length >= MIN_TOKEN_LENGTH) return { token, problem: null };
+  return {
+    token: null,
+    problem: `${variable} is shorter than ${MIN_TOKEN_LENGTH} characters: make one with \`openssl rand -hex 32\`.`,
+  };
 }
 
 function dataKeyConfig(env: Record<string, string | undefined>): Pick<ServerConfig, "dataKeys" | "dataKeyProblem"> {

@@ -27,11 +27,11 @@ export function clientKey(ip: string, root: RootKey): string {
 }
 
 /**
- * The sliding window `now` falls in: counts are kept per fixed window, and a client's estimate is its count in
+ * The sliding window `now` falls in (of the allowance's length, or `seconds`): counts are kept per fixed window, and a client's estimate is its count in
  * this window plus the previous window's, weighted by how much of it still lies within the last window's length.
  */
-export function rateWindow(config: ServerConfig, now = Date.now()) {
-  const windowMs = config.rateLimitWindowSeconds * 1000;
+export function rateWindow(config: ServerConfig, now = Date.now(), seconds = config.rateLimitWindowSeconds) {
+  const windowMs = seconds * 1000;
   const start = Math.floor(now / windowMs) * windowMs;
   return { start: new Date(start), windowMs, previousWeight: 1 - (now - start) / windowMs, now };
 }

@@ -2,10 +2,13 @@
  * POST /api/invites/redeem, for the product: `Authorization: Bearer <INVITE_REDEEM_TOKEN>` and `{"code": "…"}`.
  * The pipeline of the other functions (method → token → content type → size → parse → validate → store →
  * answer): 200 `{email, name}` once, and the person joins; 409 for a code already used, 410 for an expired one,
- * 404 for one that never was (or is not shaped like one), 401 for a wrong or missing token. Without
- * INVITE_REDEEM_TOKEN the endpoint does not exist (404). Logs say what happened, never the code or the address.
+ * 404 for one that never was (or is not shaped like one), 401 for a wrong or missing token (429 past the failed
+ * attempts bearer.ts allows); 503 when the database does not answer, or DATA_KEY cannot open the rows, and then
+ * the code is left as it was. Without INVITE_REDEEM_TOKEN the endpoint does not exist (404); with one too short,
+ * 503. Logs say what happened, never the code or the address.
  */
-import { bearerToken, sameSecret } from "./bearer";
+import type { Context } from "@netlify/functions";
+import { guardBearer, refusedToken } from "./bearer";
 import type { ServerConfig } from "./config";
 import { hashInviteCode, INVITE_CODE_PATTERN } from "./invite-store";
 import { describeError, log } from "./log";
@@ -23,21 +26,26 @@ export interface RedeemDeps {
   config: () => ServerConfig;
 }
 
+const UNAVAILABLE = "Invitations are unavailable right now. Please try again.";
+
 const unknown = () => json(404, { error: "No such invite code." });
 
 export function createRedeemHandler(deps: RedeemDeps) {
-  return async (req: Request): Promise<Response> => {
+  return async (req: Request, context?: Context): Promise<Response> => {
     const config = deps.config();
+    const refused = refusedToken(config.inviteRedeemTokenProblem, "invites.redeem");
+    if (refused) return refused;
     if (!config.inviteRedeemToken) return json(404, { error: "Not found." });
     if (req.method !== "POST") return json(405, { error: "Method not allowed. Use POST." }, { Allow: "POST" });
-    if (!sameSecret(bearerToken(req), config.inviteRedeemToken)) {
-      log("warn", "invites.redeem_denied");
-      return json(
-        401,
-        { error: "A valid bearer token is required." },
-        { "WWW-Authenticate": 'Bearer realm="invites"' },
-      );
-    }
+    const denied = await guardBearer(req, context, {
+      token: config.inviteRedeemToken,
+      realm: "invites",
+      event: "invites.redeem",
+      unavailable: UNAVAILABLE,
+      config,
+      store: deps.store,
+    });
+    if (denied) return denied;
     if (mediaType(req) !== JSON_TYPE) return json(415, { error: `Content-Type must be ${JSON_TYPE}.` });
     const read = await readBody(req, MAX_BODY);
     if ("status" in read) return json(read.status, { error: read.message });
@@ -54,6 +62,10 @@ export function createRedeemHandler(deps: RedeemDeps) {
     }
     try {
       const store = await deps.store();
+      // Redeeming marks the person joined before their row is opened: a key that cannot open the rows (wrong, or
+      // missing beside sealed rows) would spend the code on an error. Refused first (a DataKeyError, below), the
+      // code stays usable once the key is right.
+      await withTimeout(store.checkDataKey(), config.dbTimeoutMs);
       const result = await withTimeout(store.invites.redeem(hashInviteCode(code)), config.dbTimeoutMs);
       log("info", "invites.redeem", { outcome: result.outcome });
       switch (result.outcome) {
@@ -68,7 +80,7 @@ export function createRedeemHandler(deps: RedeemDeps) {
       }
     } catch (error) {
       log("error", "invites.redeem_failed", describeError(error));
-      return json(503, { error: "Invitations are unavailable right now. Please try again." });
+      return json(503, { error: UNAVAILABLE });
     }
   };
 }

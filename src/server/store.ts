@@ -35,9 +35,22 @@ const PREVIOUS = `SELECT coalesce((SELECT attempts FROM waitlist_rate_limit
  */
 const VERDICT = `SELECT hit.attempts + previous.attempts * $5::float8 <= $4::int AS allowed FROM hit, previous`;
 
-/** The first attempt of a window drops windows that started before the previous one, in the same statement. */
+/**
+ * The first attempt of a window drops windows that started before the previous one, in the same statement; kept an
+ * hour longer, the longest window any allowance counts in (the console's sign-in e-mails, per admin and hour), so
+ * a shorter window's first attempt never drops a window an hourly allowance still reads.
+ */
 const PRUNE = `DELETE FROM waitlist_rate_limit
-  WHERE window_start < $3::timestamptz AND (SELECT attempts FROM hit) = 1`;
+  WHERE window_start < $3::timestamptz - interval '1 hour' AND (SELECT attempts FROM hit) = 1`;
+
+/** Today in UTC, whatever the session's time zone: the tallies count days of created_at in UTC. */
+const TODAY = "(now() AT TIME ZONE 'UTC')::date";
+
+/**
+ * Whether any row is sealed: a process without DATA_KEY then writes nothing in clear beside them (the sign-up's
+ * last parameter says whether it seals). Read from the tally, so it costs the insert nothing.
+ */
+const SEALED_ROWS = "SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0";
 
 /** The columns a sign-up writes, in the order of its statement parameters. */
 const ROW_COLUMNS = [...STORED_PERSON_FIELDS, "terms_version", "status", ...ATTRIBUTION_FIELDS];
@@ -45,11 +58,13 @@ const ROW_COLUMNS = [...STORED_PERSON_FIELDS, "terms_version", "status", ...ATTR
 const rowValues = (first: number) => ROW_COLUMNS.map((_, i) => `$${first + i}::text`).join(", ");
 /**
  * Adds the row unless its address is listed under any of its keys ($keys: hashed under this key or the previous
- * one, or plain), so a row not yet sealed still refuses its duplicate.
+ * one, or plain), so a row not yet sealed still refuses its duplicate; and, unless it is sealed (the parameter
+ * after its values), only while no row is.
  */
 const insertRow = (keys: number, first: number, from = "") => `INSERT INTO waitlist (${ROW_COLUMNS.join(", ")})
       SELECT ${rowValues(first)} ${from}
       ${from ? "AND" : "WHERE"} NOT EXISTS (SELECT 1 FROM waitlist WHERE lower(email) = ANY($${keys}::text[]))
+      AND ($${first + ROW_COLUMNS.length}::boolean OR NOT EXISTS (${SEALED_ROWS}))
       ON CONFLICT ((lower(email))) DO NOTHING
       RETURNING id`;
 
@@ -58,25 +73,25 @@ const insertRow = (keys: number, first: number, from = "") => `INSERT INTO waitl
  * request path is one statement, so a sign-up costs one database round trip.
  */
 export const SQL = {
-  insert: insertRow(1, 2),
-  count: `SELECT status, count(*)::int AS count FROM waitlist GROUP BY status`,
-  /** A batch of the export: up to $4 entries after id $1, oldest first (since $2; only confirmed ones if $3). */
+  /** Adds a row (see insertRow); says whether it did, and whether any row is sealed. */
+  insert: `WITH added AS (${insertRow(1, 2)})
+    SELECT (SELECT count(*)::int FROM added) AS added, EXISTS (${SEALED_ROWS}) AS sealed_rows`,
+  /** Rows by status, from the tally the database keeps beside the table (migration 0008), never a count of it. */
+  count: `SELECT status, sum(count)::bigint AS count FROM waitlist_tally GROUP BY status`,
+  /**
+   * A batch of the export: up to $4 entries after id $1, oldest first (since $2; only confirmed ones if $3; none
+   * past id $5, when set: the end of a part of a download, export-parts.ts).
+   */
   list: `SELECT id, created_at, ${PERSON_COLUMNS}, status, invited_at, joined_at, source, medium, campaign, referrer, page,
       terms_version, confirmed_at
     FROM waitlist
-    WHERE id > $1::bigint AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+    WHERE id > $1::bigint AND ($5::bigint IS NULL OR id <= $5::bigint)
+      AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
       AND ($3::boolean IS NOT TRUE OR status = 'confirmed')
     ORDER BY id LIMIT $4::int`,
-  /**
-   * The newest sign-ups ($1 from offset $2): with $3, those whose plain address contains it or whose address is
-   * exactly it under any key ($4; a sealed address can only be found whole); and how many match.
-   */
-  newest: `SELECT id, created_at, ${PERSON_COLUMNS}, status, source, count(*) OVER ()::int AS matching FROM waitlist
-    WHERE $3::text IS NULL OR (key_id IS NULL AND strpos(lower(email), lower($3::text)) > 0)
-      OR lower(email) = ANY($4::text[])
-    ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`,
   /** How many rows are plain, and how many are sealed under each key. */
-  sealing: `SELECT key_id, count(*)::int AS count FROM waitlist GROUP BY key_id`,
+  sealing: `SELECT nullif(key_id, '') AS key_id, sum(count)::bigint AS count FROM waitlist_tally
+    GROUP BY key_id HAVING sum(count) > 0`,
   /** Up to $2 rows not sealed under key $1, oldest first: what `waitlist encrypt` seals next. */
   unsealed: `SELECT id, ${PERSON_COLUMNS} FROM waitlist WHERE key_id IS DISTINCT FROM $1 ORDER BY id LIMIT $2::int`,
   /**
@@ -88,24 +103,21 @@ export const SQL = {
     FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, email, sealed, old_key)
     WHERE w.id = u.id AND w.key_id IS NOT DISTINCT FROM u.old_key
     RETURNING w.id`,
-  /** Sign-ups of the last $1 days by source, medium, campaign and referring site: the $2 most of each. */
-  breakdown: `WITH recent AS (SELECT * FROM waitlist WHERE created_at >= current_date - ($1::int - 1)),
-    counted AS (
-      SELECT 'source' AS field, source AS value, count(*)::int AS count FROM recent GROUP BY source
-      UNION ALL SELECT 'medium', medium, count(*)::int FROM recent GROUP BY medium
-      UNION ALL SELECT 'campaign', campaign, count(*)::int FROM recent GROUP BY campaign
-      UNION ALL SELECT 'referrer', referrer, count(*)::int FROM recent GROUP BY referrer
-    ), ranked AS (
-      SELECT *, row_number() OVER (PARTITION BY field ORDER BY count DESC, value NULLS LAST) AS rank FROM counted
-    )
-    SELECT field, value, count FROM ranked WHERE rank <= $2 ORDER BY field, rank`,
+  /** Sign-ups of the last $1 days (UTC) by source, medium, campaign and referring site: the $2 most of each. */
+  breakdown: `SELECT field, value, count FROM (
+      SELECT field, value, sum(count)::bigint AS count,
+        row_number() OVER (PARTITION BY field ORDER BY sum(count) DESC, value NULLS LAST) AS rank
+      FROM waitlist_day_tally WHERE day > ${TODAY} - $1::int AND field <> 'all'
+      GROUP BY field, value HAVING sum(count) > 0
+    ) ranked WHERE rank <= $2 ORDER BY field, rank`,
   secret: "SELECT value FROM waitlist_secret WHERE name = 'server'",
   /** An erasure: the entry of address $1 (any case) and, with it, its tokens. */
   erase: "DELETE FROM waitlist WHERE lower(email) = ANY($1::text[]) RETURNING id",
-  perDay: `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, count(w.id)::int AS count
-    FROM generate_series(current_date - ($1::int - 1), current_date, interval '1 day') AS d(day)
-    LEFT JOIN waitlist w ON w.created_at >= d.day AND w.created_at < d.day + interval '1 day'
-    GROUP BY d.day ORDER BY d.day`,
+  /** Sign-ups per day (UTC) of the last $1 days, today included; a day without any reads 0. */
+  perDay: `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, coalesce(t.count, 0)::bigint AS count
+    FROM generate_series(${TODAY} - ($1::int - 1), ${TODAY}, interval '1 day') AS d(day)
+    LEFT JOIN waitlist_day_tally t ON t.day = d.day::date AND t.field = 'all' AND t.value IS NULL
+    ORDER BY d.day`,
   /**
    * Counts an attempt, prunes on a window's first, and inserts only while the sliding estimate (this window's
    * attempts + the previous window's × $5) is within the allowance ($4).
@@ -113,10 +125,20 @@ export const SQL = {
   hitAndInsert: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), verdict AS (${VERDICT}),
     added AS (${insertRow(6, 7, "FROM verdict WHERE verdict.allowed")})
     SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
-      (SELECT allowed FROM verdict) AS allowed, (SELECT count(*)::int FROM added) AS added`,
+      (SELECT allowed FROM verdict) AS allowed, (SELECT count(*)::int FROM added) AS added,
+      EXISTS (${SEALED_ROWS}) AS sealed_rows`,
   /** Counts an attempt of something other than a sign-up (a removal request) under the same allowance ($4, $5). */
   hit: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), verdict AS (${VERDICT})
     SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
+      (SELECT allowed FROM verdict) AS allowed`,
+  /**
+   * The verdict `hit` would give client $1's next attempt, without counting it (nor pruning): this window's
+   * attempts so far plus that one, under the same VERDICT. Resolves to the attempts so far.
+   */
+  peek: `WITH hit AS (SELECT coalesce((SELECT attempts FROM waitlist_rate_limit
+        WHERE client_key = $1 AND window_start = $2::timestamptz), 0) + 1 AS attempts),
+      previous AS (${PREVIOUS}), verdict AS (${VERDICT})
+    SELECT (SELECT attempts FROM hit) - 1 AS attempts, (SELECT attempts FROM previous) AS previous,
       (SELECT allowed FROM verdict) AS allowed`,
   /**
    * Pending entries whose last sign-up or confirmation e-mail is older than $1 hours, and none of whose
@@ -154,15 +176,6 @@ export interface Sealing {
 export type BreakdownField = "source" | "medium" | "campaign" | "referrer";
 export const BREAKDOWN_FIELDS: readonly BreakdownField[] = ["source", "medium", "campaign", "referrer"];
 
-/** An entry as the console lists it. */
-export type ListedEntry = {
-  created_at: string;
-  email: string;
-  name: string | null;
-  status: EntryStatus;
-  source: string | null;
-};
-
 export type StatusCounts = Record<EntryStatus, number> & { total: number };
 
 /** The allowance's verdict on an attempt (decided by the statement that counted it), and the counts behind it. */
@@ -193,8 +206,6 @@ export interface Store {
   count(): Promise<number>;
   /** Entries by status (every status, 0 when none), and their total. */
   countByStatus(): Promise<StatusCounts>;
-  /** A page of the newest entries, only those whose address contains `search` when given; and how many match. */
-  newest(limit: number, offset: number, search?: string): Promise<{ rows: ListedEntry[]; matching: number }>;
   /** Sign-ups of the last `days` days by source, medium, campaign and referring site (null: none known), most first. */
   breakdown(
     days: number,
@@ -235,11 +246,18 @@ export interface Store {
   ): Promise<RateCount & { added: boolean }>;
   /** Counts one attempt of `clientKey` in `window` (nothing else); resolves to the allowance's verdict and its counts. */
   hit(clientKey: string, window: RateWindow, allowance: number): Promise<RateCount>;
+  /**
+   * The verdict `hit` would give `clientKey`'s next attempt in `window`, counting nothing; `attempts` is this
+   * window's so far (so `secondsUntilAccepted` says when a peek passes again).
+   */
+  peek(clientKey: string, window: RateWindow, allowance: number): Promise<RateCount>;
   close(): Promise<void>;
 }
 
 export interface ListOptions {
   confirmedOnly?: boolean;
+  /** No entry past this id: the last of a part fixed when the download's page was made (export-parts.ts). */
+  through?: number | undefined;
 }
 export interface ListPage {
   rows: ExportedEntry[];
@@ -259,6 +277,14 @@ function rateCount(row: RateRow | undefined): RateCount {
 }
 
 const previousStart = (window: RateWindow) => new Date(window.start.getTime() - window.windowMs).toISOString();
+/** The parameters $1–$5 of `hit` and `peek`: the client, this window, the previous one, the allowance, its weight. */
+const rateParams = (key: string, window: RateWindow, allowance: number) => [
+  key,
+  window.start.toISOString(),
+  previousStart(window),
+  allowance,
+  window.previousWeight,
+];
 
 export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
   let secret: Promise<Buffer> | undefined;
@@ -278,6 +304,7 @@ export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
       entry.termsVersion ?? null,
       status,
       ...sources(entry),
+      dataKeys !== null,
     ];
   };
   const page = async (after: number, limit: number, since?: Date, options: ListOptions = {}): Promise<ListPage> => {
@@ -289,7 +316,13 @@ export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
         joined_at: Date | string | null;
         confirmed_at: Date | string | null;
       };
-    const params = [after, since ? since.toISOString() : null, options.confirmedOnly ?? false, limit];
+    const params = [
+      after,
+      since?.toISOString() ?? null,
+      options.confirmedOnly ?? false,
+      limit,
+      options.through ?? null,
+    ];
     const rows = await db.query<Row>(SQL.list, params);
     return {
       rows: rows.map((r) => ({
@@ -329,6 +362,14 @@ export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
       );
     }
   };
+  /**
+   * After a sign-up that added nothing while rows are sealed (the statement says so): without DATA_KEY, the reason is
+   * those rows, not a duplicate, and a DataKeyError says which key is missing. The caller answers it as an outage,
+   * so the visitor keeps their values and tries again.
+   */
+  const refusedInClear = async (sealedRows: boolean | undefined) => {
+    if (!dataKeys && sealedRows === true) await checkDataKey();
+  };
   let checked: Promise<void> | undefined;
   /**
    * The key check, made once per store, before the first write with a key (without one, rows are written plain,
@@ -349,8 +390,11 @@ export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
     invites: createInviteStore(db, dataKeys),
     async add(entry, status = "confirmed") {
       await keyChecked();
-      const rows = await db.query(SQL.insert, [addressKeys(dataKeys, entry.email), ...rowParams(entry, status)]);
-      return rows.length === 1;
+      const params = [addressKeys(dataKeys, entry.email), ...rowParams(entry, status)];
+      const [row] = await db.query<{ added: number; sealed_rows: boolean }>(SQL.insert, params);
+      const added = Number(row?.added ?? 0) === 1;
+      if (!added) await refusedInClear(row?.sealed_rows);
+      return added;
     },
     async count() {
       return (await this.countByStatus()).total;
@@ -364,25 +408,6 @@ export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
         counts.total += Number(row.count);
       }
       return counts;
-    },
-    async newest(limit, offset, search) {
-      type Row = StoredPerson & {
-        created_at: Date | string;
-        status: EntryStatus;
-        source: string | null;
-        matching: number;
-      };
-      const keys = search ? addressKeys(dataKeys, search.trim()) : [];
-      const rows = await db.query<Row>(SQL.newest, [limit, offset, search || null, keys]);
-      // Counted beside the page (a window over the matches), so a page past the last one reads 0.
-      const matching = Number(rows[0]?.matching ?? 0);
-      return {
-        rows: rows.map((r) => {
-          const { email, name } = personOf(dataKeys, r);
-          return { created_at: new Date(r.created_at).toISOString(), email, name, status: r.status, source: r.source };
-        }),
-        matching,
-      };
     },
     async breakdown(days, limit) {
       const rows = await db.query<{ field: BreakdownField; value: string | null; count: number }>(SQL.breakdown, [
@@ -438,12 +463,17 @@ export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
         addressKeys(dataKeys, entry.email),
         ...rowParams(entry, status),
       ];
-      const [row] = await db.query<RateRow & { added: number }>(SQL.hitAndInsert, params);
-      return { ...rateCount(row), added: Number(row?.added ?? 0) === 1 };
+      const [row] = await db.query<RateRow & { added: number; sealed_rows: boolean }>(SQL.hitAndInsert, params);
+      const count = { ...rateCount(row), added: Number(row?.added ?? 0) === 1 };
+      if (count.allowed && !count.added) await refusedInClear(row?.sealed_rows);
+      return count;
     },
     async hit(key, window, allowance) {
-      const params = [key, window.start.toISOString(), previousStart(window), allowance, window.previousWeight];
-      const [row] = await db.query<RateRow>(SQL.hit, params);
+      const [row] = await db.query<RateRow>(SQL.hit, rateParams(key, window, allowance));
+      return rateCount(row);
+    },
+    async peek(key, window, allowance) {
+      const [row] = await db.query<RateRow>(SQL.peek, rateParams(key, window, allowance));
       return rateCount(row);
     },
     async purgePending(hours, apply) {

@@ -5,7 +5,7 @@
 import { type CapturedMail, startSmtp, type TestSmtp } from "../integration/smtp";
 import { DESKTOP_ONLY, expect, expectNoAxeViolations, test } from "./fixtures";
 
-const ADMIN = "confirm-e2e-token";
+const ADMIN = "confirm-e2e-token-0123456789abcdef0123456789";
 let smtp: TestSmtp;
 
 test.beforeAll(async () => {

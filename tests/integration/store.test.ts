@@ -153,15 +153,16 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
   );
 
   it.skipIf(!available)(
-    "prunes windows older than the previous one on a window's first attempt, in the same trip",
+    "prunes windows older than the previous one and an hour on a window's first attempt, in the same trip",
     async () => {
       const minute = 60_000;
       const at = (m: number) => ({ start: new Date(Date.UTC(2026, 1, 1, 0, m)), windowMs: minute, previousWeight: 1 });
       const entry = (email: string) => ({ name: null, email, message: null });
       await store.hitAndAdd("client-b", at(0), 100, entry("prune-b@example.com"));
       await store.hitAndAdd("client-c", at(1), 100, entry("prune-c@example.com"));
+      // At 01:02 the previous window started at 01:01: windows before 00:01 go, the one at 00:01 stays.
       const before = opened.roundTrips();
-      expect((await store.hitAndAdd("client-d", at(2), 100, entry("prune-d@example.com"))).attempts).toBe(1);
+      expect((await store.hitAndAdd("client-d", at(62), 100, entry("prune-d@example.com"))).attempts).toBe(1);
       expect(opened.roundTrips() - before).toBe(1);
       const windows = await store.db.query<{ client_key: string }>(
         "SELECT client_key FROM waitlist_rate_limit WHERE client_key LIKE 'client-_' ORDER BY client_key",
