@@ -1,6 +1,7 @@
 /** The waitlist function's pipeline: one request path, kept whole so it reads in order. */
 import type { Context } from "@netlify/functions";
 import { type Attribution, attributionOf, cleanAttribution, NO_ATTRIBUTION } from "../lib/waitlist/attribution";
+import { REFERRER_FIELD } from "../lib/waitlist/capture";
 import { HONEYPOT_FIELD, PROOF_FIELD } from "../lib/waitlist/rules";
 import { loadValidator } from "../lib/waitlist/schema";
 import type { ServerConfig } from "./config";
@@ -50,8 +51,10 @@ function answer(form: boolean, confirmation: boolean) {
 }
 
 /**
- * Where the sign-up came from: what the dialog worked out (`attribution`, cleaned field by field), else the page
- * the form was posted from (its Referer, when it is this site's). Never a reason to refuse a sign-up.
+ * Where the sign-up came from, by attribution.ts's one rule on every path: what the island worked out
+ * (`attribution`, cleaned field by field), else the rule applied to the page the form was posted from (its
+ * Referer, when it is this site's) and the referring origin the page's script put in the form (empty without
+ * JavaScript). Never a reason to refuse a sign-up.
  */
 function attributionOfRequest(
   req: Request,
@@ -62,7 +65,8 @@ function attributionOfRequest(
   if (fields["attribution"] !== undefined) return cleanAttribution(fields["attribution"]);
   const referer = req.headers.get("referer");
   const sameSite = referer && URL.canParse(referer) && isOwnOrigin(new URL(referer).origin, config, context, req);
-  return sameSite ? attributionOf(referer) : NO_ATTRIBUTION;
+  const from = fields[REFERRER_FIELD];
+  return sameSite ? attributionOf(referer, typeof from === "string" ? from : "") : NO_ATTRIBUTION;
 }
 
 export interface WaitlistDeps {

@@ -3,6 +3,8 @@
  * on this test's own store and configuration: no environment or global driver setting is touched.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { attributionOf } from "../../src/lib/waitlist/attribution";
+import { REFERRER_FIELD } from "../../src/lib/waitlist/capture";
 import { readConfig } from "../../src/server/config";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
@@ -108,6 +110,58 @@ describe("POST /api/waitlist on the embedded database", () => {
       expect(await res.json()).toEqual({ error });
     }
     expect(await store.count()).toBe(before);
+  });
+});
+
+describe("where a sign-up came from, by one rule on every path", () => {
+  const LANDING = "http://localhost/product?utm_source=newsletter&utm_medium=email&utm_campaign=launch";
+  const FROM = "https://news.example.com/issues/42?private=yes";
+  /** A form post from the page at `referer`, with `fields` beside the sign-up's own. */
+  const form = (email: string, fields: Record<string, string>, referer = LANDING) =>
+    new Request("http://localhost/api/waitlist", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Referer: referer },
+      body: new URLSearchParams({ email, termsAccepted: "on", ...fields }).toString(),
+    });
+  const stored = async (email: string) =>
+    (
+      await store.db.query("SELECT source, medium, campaign, referrer, page FROM waitlist WHERE email = $1", [email])
+    )[0];
+  const VISIT = { source: "newsletter", medium: "email", campaign: "launch", page: "/product" };
+
+  it("the island's result, a form with the referring origin, and a form without JavaScript", async () => {
+    // The island: the rule applied in the browser, its result sent (src/lib/waitlist/client.ts).
+    const island = post({ ...valid, email: "island@example.com", attribution: attributionOf(LANDING, FROM) });
+    expect((await call(island)).status).toBe(201);
+    // The early dialog, /join with JavaScript: the referring origin, as capture.ts puts it in the form.
+    const early = form("early@example.com", { [REFERRER_FIELD]: "https://news.example.com" });
+    expect((await call(early)).status).toBe(303);
+    // Without JavaScript the field goes empty: only the page, from the Referer.
+    expect((await call(form("nojs@example.com", { [REFERRER_FIELD]: "" }))).status).toBe(303);
+
+    expect(await stored("island@example.com")).toEqual({ ...VISIT, referrer: "news.example.com" });
+    expect(await stored("early@example.com")).toEqual({ ...VISIT, referrer: "news.example.com" });
+    expect(await stored("nojs@example.com")).toEqual({ ...VISIT, referrer: null });
+  });
+
+  it("a whole referring address keeps only its host; this site, an app or another site's page keep none", async () => {
+    expect((await call(form("full-url@example.com", { [REFERRER_FIELD]: FROM }))).status).toBe(303);
+    expect(await stored("full-url@example.com")).toEqual({ ...VISIT, referrer: "news.example.com" });
+    expect((await call(form("own@example.com", { [REFERRER_FIELD]: "http://localhost" }))).status).toBe(303);
+    expect(await stored("own@example.com")).toEqual({ ...VISIT, referrer: null });
+    expect((await call(form("app@example.com", { [REFERRER_FIELD]: "null" }))).status).toBe(303);
+    expect(await stored("app@example.com")).toEqual({ ...VISIT, referrer: null });
+    // With no Referer the page is unknown, and an origin alone is no attribution: nothing is kept.
+    const unknown = form("no-referer@example.com", { [REFERRER_FIELD]: "https://news.example.com" });
+    unknown.headers.delete("referer");
+    expect((await call(unknown)).status).toBe(303);
+    expect(await stored("no-referer@example.com")).toEqual({
+      source: null,
+      medium: null,
+      campaign: null,
+      referrer: null,
+      page: null,
+    });
   });
 });
 

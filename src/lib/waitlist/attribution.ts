@@ -1,9 +1,12 @@
 /**
  * Where a sign-up came from, without cookies or anything kept on the device: the campaign parameters of the page
- * the visitor signed up on, the host of another site that sent them there, and that page's path. The dialog
- * works it out in the browser (it alone knows `document.referrer`); the function cleans whatever arrives, and
- * for the /join form without JavaScript reads the same page from the form post's Referer. A value that breaks a
- * rule is dropped (null), never a reason to refuse a sign-up.
+ * the visitor signed up on, the host of another site that sent them there, and that page's path. One rule,
+ * `attributionOf`, on every path: the island applies it in the browser (only the page knows `document.referrer`)
+ * and sends the result, which the function cleans; for a form post the function applies it to the page the form
+ * was on (the post's Referer) and the referring origin the page's script put in the form (REFERRER_FIELD in
+ * capture.ts: the early dialog, /join with JavaScript). Without JavaScript that field is empty: the referring
+ * site reached only the browser, and /join is a file on the CDN, so no code of ours saw it. A value that breaks
+ * a rule is dropped (null), never a reason to refuse a sign-up.
  */
 
 export const ATTRIBUTION_FIELDS = ["source", "medium", "campaign", "referrer", "page"] as const;

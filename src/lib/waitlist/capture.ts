@@ -5,7 +5,8 @@
  * hydrated opens the early dialog at once: the form's HTML from its <template> (WaitlistEarlyDialog.astro) in a
  * native <dialog>, usable as it is (it posts like /join). When the island connects it takes that dialog over with
  * what was typed, unless its form was already sent. Without the early dialog (an old browser), the click is parked
- * for the island, and after FALLBACK_MS the control's own link (/join) is followed: no dead button.
+ * for the island, and after FALLBACK_MS the control's own link (/join) is followed: no dead button. A waitlist form
+ * sent from the page (the early dialog's, /join's) carries what only the page knows of the visit (carryReferrer).
  */
 export interface WaitlistBridge {
   /** The control that opened the early dialog, or a click parked for the island. */
@@ -120,10 +121,30 @@ function wireEarlyDialog(): void {
   });
 }
 
+/**
+ * The hidden field of the forms sent from the page (the early dialog's, /join's) that carries the one thing only
+ * the page knows of the visit: the referring page's origin (scheme and host; its path and query stay in the
+ * browser). The function takes the page itself from the post's Referer, as without JavaScript, and applies the
+ * island's rule to both (attribution.ts). Named here, not in attribution.ts: a module the island also imports
+ * would make this script a file of its own, loaded after the page instead of inline in it.
+ */
+export const REFERRER_FIELD = "referrer";
+
+/**
+ * Fills that field as the form goes: a sign-up's attribution does not depend on whether the island had arrived.
+ * An app's referrer (`android-app://…`) has no origin ("null"), as the rule has no host for it; nothing is kept.
+ */
+function carryReferrer(event: SubmitEvent): void {
+  // Only the waitlist's forms have the field; the island's form is never sent by the browser.
+  const field = (event.target as HTMLFormElement).elements.namedItem(REFERRER_FIELD) as HTMLInputElement | null;
+  if (field) field.value = document.referrer && new URL(document.referrer).origin;
+}
+
 /** Installed once per page, before hydration: routes opener clicks to the dialog, or opens the early one. */
 export function captureOpenerClicks(): void {
   wireEarlyDialog();
   bridge().handOver = handOver;
+  document.addEventListener("submit", carryReferrer);
   document.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target.closest<HTMLElement>(OPENER_SELECTOR) : null;
     if (!target || event.defaultPrevented || event.button !== 0) return;
