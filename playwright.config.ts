@@ -53,7 +53,7 @@ export default defineConfig({
     ? []
     : {
         // A fresh embedded database for every run.
-        command: "rm -rf .data/e2e && tsx scripts/serve.ts",
+        command: "rm -rf .data/e2e && npm run serve",
         // The browser tests sign up many times from one address: they raise the rate limit explicitly.
         env: {
           PORT: String(port),

@@ -1,7 +1,20 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+/**
+ * The V8 flags `npm run serve` starts the server with, read from that script in package.json so the tests and
+ * benches run the server as people do. Why small semi-spaces: Node sizes the young generation by the machine's
+ * memory, and what a download makes (rows from the driver, each batch's text, its bytes) then survives scavenges
+ * long enough to push the old space up before a full collection, so the process grew far past the heap it used
+ * (figures in docs/performance.md, "Scale"). No cap on the old space: a cap collects so often a download slows
+ * threefold, and turns a large answer into a crash. Flags on the command line, not a respawn inside serve.ts: one
+ * process, so a signal (even SIGKILL) reaches the server itself.
+ */
+export const SERVER_NODE_FLAGS: string[] = (JSON.parse(readFileSync("package.json", "utf8")).scripts.serve as string)
+  .split(/\s+/)
+  .filter((word) => word.startsWith("--max-"));
 
 export interface RunningServer {
   url: string;
@@ -22,10 +35,14 @@ export async function startServer(
   nodeFlags: string[] = [],
 ): Promise<RunningServer> {
   // One process (node with tsx's loader), so a signal reaches the server itself.
-  const child: ChildProcess = spawn("node_modules/.bin/node", [...nodeFlags, "--import", "tsx", "scripts/serve.ts"], {
-    env: { ...process.env, PORT: "0", DATA_DIR: dataDir, RATE_LIMIT_MAX: "100000", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    "node_modules/.bin/node",
+    [...SERVER_NODE_FLAGS, ...nodeFlags, "--import", "tsx", "scripts/serve.ts"],
+    {
+      env: { ...process.env, PORT: "0", DATA_DIR: dataDir, RATE_LIMIT_MAX: "100000", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
