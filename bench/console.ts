@@ -13,7 +13,7 @@ import { createStore } from "../src/server/store";
 import { copyDatabase, makeEmptyDatabase } from "../tests/integration/embedded-database";
 
 const RUNS = 5;
-const TOKEN = "bench-console-token";
+const TOKEN = "bench-console-token-0123456789abcdef0123456789";
 const dataDir = copyDatabase(await makeEmptyDatabase("bench-console-"), "bench-console-");
 const store = createStore(await openPgliteDb(dataDir));
 await store.db.query(

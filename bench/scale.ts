@@ -1,0 +1,444 @@
+/**
+ * `npm run bench -- scale [--before <worktree>] [--sizes 10000,1000000]`: the list as a team that succeeded has it
+ * (issue 30). For each size, a throw-away PostgreSQL database at TEST_POSTGRES_URL (127.0.0.1:5432) with the
+ * migrations is filled by one SQL statement (bench/lib/scale-measure.ts fillSql), then served as `npm start` serves
+ * it with DATABASE_URL and timed over HTTP: every console page (median and max of 5), the whole download through
+ * the console and through `GET /api/waitlist/export` (every response, the largest on the wire, the slowest, the
+ * server's peak memory, and every row accounted for), a sign-up, and the CLI's `count` and a dry run of a wave of
+ * 1,000, each a whole command. The table, with each budget, goes to docs/performance.md (section "scale").
+ *
+ * `--before <worktree>` runs the same against another checkout first (the code before the console was made flat:
+ * `git worktree add /tmp/before 4aa1bac`, node_modules linked in, built once), each size with that checkout's own
+ * migrations. That code does not change, so its figures are kept in the section (a JSON comment) and shown again by
+ * a run without `--before`.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import pg from "pg";
+import { writeSection } from "../scripts/lib/perf-doc";
+import { type RunningServer, startServer } from "../scripts/lib/server-process";
+import { createTestDatabase } from "../tests/integration/postgres";
+import {
+  consoleDownload,
+  type DownloadReport,
+  fillSql,
+  httpDownload,
+  KNOWN_PERSON,
+  timeCommand,
+  treeRssMb,
+  unescapeHtml,
+} from "./lib/scale-measure";
+
+const TOKEN = "bench-scale-token-0123456789abcdef0123456789";
+const EARLY_ACCESS_URL = "https://app.noosphere.test/signup";
+/** The sign-up the fill made at every size (10,000 and up), found by its whole address and by a part of it. */
+const SOUGHT = KNOWN_PERSON.n;
+const WAVE = 1000;
+
+const BUDGET = {
+  pageMedianMs: 100,
+  pageMaxMs: 250,
+  /** A page at the largest size, against its own median at the smallest. */
+  pageGrowth: 3,
+  responseBytes: 20_000_000,
+  responseMs: 60_000,
+  memoryMb: 100,
+  signUpMs: 100,
+  commandMs: 5000,
+};
+
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const beforeDir = option("--before") ?? process.env["SCALE_BEFORE_TREE"];
+const SIZES = (option("--sizes") ?? "10000,1000000").split(",").map(Number);
+if (SIZES.some((size) => !Number.isInteger(size) || size < SOUGHT)) {
+  console.error(`scale: --sizes takes whole numbers of at least ${SOUGHT}, such as 10000,1000000`);
+  process.exit(2);
+}
+if (beforeDir && !existsSync(join(beforeDir, "dist"))) {
+  console.error(`scale: ${beforeDir} has no dist/: run npm run build there once (node_modules linked in)`);
+  process.exit(2);
+}
+const MAIN = process.cwd();
+
+interface Timing {
+  median: number;
+  max: number;
+  n: number;
+  /** Every answer was what the step asks for (status, and the content it must show). */
+  ok: boolean;
+}
+
+interface RunResult {
+  tree: "before" | "after";
+  size: number;
+  date: string;
+  /** `git describe --always --dirty` of the tree measured. */
+  code: string;
+  fillSeconds: number;
+  analyzeSeconds: number;
+  pages: Record<string, Timing>;
+  downloads: { console: DownloadReport; http: DownloadReport };
+  signUp: Timing;
+  count: Timing;
+  dryRun: Timing;
+  /** What went wrong beside the figures (a command's failure), for the reader of the table. */
+  notes: string[];
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Runs `step` once unmeasured (the first request of a path loads its code and plans), then `n` times, timed. */
+async function timed(n: number, step: () => Promise<boolean>, warmUp = true): Promise<Timing> {
+  let ok = warmUp ? await step() : true;
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    ok = (await step()) && ok;
+    times.push(performance.now() - started);
+  }
+  return { median: median(times), max: Math.max(...times), n, ok };
+}
+
+/**
+ * The server from `tree`'s scripts/serve.ts, as bench/*.ts start it. startServer spawns relative to the working
+ * directory (synchronously, before its first await), so the directory is switched around that call alone.
+ */
+function serveFrom(tree: string, env: Record<string, string>, dataDir: string): Promise<RunningServer> {
+  process.chdir(tree);
+  try {
+    return startServer(env, dataDir);
+  } finally {
+    process.chdir(MAIN);
+  }
+}
+
+async function signIn(base: string): Promise<string> {
+  const res = await fetch(`${base}/admin/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: new URL(base).origin, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token: TOKEN }),
+  });
+  const cookie = res.headers.get("set-cookie")?.split(";")[0] ?? "";
+  if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
+  return cookie;
+}
+
+async function measure(treeName: RunResult["tree"], tree: string, size: number): Promise<RunResult> {
+  // The before code's pages take seconds at a million: 3 samples say as much there.
+  const samples = treeName === "before" && size >= 1_000_000 ? 3 : 5;
+  const code = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: tree, encoding: "utf8" }).trim();
+  console.log(`\n${treeName} (${code}), ${size.toLocaleString("en")} sign-ups`);
+  const database = await createTestDatabase(`bench_scale_${treeName}_${size}`);
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-scale-"));
+  let server: RunningServer | undefined;
+  try {
+    // The tree's own migrations: the before code ran on the schema of its day (no tallies, no trigram index).
+    execFileSync("node_modules/.bin/node", ["--import", "tsx", "scripts/migrate.ts"], {
+      cwd: tree,
+      env: { ...process.env, DATABASE_URL: database.url },
+      stdio: "pipe",
+    });
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    let fillSeconds = 0;
+    let analyzeSeconds = 0;
+    try {
+      let started = performance.now();
+      await client.query(fillSql(size));
+      fillSeconds = (performance.now() - started) / 1000;
+      started = performance.now();
+      // Every table, as autovacuum would have by the time a list is this long: the tallies beside waitlist.
+      await client.query("VACUUM ANALYZE");
+      analyzeSeconds = (performance.now() - started) / 1000;
+    } finally {
+      await client.end();
+    }
+    console.log(`  filled in ${fillSeconds.toFixed(1)} s, VACUUM ANALYZE ${analyzeSeconds.toFixed(1)} s`);
+
+    const env = { DATABASE_URL: database.url, WAITLIST_ADMIN_TOKEN: TOKEN, EARLY_ACCESS_URL, SMTP_URL: "" };
+    server = await serveFrom(tree, env, join(dataDir, "data"));
+    const base = server.url;
+    const cookie = await signIn(base);
+    const get = async (path: string) => {
+      const res = await fetch(new URL(path, base), { headers: { Cookie: cookie } });
+      return { status: res.status, text: await res.text() };
+    };
+    /** The Older link's target on the page at `path`: a cursor (before=…) in the new code, page=N in the old. */
+    const older = async (path: string) => {
+      const href = /<a href="([^"]*)"[^>]*>Older<\/a>/.exec((await get(path)).text)?.[1];
+      if (!href) throw new Error(`no Older link on ${path}`);
+      return unescapeHtml(href);
+    };
+    const notes: string[] = [];
+    /** Whether the page at `path` answered 200 with `expected` in it; what it answered instead goes to the notes. */
+    const shows = (label: string, path: string, expected: string) => async () => {
+      const page = await get(path);
+      if (page.status === 200 && page.text.includes(expected)) return true;
+      const title = /<h1[^>]*>([^<]*)</.exec(page.text)?.[1] ?? "";
+      const note = `${label} answered ${page.status}${title ? ` (“${title}”)` : ""} without ${expected}`;
+      if (!notes.includes(note)) notes.push(note);
+      return false;
+    };
+    const wholeAddress = KNOWN_PERSON.email;
+    const PAGES: Array<[string, string, string]> = [
+      ["dashboard, 30 days (`/admin`)", "/admin", "@example"],
+      ["dashboard, 90 days (`?range=90`)", "/admin?range=90", "@example"],
+      [
+        `search by a whole address (\`?q=${wholeAddress}\`)`,
+        `/admin?q=${encodeURIComponent(wholeAddress)}`,
+        wholeAddress,
+      ],
+      [`search by part of an address (\`?q=${KNOWN_PERSON.part}\`)`, `/admin?q=${KNOWN_PERSON.part}`, wholeAddress],
+      ["“Older” from the first page", await older("/admin"), "@example"],
+      ["“Older” from page 399", await older("/admin?page=399"), "@example"],
+      ["page 400 by number (`?page=400`)", "/admin?page=400", "@example"],
+    ];
+    const pages: Record<string, Timing> = {};
+    for (const [label, path, expected] of PAGES) {
+      const timing = await timed(samples, shows(label, path, expected));
+      pages[label] = timing;
+      console.log(`  ${label}: ${ms(timing.median)} ms median, ${ms(timing.max)} ms max`);
+    }
+
+    // The downloads before any sign-up below, so every row they should carry is one the fill made.
+    // Both measured from the server's idle before the first: Node keeps what a download grew its heap to, so the
+    // second is charged for what the first left resident (an over-statement, never an under-).
+    const idleMb = treeRssMb(server.pid);
+    const consoleReport = await consoleDownload(base, server.pid, idleMb, cookie);
+    console.log(`  console download: ${describeDownload(consoleReport, size)}`);
+    const httpReport = await httpDownload(base, server.pid, idleMb, TOKEN);
+    console.log(`  HTTP export: ${describeDownload(httpReport, size)}`);
+
+    let n = 0;
+    const signUp = await timed(samples, async () => {
+      const res = await fetch(`${base}/api/waitlist`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: new URL(base).origin },
+        body: JSON.stringify({
+          name: "Scale Bench",
+          email: `scale-${n++}@bench.example`,
+          why: "bench",
+          termsAccepted: true,
+        }),
+      });
+      await res.arrayBuffer();
+      return res.status === 201;
+    });
+    console.log(`  sign-up: ${ms(signUp.median)} ms median, ${ms(signUp.max)} ms max`);
+    await server.stop();
+    server = undefined;
+
+    // Each command a fresh process, as typed: start-up is part of what a person waits for, so no warm-up.
+    const commandEnv = { ...process.env, DATABASE_URL: database.url, EARLY_ACCESS_URL };
+    const command =
+      (...words: string[]) =>
+      async () => {
+        const run = await timeCommand("npm", ["run", "waitlist", "--", ...words], tree, commandEnv);
+        const said = words[0] === "count" ? /confirmed/i : new RegExp(`would invite ${WAVE}\\b`);
+        if (run.code === 0 && said.test(run.stdout)) return true;
+        // Said once per run and kind of failure: the first lines of what it wrote to stderr, past npm's own.
+        const why = run.stderr
+          .split("\n")
+          .filter((line) => line.trim() && !line.startsWith("npm warn"))
+          .slice(0, 2)
+          .join(" ");
+        const note = `\`npm run waitlist -- ${words.join(" ")}\` exited ${run.code}${why ? `: ${why}` : ""}`;
+        if (!notes.includes(note)) notes.push(note);
+        return false;
+      };
+    const count = await timed(samples, command("count"), false);
+    console.log(`  npm run waitlist -- count: ${ms(count.median)} ms median`);
+    const dryRun = await timed(samples, command("invite", "--next", String(WAVE)), false);
+    console.log(`  npm run waitlist -- invite --next ${WAVE}: ${ms(dryRun.median)} ms median`);
+
+    return {
+      tree: treeName,
+      size,
+      date: new Date().toISOString().slice(0, 10),
+      code,
+      fillSeconds,
+      analyzeSeconds,
+      pages,
+      downloads: { console: consoleReport, http: httpReport },
+      signUp,
+      count,
+      dryRun,
+      notes,
+    };
+  } finally {
+    await server?.stop();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const ms = (value: number) => (value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString("en"));
+const mb = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
+const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
+const sizeName = (size: number) => (size >= 1_000_000 ? `${size / 1_000_000}M` : `${size / 1000}k`);
+
+function describeDownload(d: DownloadReport, size: number): string {
+  return (
+    `${d.responses} response(s), largest ${mb(d.largestBytes)}, slowest ${seconds(d.slowestMs)}, ` +
+    `all ${seconds(d.totalMs)}, ${d.rows.toLocaleString("en")} of ${size.toLocaleString("en")} rows, +${d.peakMb.toFixed(0)} MB`
+  );
+}
+
+/** What a download misses of its budget (empty: nothing). */
+function downloadFaults(d: DownloadReport, size: number): string[] {
+  const faults: string[] = [];
+  if (d.statuses.some((status) => status !== 200)) faults.push(`answered ${[...new Set(d.statuses)].join(", ")}`);
+  if (d.rows !== size) faults.push(`${d.rows.toLocaleString("en")} rows of ${size.toLocaleString("en")}`);
+  if (d.largestBytes > BUDGET.responseBytes) faults.push(`a response of ${mb(d.largestBytes)}`);
+  if (d.slowestMs > BUDGET.responseMs) faults.push(`a response took ${seconds(d.slowestMs)}`);
+  if (d.peakMb > BUDGET.memoryMb) faults.push(`+${d.peakMb.toFixed(0)} MB`);
+  return faults;
+}
+
+// ── the runs ──
+const SECTION = "scale";
+const DOC = "docs/performance.md";
+const KEPT = /<!-- scale-before (\[.*?\]) -->/s;
+const kept = (): RunResult[] => {
+  const found = existsSync(DOC) ? KEPT.exec(readFileSync(DOC, "utf8")) : null;
+  return found?.[1] ? (JSON.parse(found[1]) as RunResult[]) : [];
+};
+
+const started = performance.now();
+const runs: RunResult[] = [];
+if (beforeDir) for (const size of SIZES) runs.push(await measure("before", resolve(beforeDir), size));
+for (const size of SIZES) runs.push(await measure("after", MAIN, size));
+const before = beforeDir ? runs.filter((run) => run.tree === "before") : kept();
+const after = runs.filter((run) => run.tree === "after");
+const minutes = (performance.now() - started) / 60_000;
+
+// ── the table ──
+const columns = [...before, ...after];
+const head = (run: RunResult) => `${run.tree}, ${sizeName(run.size)}`;
+const smallest = after.find((run) => run.size === Math.min(...SIZES));
+const largest = after.find((run) => run.size === Math.max(...SIZES));
+const failures: string[] = [];
+
+const pageRows = Object.keys(after[0]?.pages ?? {}).map((label) => {
+  const cells = columns.map((run) => {
+    const t = run.pages[label];
+    return t ? `${ms(t.median)} (${ms(t.max)})${t.ok ? "" : " ✗"}` : "—";
+  });
+  const faults: string[] = [];
+  for (const run of after) {
+    const t = run.pages[label];
+    if (!t) continue;
+    if (!t.ok) faults.push(`${sizeName(run.size)}: wrong answer`);
+    if (t.median > BUDGET.pageMedianMs) faults.push(`${sizeName(run.size)} median ${ms(t.median)} ms`);
+    if (t.max > BUDGET.pageMaxMs) faults.push(`${sizeName(run.size)} max ${ms(t.max)} ms`);
+  }
+  const small = smallest?.pages[label];
+  const large = largest?.pages[label];
+  const growth = small && large && largest !== smallest ? large.median / small.median : null;
+  if (growth !== null && growth > BUDGET.pageGrowth)
+    faults.push(`${growth.toFixed(1)}× its time at ${sizeName(smallest?.size ?? 0)}`);
+  failures.push(...faults.map((fault) => `${label}: ${fault}`));
+  return `| ${label} | ${cells.join(" | ")} | ${growth === null ? "—" : `${growth.toFixed(1)}×`} | ${faults.length ? `✗ ${faults.join("; ")}` : "✓"} |`;
+});
+
+const measureRows = (
+  [
+    ["a sign-up (`POST /api/waitlist`)", (run: RunResult) => run.signUp, BUDGET.signUpMs],
+    ["`npm run waitlist -- count`, the whole command", (run: RunResult) => run.count, BUDGET.commandMs],
+    [
+      `\`npm run waitlist -- invite --next ${WAVE}\` (dry run), the whole command`,
+      (run: RunResult) => run.dryRun,
+      BUDGET.commandMs,
+    ],
+  ] as const
+).map(([label, of, budget]) => {
+  const faults = after.flatMap((run) => {
+    const t = of(run);
+    return [
+      ...(t.ok ? [] : [`${sizeName(run.size)}: wrong answer`]),
+      ...(t.median > budget ? [`${sizeName(run.size)} median ${ms(t.median)} ms`] : []),
+    ];
+  });
+  failures.push(...faults.map((fault) => `${label}: ${fault}`));
+  const cells = columns.map((run) => `${ms(of(run).median)} (${ms(of(run).max)})${of(run).ok ? "" : " ✗"}`);
+  return `| ${label} | ${cells.join(" | ")} | ≤ ${ms(budget)} ms: ${faults.length ? `✗ ${faults.join("; ")}` : "✓"} |`;
+});
+
+const downloadRows = columns.flatMap((run) =>
+  (["console", "http"] as const).map((path) => {
+    const d = run.downloads[path];
+    const faults = downloadFaults(d, run.size);
+    if (run.tree === "after")
+      failures.push(...faults.map((fault) => `${path} download at ${sizeName(run.size)}: ${fault}`));
+    const what = path === "console" ? "console, “Download the list” (CSV)" : "`GET /api/waitlist/export` (CSV)";
+    // The console's form answers a page of parts (timed apart) or, in the before code, the file itself.
+    const plural = d.responses === 1 ? "" : "s";
+    const how =
+      path === "http"
+        ? String(d.responses)
+        : d.kind === "parts"
+          ? `${d.responses} part${plural} + the page (${ms(d.pageMs)} ms)`
+          : "1, the file itself";
+    return `| ${what} | ${head(run)} | ${how} | ${mb(d.largestBytes)}${d.largestDecodedBytes > d.largestBytes ? ` (${mb(d.largestDecodedBytes)} decoded)` : ""} | ${seconds(d.slowestMs)} | ${seconds(d.totalMs)} | ${d.rows.toLocaleString("en")} | +${d.peakMb.toFixed(0)} MB | ${faults.length ? `✗ ${faults.join("; ")}` : "✓"} |`;
+  }),
+);
+
+const today = new Date().toISOString().slice(0, 10);
+const fills = columns
+  .map((run) => `${head(run)} ${run.fillSeconds.toFixed(1)} s (+ ${run.analyzeSeconds.toFixed(1)} s VACUUM ANALYZE)`)
+  .join(", ");
+const beforeNote = before.length
+  ? `“Before” is ${before[0]?.code} (the console before issue 30), measured on ${before[0]?.date} with its own migrations ` +
+    "by `--before <a worktree of it>` and kept here since that code does not change; “after” is this tree " +
+    `(${after[0]?.code}). `
+  : "";
+const body = [
+  "## At scale (`npm run bench -- scale`)",
+  "",
+  `The list filled by SQL in a throw-away PostgreSQL 15 database on 127.0.0.1:5432 (one \`INSERT … SELECT … FROM`,
+  "generate_series`: every status, 180 days of dates, sources, media, campaigns, referring hosts, the three answers",
+  "and the message, names; then `VACUUM ANALYZE`), served by `npm start`'s server with `DATABASE_URL` and the console",
+  `signed in with \`WAITLIST_ADMIN_TOKEN\` (mail off), on the 2 shared cores of the project machine; measured on ${today}`,
+  `(the whole run: ${minutes.toFixed(1)} min). ${beforeNote}Fills: ${fills}.`,
+  "",
+  "Console pages over HTTP, ms, median (max) of 5 after one unmeasured request of each (3 for the before code at a",
+  `million, whose pages take seconds). Budget: median ≤ ${BUDGET.pageMedianMs} ms, never above ${BUDGET.pageMaxMs} ms, and at the largest size`,
+  `within ${BUDGET.pageGrowth}× the page's own time at the smallest (checked on the after code).`,
+  "",
+  `| page | ${columns.map(head).join(" | ")} | after, ${sizeName(largest?.size ?? 0)} ÷ ${sizeName(smallest?.size ?? 0)} | budget |`,
+  `| --- | ${columns.map(() => "---:").join(" | ")} | ---: | --- |`,
+  ...pageRows,
+  "",
+  "A sign-up, median (max) of the same number after one unmeasured; the CLI's commands as typed, each a new process",
+  "(`npm run` and tsx's start-up included), ms:",
+  "",
+  `| | ${columns.map(head).join(" | ")} | budget |`,
+  `| --- | ${columns.map(() => "---:").join(" | ")} | --- |`,
+  ...measureRows,
+  "",
+  "The whole list downloaded as a browser or a script does it (`Accept-Encoding: gzip, deflate, br, zstd`): the",
+  'console\'s form, then every part its page links to; the HTTP export, then every `Link: rel="next"` until none.',
+  `Sizes are bodies as sent (compressed when the server compresses). Budget per response ≤ ${BUDGET.responseBytes / 1_000_000} MB on the wire`,
+  `and ≤ ${BUDGET.responseMs / 1000} s; the server's resident memory (its process tree's VmRSS every 50 ms) ≤ +${BUDGET.memoryMb} MB over what it held`,
+  "before; every row filled received once. The before code answered each download with one response.",
+  "",
+  "| download | code, sign-ups | responses | largest on the wire | slowest | all of it | rows received | server memory | budget |",
+  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+  ...downloadRows,
+  "",
+  failures.length ? `Over budget: ${failures.join("; ")}.` : "Every figure of the after code is within its budget.",
+  ...columns.flatMap((run) => run.notes.map((note) => `\n${head(run)}: ${note}.`)),
+  "",
+  `<!-- scale-before ${JSON.stringify(before)} -->`,
+].join("\n");
+
+console.log(`\n${body.replace(/\n<!-- scale-before .*-->$/s, "")}`);
+writeSection(SECTION, body);
+if (failures.length > 0) process.exitCode = 1;
