@@ -6,11 +6,11 @@ export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 /**
- * What netlify.toml gives every page (Netlify applies those rules to files, not to a function's answers), with a
- * stricter CSP: this page has no script, style or image. tests/unit/form-page.test.ts holds the two equal.
+ * What netlify.toml gives every file (`for = "/*"`), which Netlify does not apply to a function's answers: a page a
+ * function serves sends it itself. tests/unit/form-page.test.ts holds the two equal.
  */
-export const PAGE_HEADERS: Record<string, string> = {
-  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+export const SITE_HEADERS: Record<string, string> = {
+  "Content-Security-Policy": "frame-ancestors 'none'; object-src 'none'; base-uri 'self'; form-action 'self'",
   "Strict-Transport-Security": "max-age=63072000; includeSubDomains; preload",
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
@@ -19,6 +19,12 @@ export const PAGE_HEADERS: Record<string, string> = {
     "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), browsing-topics=()",
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Resource-Policy": "same-origin",
+};
+
+/** The headers of the form's own answers (an error page): the site's, with a CSP that lets nothing load. */
+export const PAGE_HEADERS: Record<string, string> = {
+  ...SITE_HEADERS,
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
 };
 
 export interface FormErrorOptions {

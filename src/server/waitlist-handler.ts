@@ -53,8 +53,8 @@ function answer(form: boolean, confirmation: boolean) {
 /**
  * Where the sign-up came from, by attribution.ts's one rule on every path: what the island worked out
  * (`attribution`, cleaned field by field), else the rule applied to the page the form was posted from (its
- * Referer, when it is this site's) and the referring origin the page's script put in the form (empty without
- * JavaScript). Never a reason to refuse a sign-up.
+ * Referer, when it is this site's) and the referring origin in the form (put there by the page's script, or for
+ * /join by the function that served it). Never a reason to refuse a sign-up.
  */
 function attributionOfRequest(
   req: Request,

@@ -1,5 +1,5 @@
 /**
- * The waitlist function as Netlify deploys it: zipped by @netlify/zip-it-and-ship-it from netlify.toml,
+ * The waitlist function (and /join's) as Netlify deploys it: zipped by @netlify/zip-it-and-ship-it from netlify.toml,
  * unpacked outside the project, imported and called with a Request and a platform-shaped context, against
  * PostgreSQL over TCP and through Neon's HTTP protocol. Each valid sign-up is exactly one database round trip,
  * counted on the wire (an instance's first request also reads the server's secret, once). Needs PostgreSQL on 127.0.0.1:5432 (REQUIRE_POSTGRES=1 in CI makes it mandatory).
@@ -143,5 +143,22 @@ describe("the deployable waitlist function", () => {
       "http2@example.com",
       "mail@example.com",
     ]);
+  });
+});
+
+describe("the deployable /join page", () => {
+  it("ships the built page beside its module, and serves it with the referring site in the form", async () => {
+    const page = join(work, "join-page");
+    const mod = (await import(
+      /* @vite-ignore */ pathToFileURL(unpackFunction(join(work, "zips", "join-page.zip"), "join-page", page)).href
+    )) as { default: (request: Request) => Promise<Response> };
+    const response = await mod.default(
+      new Request("https://noosphere.test/join", { headers: { Referer: "https://news.example.com/" } }),
+    );
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('id="join-referrer" value="https://news.example.com"');
+    // The same page as the build's, but for that value.
+    expect(html.replace(' value="https://news.example.com"', "")).toBe(readFileSync("dist/join.html", "utf8"));
   });
 });

@@ -37,6 +37,10 @@ const CASES: Array<[string, string, RequestInit?]> = [
   ["GET", "/fonts/inter-latin-var.woff2"],
   ["GET", "/no-such-page"],
   ["GET", "/api/waitlist"],
+  // /join is its function's answer, before the file of that name (src/server/join-page.ts); POST is not its method.
+  ["GET", "/join", { headers: { Referer: "https://news.example.com/issues/42" } }],
+  ["HEAD", "/join"],
+  ["POST", "/join", { headers: FORM, body: "email=a%40example.com" }],
   ["POST", "/api/waitlist", { headers: { "Content-Type": "text/plain" }, body: "hello" }],
   // An e-mail's link: GET is the static page (the function answers POST only), its button's POST the function.
   ["GET", "/waitlist/confirm?token=abc"],
@@ -86,5 +90,13 @@ describe("npm start's server answers as @netlify/dev does", () => {
     // The whole URL, so a `//` path stays a path (resolved on its own it would name another host).
     const theirs = await emulator.fetch(`${ORIGIN}${path}`, { method, ...init });
     expect(summary(ours)).toEqual(summary(theirs));
+  });
+
+  it("GET /join: the same page, with the referring site in its form", async () => {
+    const init = { headers: { Referer: "https://news.example.com/issues/42" } };
+    const ours = await (await fetch(`${base}/join`, init)).text();
+    const theirs = await (await emulator.fetch(`${ORIGIN}/join`, init)).text();
+    expect(ours).toContain('id="join-referrer" value="https://news.example.com"');
+    expect(ours).toBe(theirs);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { expect, it } from "vitest";
 import { loadHeaderRules } from "../../src/local-netlify/site-server";
-import { formErrorPage, PAGE_HEADERS } from "../../src/server/form-page";
+import { formErrorPage, PAGE_HEADERS, SITE_HEADERS } from "../../src/server/form-page";
 
 it("a function's page sends every header netlify.toml sends for /*, with a CSP that allows nothing to load", async () => {
   const rules = await loadHeaderRules("netlify.toml", "dist-that-does-not-exist");
@@ -21,4 +21,13 @@ it("a function's page sends every header netlify.toml sends for /*, with a CSP t
   expect(PAGE_HEADERS["Content-Security-Policy"]).toBe(csp);
   // What the visitor sent is shown as text, never as markup.
   expect(await response.text()).toContain("&lt;b&gt;x&lt;/b&gt;");
+});
+
+it("a page a function serves whole sends exactly what netlify.toml sends for /*", async () => {
+  const rules = await loadHeaderRules("netlify.toml", "dist-that-does-not-exist");
+  const everyPage = rules.find((rule) => rule.for === "/*")?.values ?? {};
+  expect(SITE_HEADERS).toEqual(everyPage);
+  expect(SITE_HEADERS["Content-Security-Policy"]).toBe(
+    "frame-ancestors 'none'; object-src 'none'; base-uri 'self'; form-action 'self'",
+  );
 });

@@ -131,6 +131,13 @@ function wireEarlyDialog(): void {
 export const REFERRER_FIELD = "referrer";
 
 /**
+ * The id of /join's own such field. Without JavaScript only the request for /join tells where the visit came from,
+ * so the function that answers it (src/server/join-page.ts) fills this field from that request's Referer; with
+ * JavaScript, carryReferrer sets the same value again as the form goes.
+ */
+export const JOIN_REFERRER_ID = "join-referrer";
+
+/**
  * Fills that field as the form goes: a sign-up's attribution does not depend on whether the island had arrived.
  * An app's referrer (`android-app://…`) has no origin ("null"), as the rule has no host for it; nothing is kept.
  */

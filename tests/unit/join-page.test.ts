@@ -1,0 +1,56 @@
+/**
+ * GET /join answered by its function: the built page, byte for byte, but for the referring site's origin in the
+ * form's hidden field, taken from the request's Referer. A page from a temporary folder stands in for the build.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { createJoinPageHandler } from "../../src/server/join-page";
+
+const PAGE = `<!doctype html><title>Join</title><form><input type="hidden" name="referrer" id="join-referrer"></form>`;
+const dir = mkdtempSync(join(tmpdir(), "join-page-"));
+const write = (name: string, html: string) => {
+  writeFileSync(join(dir, name), html);
+  return pathToFileURL(join(dir, name));
+};
+const handler = createJoinPageHandler(write("join.html", PAGE));
+const get = (referer?: string, method = "GET") =>
+  handler(new Request("http://localhost/join", { method, headers: referer ? { Referer: referer } : {} }));
+
+describe("the field carries the referring site's origin, and nothing else of its address", () => {
+  it.each([
+    ["https://news.example.com/issues/42?private=yes", ' value="https://news.example.com"'],
+    ["http://blog.example.org:8080/post", ' value="http://blog.example.org:8080"'],
+    ["http://localhost/product", ' value="http://localhost"'], // this site: the waitlist function's rule drops it
+    ["android-app://com.google.android.gm/", ""],
+    ["file:///home/me/page.html", ""],
+    ["not a url", ""],
+    [undefined, ""],
+  ])("Referer %s", async (referer, value) => {
+    const response = await get(referer);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(
+      `<!doctype html><title>Join</title><form><input type="hidden" name="referrer" id="join-referrer"${value}></form>`,
+    );
+  });
+});
+
+it("sends the site's headers and is never kept for another visit", async () => {
+  const response = await get("https://news.example.com/");
+  expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+  expect(response.headers.get("cache-control")).toBe("no-store");
+  expect(response.headers.get("content-security-policy")).toBe(
+    "frame-ancestors 'none'; object-src 'none'; base-uri 'self'; form-action 'self'",
+  );
+  expect(response.headers.get("x-frame-options")).toBe("DENY");
+  expect(response.headers.get("set-cookie")).toBeNull();
+  const head = await get("https://news.example.com/", "HEAD");
+  expect([head.status, await head.text()]).toEqual([200, ""]);
+});
+
+it("refuses a page without the field rather than serve a form that drops the referrer", async () => {
+  const broken = createJoinPageHandler(write("broken.html", "<!doctype html><form></form>"));
+  await expect(broken(new Request("http://localhost/join"))).rejects.toThrow('has no single id="join-referrer"');
+});
