@@ -8,4 +8,4 @@ import { createJoinPageHandler } from "../../src/server/join-page";
 
 export default createJoinPageHandler(new URL("../../dist/join.html", import.meta.url));
 
-export const config: Config = { path: "/join", method: ["GET", "HEAD"] };
+export const config: Config = { path: "/join" };

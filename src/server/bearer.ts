@@ -2,7 +2,6 @@
  * The bearer-token endpoints' guard (the export and the product's redemption): a token too short to stand guessing
  * is refused, and failed attempts are limited per client and in total, so nobody can guess at the token.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context } from "@netlify/functions";
 import type { ServerConfig } from "./config";
 import { describeError, log } from "./log";
@@ -11,6 +10,7 @@ import { json } from "./responses";
 import { rootKey } from "./secret";
 import type { RateCount, Store } from "./store";
 import { withTimeout } from "./timeout";
+import { sameSecret } from "./tokens";
 
 /**
  * Failed attempts one client (an IPv4 address, an IPv6 /64) may make per window: an operator or the product's
@@ -34,12 +34,6 @@ export function bearerToken(req: Request): string {
       ?.match(/^Bearer\s+(.+)$/i)?.[1]
       ?.trim() ?? ""
   );
-}
-
-/** Compares two secrets in constant time (digests first, so lengths do not leak either). */
-export function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash("sha256").update(value).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /**

@@ -3,20 +3,9 @@
  * per RESEND_MINUTES per address and kind, used by a POST from the page a link opens. Times are the
  * database's (now()), so every function instance agrees.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { CONFIRM_TTL_DAYS, REMOVE_TTL_DAYS, RESEND_MINUTES } from "../lib/waitlist/consent";
 import { addressKeys, type DataKeys } from "./data-key";
 import type { Db } from "./db/types";
-
-/** A new token: 32 random bytes for the link, and the hash the database keeps. */
-export function newToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString("base64url");
-  return { token, hash: hashToken(token) };
-}
-
-export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
 
 /**
  * Issues `$2` (confirm) and `$3` (remove) for a pending address not mailed in the last RESEND_MINUTES. `$1`: every

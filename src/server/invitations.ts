@@ -18,11 +18,11 @@
  */
 import { hostname } from "node:os";
 import { LINK_PATHS } from "../lib/waitlist/consent";
-import { newToken } from "./consent-store";
 import { type Delivery, inviteCsvRow, isRefusal, NoLongerHeld, reason } from "./invite-delivery";
 import { newInviteCode } from "./invite-store";
 import { invitationEmail } from "./mail/messages";
 import type { Store } from "./store";
+import { newToken } from "./tokens";
 import { type Budget, budgetOf, spent, type WaveSlice } from "./wave-slice";
 
 /** A live wave beats before every e-mail (each bounded by the mailer's 10–20 s timeouts): five minutes of silence is death. */

@@ -4,10 +4,10 @@
  * the people it will invite (`invite_wave_id`, taken with SKIP LOCKED), and beats (`heartbeat_at`) while it sends.
  * Only a SHA-256 of each invite code is stored. Times are the database's, so every process agrees.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { REMOVE_TTL_DAYS } from "../lib/waitlist/consent";
 import { type DataKeys, PERSON_COLUMNS, PERSONAL_FIELDS, personOf, type StoredPerson } from "./data-key";
 import type { Db } from "./db/types";
+import { hashToken, newToken } from "./tokens";
 
 /** 20 random bytes (160 bits) as base64url: 27 characters, the only shape a code ever has. */
 const CODE_BYTES = 20;
@@ -15,13 +15,11 @@ export const INVITE_CODE_PATTERN = /^[A-Za-z0-9_-]{27}$/;
 
 /** A new invite code for the link, and the hash the database keeps. */
 export function newInviteCode(): { code: string; hash: string } {
-  const code = randomBytes(CODE_BYTES).toString("base64url");
-  return { code, hash: hashInviteCode(code) };
+  const { token: code, hash } = newToken(CODE_BYTES);
+  return { code, hash };
 }
 
-export function hashInviteCode(code: string): string {
-  return createHash("sha256").update(code).digest("hex");
-}
+export const hashInviteCode = hashToken;
 
 /** Confirmed, and in no wave yet: who the next wave may take. */
 const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL";

@@ -33,6 +33,13 @@ export function createJoinPageHandler(page: URL) {
     return text;
   };
   return async (request: Request): Promise<Response> => {
+    // The form posts to /api/waitlist: anything but reading the page is not for this path.
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return new Response("Method not allowed. Use GET.\n", {
+        status: 405,
+        headers: { ...SITE_HEADERS, Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" },
+      });
+    }
     html ??= load();
     html.catch(() => (html = undefined)); // a failed read is tried again by the next request
     const from = escapeHtml(referringOrigin(request.headers.get("referer")));

@@ -11,7 +11,6 @@ import { LINK_PATHS, type NOTICES } from "../lib/waitlist/consent";
 import { EMAIL_PATTERN, LIMITS } from "../lib/waitlist/rules";
 import { SITE } from "../site";
 import type { ServerConfig } from "./config";
-import { hashToken } from "./consent-store";
 import { type FormErrorOptions, formErrorPage, redirect } from "./form-page";
 import { describeError, log } from "./log";
 import { mailboxKey } from "./mail/mailbox";
@@ -23,6 +22,7 @@ import { mediaType, readFormFields } from "./request-body";
 import { afterAnswer } from "./responses";
 import { rootKey } from "./secret";
 import { withTimeout } from "./timeout";
+import { hashToken } from "./tokens";
 import type { WaitlistDeps } from "./waitlist-handler";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */

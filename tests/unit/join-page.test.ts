@@ -50,6 +50,15 @@ it("sends the site's headers and is never kept for another visit", async () => {
   expect([head.status, await head.text()]).toEqual([200, ""]);
 });
 
+it("answers only reading: a POST to /join is 405, the form posts elsewhere", async () => {
+  const response = await get(undefined, "POST");
+  expect([response.status, response.headers.get("allow"), await response.text()]).toEqual([
+    405,
+    "GET, HEAD",
+    "Method not allowed. Use GET.\n",
+  ]);
+});
+
 it("refuses a page without the field rather than serve a form that drops the referrer", async () => {
   const broken = createJoinPageHandler(write("broken.html", "<!doctype html><form></form>"));
   await expect(broken(new Request("http://localhost/join"))).rejects.toThrow('has no single id="join-referrer"');

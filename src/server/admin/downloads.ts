@@ -10,7 +10,6 @@
  *   page made: a link edited by hand is a 400, never a read of the whole table.
  */
 import { createHmac } from "node:crypto";
-import { sameSecret } from "../bearer";
 import type { ServerConfig } from "../config";
 import { download, partFilename } from "../download";
 import { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, openExport } from "../export";
@@ -19,6 +18,7 @@ import { escapeHtml as h } from "../form-page";
 import { log } from "../log";
 import { derivedKey, rootKey } from "../secret";
 import type { Store } from "../store";
+import { sameSecret } from "../tokens";
 import { CONSOLE_PATH, CONSOLE_PATHS, message, page } from "./pages";
 
 /** What the console's downloads take beyond the handler's own: the size of a part (tests cut small ones). */

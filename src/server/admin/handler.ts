@@ -6,7 +6,6 @@
  */
 import type { Context } from "@netlify/functions";
 import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
-import { sameSecret } from "../bearer";
 import type { ServerConfig } from "../config";
 import { earlyAccessBase, InviteConfigError } from "../invitations";
 import { describeError, log } from "../log";
@@ -19,6 +18,7 @@ import { afterAnswer } from "../responses";
 import { rootKey } from "../secret";
 import type { Sealing, Store } from "../store";
 import { withTimeout } from "../timeout";
+import { sameSecret } from "../tokens";
 import type { WaitlistDeps } from "../waitlist-handler";
 import { type DownloadDeps, exportPage, exportPart } from "./downloads";
 import { adminIdentity } from "./identity";

@@ -2,8 +2,8 @@
  * The console's sign-in, in SQL: sessions (12 hours, ended server-side at sign-out) and single-use sign-in links
  * (15 minutes). Ids and tokens are 32 random bytes; only their SHA-256 is stored. Times are the database's.
  */
-import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db/types";
+import { hashToken, newToken } from "../tokens";
 
 export const SESSION_HOURS = 12;
 export const SIGN_IN_LINK_MINUTES = 15;
@@ -11,11 +11,11 @@ export const SIGN_IN_LINK_MINUTES = 15;
 export const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export function newSecret(): { value: string; hash: string } {
-  const value = randomBytes(32).toString("base64url");
-  return { value, hash: hashSecret(value) };
+  const { token: value, hash } = newToken();
+  return { value, hash };
 }
 
-export const hashSecret = (value: string) => createHash("sha256").update(value).digest("hex");
+export const hashSecret = hashToken;
 
 const SQL = {
   /** A new session; ended ones older than a day are dropped on the way. */

@@ -1,6 +1,7 @@
 import { LINK_PATHS, MAILBOX_EMAILS_PER_DAY } from "../../lib/waitlist/consent";
-import { type ConsentStore, newToken } from "../consent-store";
+import type { ConsentStore } from "../consent-store";
 import { describeError, log } from "../log";
+import { newToken } from "../tokens";
 import type { Mailer } from "./mailer";
 import { confirmationEmail, removalEmail } from "./messages";
 
