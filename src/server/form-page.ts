@@ -1,5 +1,6 @@
 import { FORM_TEXT } from "../lib/waitlist/form-text";
 import { SITE } from "../site";
+import { seeOther } from "./responses";
 
 /** Text made safe inside HTML, attributes included (the form's pages and the e-mails). */
 export const escapeHtml = (text: string) =>
@@ -70,10 +71,5 @@ export function formErrorPage(
  * :target), so the static page needs no JavaScript to say it.
  */
 export function formSuccess(confirmation = false): Response {
-  return redirect(confirmation ? `/join/thanks#${FORM_TEXT.thanks.confirmationFragment}` : "/join/thanks");
-}
-
-/** A 303 See Other to a page of this site. */
-export function redirect(location: string): Response {
-  return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
+  return seeOther(confirmation ? `/join/thanks#${FORM_TEXT.thanks.confirmationFragment}` : "/join/thanks");
 }

@@ -11,7 +11,7 @@ import { LINK_PATHS, type NOTICES } from "../lib/waitlist/consent";
 import { EMAIL_PATTERN, LIMITS } from "../lib/waitlist/rules";
 import { SITE } from "../site";
 import type { ServerConfig } from "./config";
-import { type FormErrorOptions, formErrorPage, redirect } from "./form-page";
+import { type FormErrorOptions, formErrorPage } from "./form-page";
 import { describeError, log } from "./log";
 import { mailboxKey } from "./mail/mailbox";
 import { mailerFor } from "./mail/mailer";
@@ -19,7 +19,7 @@ import { sendRemovalLink } from "./mail/send";
 import { isCrossSite, siteOrigin } from "./origin";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
 import { mediaType, readFormFields } from "./request-body";
-import { afterAnswer } from "./responses";
+import { afterAnswer, seeOther } from "./responses";
 import { rootKey } from "./secret";
 import { withTimeout } from "./timeout";
 import { hashToken } from "./tokens";
@@ -76,18 +76,18 @@ export function createLinksHandler(deps: WaitlistDeps) {
 
     // A link's token arrives in the page's address (the form posts back to it) or, if a client moved it, the body.
     const token = url.searchParams.get("token") ?? fields["token"] ?? "";
-    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return redirect(OUTCOME_PAGES.invalid);
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return seeOther(OUTCOME_PAGES.invalid);
     try {
       const store = await deps.store();
       if (url.pathname === LINK_PATHS.confirm) {
         const outcome = await withTimeout(store.consent.confirm(hashToken(token)), config.dbTimeoutMs);
         log("info", "waitlist.confirm", { outcome });
-        return redirect(OUTCOME_PAGES[outcome]);
+        return seeOther(OUTCOME_PAGES[outcome]);
       }
       if (url.pathname === LINK_PATHS.remove) {
         const outcome = await withTimeout(store.consent.remove(hashToken(token)), config.dbTimeoutMs);
         log("info", "waitlist.remove", { outcome });
-        return redirect(OUTCOME_PAGES[outcome]);
+        return seeOther(OUTCOME_PAGES[outcome]);
       }
     } catch (error) {
       log("error", "waitlist.link_failed", describeError(error));
@@ -137,7 +137,7 @@ async function requestRemoval(
     }
     const site = siteOrigin(config, context, req);
     afterAnswer(context, sendRemovalLink(store.consent, mailer, email, site, mailboxKey(root, email)));
-    return redirect(OUTCOME_PAGES["removal-requested"]);
+    return seeOther(OUTCOME_PAGES["removal-requested"]);
   } catch (error) {
     log("error", "waitlist.removal_request_failed", describeError(error));
     return page(503, "Please try again", "The waitlist is unavailable right now. Please try again.");

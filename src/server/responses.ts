@@ -3,6 +3,14 @@ import type { Context } from "@netlify/functions";
 
 const BASE_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
 
+/**
+ * A 303 See Other to a page of this site: every answer to a form post that worked (a reload does not post again).
+ * `headers` adds what that answer carries (a session cookie set or cleared).
+ */
+export function seeOther(location: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store", ...headers } });
+}
+
 /** A JSON response; every answer of the API, errors included, goes through here. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

@@ -14,7 +14,7 @@ import { consoleSignInEmail } from "../mail/messages";
 import { siteOrigin } from "../origin";
 import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../rate-limit";
 import { readFormFields } from "../request-body";
-import { afterAnswer } from "../responses";
+import { afterAnswer, seeOther } from "../responses";
 import { rootKey } from "../secret";
 import type { Sealing, Store } from "../store";
 import { withTimeout } from "../timeout";
@@ -67,9 +67,6 @@ function cookieValue(req: Request): string {
   }
   return "";
 }
-
-const seeOther = (location: string, headers: Record<string, string> = {}) =>
-  new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store", ...headers } });
 
 async function readFields(req: Request): Promise<Record<string, string> | Response> {
   const read = await readFormFields(req, MAX_BODY);

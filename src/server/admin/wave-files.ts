@@ -12,11 +12,11 @@
  * that turns up later lets nobody in twice.
  */
 import type { ServerConfig } from "../config";
-import { escapeHtml as h, redirect } from "../form-page";
+import { escapeHtml as h } from "../form-page";
 import { earlyAccessBase, inviteLink } from "../invitations";
 import { inviteCsvRow } from "../invite-delivery";
 import { log } from "../log";
-import { attachment } from "../responses";
+import { attachment, seeOther } from "../responses";
 import type { Store } from "../store";
 import { CONSOLE_PATH, CONSOLE_PATHS, message } from "./pages";
 import { waveRecords } from "./wave-record";
@@ -60,7 +60,7 @@ export async function waveFile(store: Store, config: ServerConfig, admin: string
   const records = waveRecords(store.db, store.dataKeys);
   if (fields["action"] === "arrived") {
     await records.arrived(Number(id));
-    return redirect(CONSOLE_PATH);
+    return seeOther(CONSOLE_PATH);
   }
   const base = earlyAccessBase(config.earlyAccessUrl);
   const people = await records.reissue(Number(id), config.inviteTtlDays);

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { ServerConfig } from "../config";
-import { escapeHtml as h, redirect } from "../form-page";
+import { escapeHtml as h } from "../form-page";
 import {
   continueWave,
   earlyAccessBase,
@@ -22,7 +22,7 @@ import {
 } from "../invitations";
 import { log } from "../log";
 import { createSmtpMailer } from "../mail/mailer";
-import { attachment } from "../responses";
+import { attachment, seeOther } from "../responses";
 import type { Store } from "../store";
 import type { WaveSlice } from "../wave-slice";
 import { adminIdentity } from "./identity";
@@ -85,7 +85,7 @@ export async function invite(request: WaveRequest): Promise<Response> {
   if (starting) {
     const claim = await records.claim(ticket, owner, next);
     // A second confirmation of one preview: that preview's wave is under way or done; the dashboard says which.
-    if (!claim.claimed) return redirect(`${CONSOLE_PATH}?wave=${claim.wave}`);
+    if (!claim.claimed) return seeOther(`${CONSOLE_PATH}?wave=${claim.wave}`);
     wave = claim.wave;
   }
   const mailer = config.mail ? createSmtpMailer(config.mail, { pool: true }) : null;
@@ -128,7 +128,7 @@ export async function invite(request: WaveRequest): Promise<Response> {
     const so = (await records.read(report.paused.wave)) ?? { invited: report.invited, refused: report.refused };
     return progressPage(admin, { ...report.paused, invited: so.invited, refused: so.refused });
   }
-  return redirect(`${CONSOLE_PATH}?wave=${wave}`);
+  return seeOther(`${CONSOLE_PATH}?wave=${wave}`);
 }
 
 /** The form that sends a paused wave's next slice (what was done so far is on the wave's row). */
