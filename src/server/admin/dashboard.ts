@@ -4,8 +4,9 @@ import type { ServerConfig } from "../config";
 import { earlyAccessBase, InviteConfigError } from "../invitations";
 import type { Sealing, Store } from "../store";
 import { withTimeout } from "../timeout";
+import { dashboardPage } from "./dashboard-page";
 import { createConsoleList, listPosition, MAX_PAGE } from "./list";
-import { dashboardPage, message } from "./pages";
+import { message } from "./pages";
 import { pendingFilesSection, waveNotice } from "./wave-files";
 
 /** What the dashboard says after a removal (its 303 carries whether one happened, never an address). */
