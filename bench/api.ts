@@ -14,7 +14,7 @@ import { summariseProfiles } from "../scripts/lib/cpu-profile";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
 import { openPgliteDb } from "../src/server/db/pglite";
-import { createStore, SQL } from "../src/server/store";
+import { createStore, SQL } from "../src/server/store/store";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 8);
 const fresh = (name: string) => join(mkdtempSync(join(tmpdir(), `bench-${name}-`)), "data");

@@ -9,7 +9,7 @@ import { CHROMIUM_ARGS, CHROMIUM_HINT, findChromium, throttleLikeMobilePreset } 
 import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
 import { openPgliteDb } from "../src/server/db/pglite";
-import { createStore } from "../src/server/store";
+import { createStore } from "../src/server/store/store";
 import { copyDatabase, makeEmptyDatabase } from "../tests/integration/embedded-database";
 
 const RUNS = 5;

@@ -12,8 +12,8 @@ import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { createSiteHandler } from "../src/local-netlify/site-server";
-import { createProofChallenge } from "../src/server/proof-of-work";
 import type { RootKey } from "../src/server/secret";
+import { createProofChallenge } from "../src/server/signup/proof-of-work";
 
 const RUNS = 9;
 const worker = readdirSync("dist/_astro").find((file) => /^proof\.worker-.*\.js$/.test(file));

@@ -13,8 +13,8 @@ import { DataKeyError } from "../src/server/data-key";
 import { chooseConnection, describeConnection } from "../src/server/db/connection";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { secretSource } from "../src/server/secret";
-import type { Store } from "../src/server/store";
-import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/store-instance";
+import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/store/instance";
+import type { Store } from "../src/server/store/store";
 
 const port = Number(process.env["PORT"] ?? 4321);
 const host = process.env["HOST"] ?? "localhost";

@@ -21,11 +21,11 @@ import { type Connection, chooseConnection, describeConnection } from "../src/se
 import { DataDirLockedError } from "../src/server/db/lock";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { ENTRY_STATUSES } from "../src/server/entry";
-import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export";
-import { earlyAccessBase, InviteConfigError, previewWave, runWave } from "../src/server/invitations";
+import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export/rows";
+import { earlyAccessBase, InviteConfigError, previewWave, runWave } from "../src/server/invitations/wave";
 import { createSmtpMailer } from "../src/server/mail/mailer";
-import type { Store } from "../src/server/store";
-import { allowEmbeddedDatabase, openStore } from "../src/server/store-instance";
+import { allowEmbeddedDatabase, openStore } from "../src/server/store/instance";
+import type { Store } from "../src/server/store/store";
 import { SITE } from "../src/site";
 import { explainDbError } from "./lib/db-errors";
 
@@ -157,7 +157,7 @@ try {
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 const day = (iso: string | null) => iso?.slice(0, 10) ?? "";
 
-/** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations.ts). */
+/** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations/wave.ts). */
 async function invite(base: URL): Promise<number> {
   const preview = await previewWave(store, next);
   const how = getConfig().mail ? "by e-mail" : "as CSV on standard output (mail is off)";

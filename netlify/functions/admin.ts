@@ -1,9 +1,9 @@
 import type { Config } from "@netlify/functions";
-import { createConsoleHandler } from "../../src/server/admin/handler";
 import { getConfig } from "../../src/server/config";
-import { getStore } from "../../src/server/store-instance";
+import { createConsoleHandler } from "../../src/server/console/handler";
+import { getStore } from "../../src/server/store/instance";
 
-/** The operators' console, /admin and its forms (src/server/admin/handler.ts). */
+/** The operators' console, /admin and its forms (src/server/console/handler.ts). */
 export default createConsoleHandler({ store: getStore, config: getConfig });
 
 // Literal paths: Netlify reads this object without running the module (CONSOLE_PATHS in pages.ts names the same).

@@ -1,9 +1,9 @@
 import type { Config } from "@netlify/functions";
 import { getConfig } from "../../src/server/config";
-import { createRedeemHandler } from "../../src/server/redeem-handler";
-import { getStore } from "../../src/server/store-instance";
+import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";
+import { getStore } from "../../src/server/store/instance";
 
-/** POST /api/invites/redeem (src/server/redeem-handler.ts), for the product's sign-up page. */
+/** POST /api/invites/redeem (src/server/invitations/redeem-handler.ts), for the product's sign-up page. */
 export default createRedeemHandler({ store: getStore, config: getConfig });
 
 export const config: Config = {

@@ -1,10 +1,10 @@
 /**
- * GET /join: the built page with the referring site in its form (src/server/join-page.ts says why a function).
+ * GET /join: the built page with the referring site in its form (src/server/signup/join-page.ts says why a function).
  * The page ships beside this module (netlify.toml's included_files for this function), at the same place relative
  * to it as in the repository, so one URL finds it under `npm start` and on Netlify.
  */
 import type { Config } from "@netlify/functions";
-import { createJoinPageHandler } from "../../src/server/join-page";
+import { createJoinPageHandler } from "../../src/server/signup/join-page";
 
 export default createJoinPageHandler(new URL("../../dist/join.html", import.meta.url));
 

@@ -2,7 +2,7 @@ import type { Config } from "@netlify/functions";
 import { PURGE_MIN_DAYS } from "../../src/lib/waitlist/consent";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
-import { getStore } from "../../src/server/store-instance";
+import { getStore } from "../../src/server/store/instance";
 
 /**
  * Daily: deletes pending sign-ups (never confirmed) untouched for PURGE_PENDING_AFTER_DAYS days (at least 7, the

@@ -1,10 +1,10 @@
 import type { Config } from "@netlify/functions";
 import { getConfig } from "../../src/server/config";
-import { createLinksHandler } from "../../src/server/links-handler";
-import { getStore } from "../../src/server/store-instance";
+import { createLinksHandler } from "../../src/server/links/handler";
+import { getStore } from "../../src/server/store/instance";
 
 /**
- * The POSTs of the pages an e-mail links to (src/server/links-handler.ts). Only POST: a GET of the same path is
+ * The POSTs of the pages an e-mail links to (src/server/links/handler.ts). Only POST: a GET of the same path is
  * the static page with the button, so a mail scanner following a link changes nothing.
  */
 export default createLinksHandler({ store: getStore, config: getConfig });

@@ -1,9 +1,9 @@
 import type { Config } from "@netlify/functions";
 import { getConfig } from "../../src/server/config";
-import { getStore } from "../../src/server/store-instance";
-import { createWaitlistHandler } from "../../src/server/waitlist-handler";
+import { createWaitlistHandler } from "../../src/server/signup/handler";
+import { getStore } from "../../src/server/store/instance";
 
-/** POST /api/waitlist (the pipeline is src/server/waitlist-handler.ts), on the process's store and configuration. */
+/** POST /api/waitlist (the pipeline is src/server/signup/handler.ts), on the process's store and configuration. */
 export default createWaitlistHandler({ store: getStore, config: getConfig });
 
 export const config: Config = {

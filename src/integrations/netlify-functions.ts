@@ -16,7 +16,7 @@ export function netlifyFunctions(): Plugin {
         (async () => {
           // The functions' own module instances (Vite's), so the embedded database reaches their store.
           const [{ allowEmbeddedDatabase }, { openPgliteDb }] = await Promise.all([
-            server.ssrLoadModule("/src/server/store-instance.ts"),
+            server.ssrLoadModule("/src/server/store/instance.ts"),
             server.ssrLoadModule("/src/server/db/pglite.ts"),
           ]);
           allowEmbeddedDatabase(openPgliteDb);

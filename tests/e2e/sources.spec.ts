@@ -88,7 +88,7 @@ test.describe("one visit from another site, recorded alike on every path", () =>
       await expect(page).toHaveURL("/join/thanks");
 
       // Nothing of ours ran in the browser: the function that answered GET /join read the Referer and put the
-      // other site's origin in the form (src/server/join-page.ts).
+      // other site's origin in the form (src/server/signup/join-page.ts).
       expect(await exportCsv(request)).toContain(line(email, "newsletter,email,launch,news.example.com,/join"));
       expect(await page.context().cookies()).toEqual([]);
     });

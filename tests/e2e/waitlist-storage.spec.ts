@@ -4,7 +4,7 @@
  */
 
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore } from "../../src/server/store";
+import { createStore } from "../../src/server/store/store";
 import { findEntry } from "../integration/find-entry";
 import { DESKTOP_ONLY, expect, test } from "./fixtures";
 

@@ -6,7 +6,7 @@
 import { createNeonHttpDb } from "../../src/server/db/neon-http";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore, type Store } from "../../src/server/store";
+import { createStore, type Store } from "../../src/server/store/store";
 import { migratedDataDir } from "./helpers";
 import { routeNeonThroughProxy } from "./neon-sql-proxy";
 import { createMigratedDatabase, postgresReachable } from "./postgres";

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import exportHandler from "../../netlify/functions/waitlist-export";
 import { readConfig, resetConfig } from "../../src/server/config";
-import { createRedeemHandler } from "../../src/server/redeem-handler";
+import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";
 import { backends, type OpenedStore } from "./backends";
 import { fakeContext, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 

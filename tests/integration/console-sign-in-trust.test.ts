@@ -9,10 +9,10 @@ import type { Context } from "@netlify/functions";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createContext } from "../../src/local-netlify/netlify-context";
-import { createConsoleHandler, SIGN_IN_MAILS_PER_HOUR } from "../../src/server/admin/handler";
-import { CONSOLE_HEADERS } from "../../src/server/admin/pages";
 import { readConfig, type ServerConfig } from "../../src/server/config";
-import type { Store } from "../../src/server/store";
+import { createConsoleHandler, SIGN_IN_MAILS_PER_HOUR } from "../../src/server/console/handler";
+import { CONSOLE_HEADERS } from "../../src/server/console/pages";
+import type { Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 import { startSmtp, type TestSmtp } from "./smtp";
 

@@ -1,15 +1,15 @@
 /**
- * The operators' console below the browser (src/server/admin/handler.ts) on an embedded Postgres, with a real SMTP
+ * The operators' console below the browser (src/server/console/handler.ts) on an embedded Postgres, with a real SMTP
  * server on 127.0.0.1: sign-in by link and by token, the session cookie's attributes, and every action refused
  * without a live session or from another origin. The whole story in a browser: tests/e2e/console.spec.ts.
  */
 import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createContext } from "../../src/local-netlify/netlify-context";
-import { createConsoleHandler } from "../../src/server/admin/handler";
 import { readConfig, type ServerConfig } from "../../src/server/config";
+import { createConsoleHandler } from "../../src/server/console/handler";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore, type Store } from "../../src/server/store";
+import { createStore, type Store } from "../../src/server/store/store";
 import { migratedDataDir } from "./helpers";
 import { startSmtp, type TestSmtp } from "./smtp";
 

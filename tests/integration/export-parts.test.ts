@@ -1,5 +1,5 @@
 /**
- * Downloads in parts Netlify can serve (src/server/export-parts.ts), on the embedded Postgres and (when
+ * Downloads in parts Netlify can serve (src/server/export/parts.ts), on the embedded Postgres and (when
  * 127.0.0.1:5432 answers) PostgreSQL directly and through Neon's HTTP protocol: a row is charged at least the bytes
  * it becomes in every format, even the longest and most escaped rows; parts are cut when the page is made (a
  * sign-up after it is in no part, no row is in two); and the HTTP export walks its parts by cursor, with
@@ -8,10 +8,10 @@
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readConfig } from "../../src/server/config";
-import { type ExportFormat, formatEntries, openExport } from "../../src/server/export";
-import { createExportHandler } from "../../src/server/export-handler";
-import { nextPart, PART_BYTES, PART_ROWS, planParts, ROW_COST } from "../../src/server/export-parts";
-import type { Store } from "../../src/server/store";
+import { createExportHandler } from "../../src/server/export/handler";
+import { nextPart, PART_BYTES, PART_ROWS, planParts, ROW_COST } from "../../src/server/export/parts";
+import { type ExportFormat, formatEntries, openExport } from "../../src/server/export/rows";
+import type { Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 
 const TOKEN = "parts-token-0123456789abcdef0123456789";

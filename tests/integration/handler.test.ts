@@ -8,8 +8,8 @@ import { REFERRER_FIELD } from "../../src/lib/waitlist/capture";
 import { readConfig } from "../../src/server/config";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore, type Store } from "../../src/server/store";
-import { createWaitlistHandler } from "../../src/server/waitlist-handler";
+import { createWaitlistHandler } from "../../src/server/signup/handler";
+import { createStore, type Store } from "../../src/server/store/store";
 import { findEntry } from "./find-entry";
 import { fakeContext, migratedDataDir, post } from "./helpers";
 

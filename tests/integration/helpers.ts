@@ -3,7 +3,7 @@ import { inject, vi } from "vitest";
 import { createContext } from "../../src/local-netlify/netlify-context";
 import { resetConfig } from "../../src/server/config";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { allowEmbeddedDatabase, closeStore, getStore } from "../../src/server/store-instance";
+import { allowEmbeddedDatabase, closeStore, getStore } from "../../src/server/store/instance";
 import { copyDatabase, tempDataDir } from "./embedded-database";
 
 export { tempDataDir };

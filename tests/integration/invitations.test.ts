@@ -1,5 +1,5 @@
 /**
- * Letting people in, below the CLI: waves of invitations (src/server/invitations.ts) mailed through a real SMTP
+ * Letting people in, below the CLI: waves of invitations (src/server/invitations/wave.ts) mailed through a real SMTP
  * server on 127.0.0.1, the product's redemption of their codes, the purge beside them, and where sign-ups came
  * from, on an embedded Postgres and (when 127.0.0.1:5432 answers) PostgreSQL directly and through Neon's HTTP
  * protocol. The CLI's own run, and a wave killed for real, are in tests/slow/invitations-cli.test.ts.
@@ -9,12 +9,18 @@ import type { Context } from "@netlify/functions";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createContext } from "../../src/local-netlify/netlify-context";
 import { readConfig, type ServerConfig } from "../../src/server/config";
-import { formatEntries } from "../../src/server/export";
-import { continueWave, earlyAccessBase, previewWave, runWave, type WaveOptions } from "../../src/server/invitations";
+import { formatEntries } from "../../src/server/export/rows";
+import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";
+import {
+  continueWave,
+  earlyAccessBase,
+  previewWave,
+  runWave,
+  type WaveOptions,
+} from "../../src/server/invitations/wave";
 import { createSmtpMailer, type Mailer } from "../../src/server/mail/mailer";
-import { createRedeemHandler } from "../../src/server/redeem-handler";
-import type { Store } from "../../src/server/store";
-import { createWaitlistHandler } from "../../src/server/waitlist-handler";
+import { createWaitlistHandler } from "../../src/server/signup/handler";
+import type { Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 import { startSmtp, type TestSmtp } from "./smtp";
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { resetConfig } from "../../src/server/config";
-import { closeStore } from "../../src/server/store-instance";
+import { closeStore } from "../../src/server/store/instance";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 const valid = { email: "valid@example.com", termsAccepted: true };

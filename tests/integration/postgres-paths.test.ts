@@ -13,7 +13,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { resetConfig } from "../../src/server/config";
-import { closeStore } from "../../src/server/store-instance";
+import { closeStore } from "../../src/server/store/instance";
 import { fakeContext, post } from "./helpers";
 import { type SqlProxy, startSqlProxy } from "./neon-sql-proxy";
 import { createMigratedDatabase, createTestDatabase, postgresReachable } from "./postgres";

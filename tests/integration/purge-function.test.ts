@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import purge, { config as schedule } from "../../netlify/functions/purge-pending";
 import { resetConfig } from "../../src/server/config";
-import { getStore } from "../../src/server/store-instance";
+import { getStore } from "../../src/server/store/instance";
 import { releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 beforeAll(async () => {

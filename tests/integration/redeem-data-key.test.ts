@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../src/server/config";
 import { type DataKeys, parseDataKey } from "../../src/server/data-key";
-import { earlyAccessBase, runWave } from "../../src/server/invitations";
+import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";
+import { earlyAccessBase, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
-import { createRedeemHandler } from "../../src/server/redeem-handler";
-import { createStore, type Store } from "../../src/server/store";
+import { createStore, type Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 import { fakeContext } from "./helpers";
 import { startSmtp } from "./smtp";

@@ -11,11 +11,11 @@ import { createContext } from "../../src/local-netlify/netlify-context";
 import { readConfig } from "../../src/server/config";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createProofChallenge } from "../../src/server/proof-of-work";
-import { clientKey } from "../../src/server/rate-limit";
+import { clientKey } from "../../src/server/http/rate-limit";
 import { type RootKey, rootKey } from "../../src/server/secret";
-import { createStore, type Store } from "../../src/server/store";
-import { createWaitlistHandler } from "../../src/server/waitlist-handler";
+import { createWaitlistHandler } from "../../src/server/signup/handler";
+import { createProofChallenge } from "../../src/server/signup/proof-of-work";
+import { createStore, type Store } from "../../src/server/store/store";
 import { migratedDataDir } from "./helpers";
 import { createMigratedDatabase, postgresReachable } from "./postgres";
 

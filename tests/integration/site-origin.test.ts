@@ -11,9 +11,9 @@ import { createContext } from "../../src/local-netlify/netlify-context";
 import { createSiteHandler } from "../../src/local-netlify/site-server";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createLinksHandler } from "../../src/server/links-handler";
-import { createStore, type Store } from "../../src/server/store";
-import { createWaitlistHandler } from "../../src/server/waitlist-handler";
+import { createLinksHandler } from "../../src/server/links/handler";
+import { createWaitlistHandler } from "../../src/server/signup/handler";
+import { createStore, type Store } from "../../src/server/store/store";
 import { migratedDataDir } from "./helpers";
 import { startSmtp, type TestSmtp } from "./smtp";
 

@@ -37,7 +37,7 @@ const CASES: Array<[string, string, RequestInit?]> = [
   ["GET", "/fonts/inter-latin-var.woff2"],
   ["GET", "/no-such-page"],
   ["GET", "/api/waitlist"],
-  // /join is its function's answer, before the file of that name (src/server/join-page.ts); POST is not its method.
+  // /join is its function's answer, before the file of that name (src/server/signup/join-page.ts); POST is not its method.
   ["GET", "/join", { headers: { Referer: "https://news.example.com/issues/42" } }],
   ["HEAD", "/join"],
   ["POST", "/join", { headers: FORM, body: "email=a%40example.com" }],

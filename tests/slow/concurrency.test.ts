@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadFunctions } from "../../src/local-netlify/functions";
 import { createSiteHandler } from "../../src/local-netlify/site-server";
-import { getStore } from "../../src/server/store-instance";
+import { getStore } from "../../src/server/store/instance";
 import { releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 
 let server: Server;

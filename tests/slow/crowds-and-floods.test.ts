@@ -10,8 +10,8 @@ import handler from "../../netlify/functions/waitlist";
 import { encodeProof } from "../../src/lib/waitlist/client";
 import { solveProof } from "../../src/lib/waitlist/proof-solver";
 import { getConfig } from "../../src/server/config";
-import { clientNetwork } from "../../src/server/rate-limit";
-import { getStore } from "../../src/server/store-instance";
+import { clientNetwork } from "../../src/server/http/rate-limit";
+import { getStore } from "../../src/server/store/instance";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 
 const ALLOWANCE = 10; // the default RATE_LIMIT_MAX

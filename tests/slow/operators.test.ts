@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import exportHandler from "../../netlify/functions/waitlist-export";
 import { resetConfig } from "../../src/server/config";
-import { closeStore, getStore } from "../../src/server/store-instance";
+import { closeStore, getStore } from "../../src/server/store/instance";
 import { findEntry } from "../integration/find-entry";
 import { fakeContext, migratedDataDir, post, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 

@@ -4,7 +4,7 @@
  */
 import { expect, it } from "vitest";
 import { loadHeaderRules } from "../../src/local-netlify/site-server";
-import { formErrorPage, PAGE_HEADERS, SITE_HEADERS } from "../../src/server/form-page";
+import { formErrorPage, PAGE_HEADERS, SITE_HEADERS } from "../../src/server/http/form-page";
 
 it("a function's page sends every header netlify.toml sends for /*, with a CSP that allows nothing to load", async () => {
   const rules = await loadHeaderRules("netlify.toml", "dist-that-does-not-exist");

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createJoinPageHandler } from "../../src/server/join-page";
+import { createJoinPageHandler } from "../../src/server/signup/join-page";
 
 const PAGE = `<!doctype html><title>Join</title><form><input type="hidden" name="referrer" id="join-referrer"></form>`;
 const dir = mkdtempSync(join(tmpdir(), "join-page-"));

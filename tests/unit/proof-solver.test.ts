@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { encodeProof } from "../../src/lib/waitlist/client";
 import { solveProof } from "../../src/lib/waitlist/proof-solver";
-import { createProofChallenge, verifyProof } from "../../src/server/proof-of-work";
 import type { RootKey } from "../../src/server/secret";
+import { createProofChallenge, verifyProof } from "../../src/server/signup/proof-of-work";
 
 const root = Buffer.from("proof-solver-test-secret") as RootKey;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { secondsUntilAccepted } from "../../src/server/rate-limit";
+import { secondsUntilAccepted } from "../../src/server/http/rate-limit";
 
 /** A 600-second window that started at 0, `elapsed` seconds ago. */
 const at = (elapsed: number) => ({ start: new Date(0), windowMs: 600_000, now: elapsed * 1000 });

@@ -5,7 +5,7 @@
  * and sends the result, which the function cleans; for a form post the function applies it to the page the form
  * was on (the post's Referer) and the referring origin the page's script put in the form (REFERRER_FIELD in
  * capture.ts: the early dialog, /join). Without JavaScript, /join's field was filled by the function that served
- * the page, from the Referer of that request (src/server/join-page.ts). A value that breaks
+ * the page, from the Referer of that request (src/server/signup/join-page.ts). A value that breaks
  * a rule is dropped (null), never a reason to refuse a sign-up.
  */
 

@@ -132,7 +132,7 @@ export const REFERRER_FIELD = "referrer";
 
 /**
  * The id of /join's own such field. Without JavaScript only the request for /join tells where the visit came from,
- * so the function that answers it (src/server/join-page.ts) fills this field from that request's Referer; with
+ * so the function that answers it (src/server/signup/join-page.ts) fills this field from that request's Referer; with
  * JavaScript, carryReferrer sets the same value again as the form goes.
  */
 export const JOIN_REFERRER_ID = "join-referrer";

@@ -6,7 +6,7 @@
 
 import { CONFIRM_TTL_DAYS, REMOVE_TTL_DAYS } from "../../lib/waitlist/consent";
 import { SITE } from "../../site";
-import { escapeHtml } from "../form-page";
+import { escapeHtml } from "../http/form-page";
 import type { MailMessage } from "./mailer";
 
 /** One paragraph of the e-mail: text, optionally followed by a link on its own line. */

@@ -1,0 +1,118 @@
+/**
+ * The console's download of the list: "Download the list" (a POST, like every console action) answers a page of
+ * numbered parts, each a whole CSV or JSON file with its header, cut when the page is made (export/parts.ts: at most
+ * 16 MB and 40,000 rows a part, so each is one response Netlify can serve; sign-ups arriving meanwhile are in no
+ * part, and no row is in two). Each part is a GET link, so a click saves the file:
+ * - it changes nothing, so it needs no Origin check (a GET's Origin is not sent anyway);
+ * - it is answered only with the session cookie, which is SameSite=Strict and Path=/admin: a link on another site
+ *   arrives without it and gets the sign-in's 401, and no other origin can read the file (no CORS);
+ * - its range is signed with a key derived from the server's secret, so the console reads only the ranges its
+ *   page made: a link edited by hand is a 400, never a read of the whole table.
+ */
+import { createHmac } from "node:crypto";
+import type { ServerConfig } from "../config";
+import { download, partFilename } from "../export/download";
+import { PART_SIZE, type PartRange, type PartSize, planParts } from "../export/parts";
+import { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, openExport } from "../export/rows";
+import { escapeHtml as h } from "../http/form-page";
+import { log } from "../log";
+import { derivedKey, rootKey } from "../secret";
+import type { Store } from "../store/store";
+import { sameSecret } from "../tokens";
+import { CONSOLE_PATH, CONSOLE_PATHS, message, page } from "./pages";
+
+/** What the console's downloads take beyond the handler's own: the size of a part (tests cut small ones). */
+export interface DownloadDeps {
+  partSize?: PartSize;
+}
+
+/** A part as its link names it. */
+interface PartLink {
+  format: ExportFormat;
+  from: number;
+  to: number;
+  part: number;
+  of: number;
+}
+
+const FORMAT_NAMES: Record<ExportFormat, string> = {
+  csv: "CSV (spreadsheets)",
+  "mail-csv": "CSV (mail tools)",
+  json: "JSON",
+};
+
+/** The link's signature: an HMAC of every parameter, under a key only for these links. */
+async function signature(config: ServerConfig, store: Store, link: PartLink): Promise<string> {
+  const key = derivedKey(await rootKey(config, store), "console export part");
+  const text = [link.format, link.from, link.to, link.part, link.of].join(":");
+  return createHmac("sha256", key).update(text).digest("base64url").slice(0, 22);
+}
+
+const ID = /^(0|[1-9]\d{0,14})$/;
+
+/** The part a link names, if it is well formed (its signature is checked apart). */
+function readLink(params: URLSearchParams): PartLink | null {
+  const format = params.get("format") as ExportFormat;
+  const [from, to, part, of] = ["from", "to", "part", "of"].map((name) => params.get(name) ?? "");
+  if (!EXPORT_FORMATS.includes(format) || ![from, to, part, of].every((n) => ID.test(n ?? ""))) return null;
+  const link = { format, from: Number(from), to: Number(to), part: Number(part), of: Number(of) };
+  return link.from < link.to && link.part >= 1 && link.part <= link.of ? link : null;
+}
+
+/** POST /admin/export: the page of parts, cut now. */
+export async function exportPage(
+  asking: { store: Store; config: ServerConfig; admin: string; logId: string; size?: PartSize | undefined },
+  asked: string,
+) {
+  const { store, config, admin, logId, size = PART_SIZE } = asking;
+  const format = EXPORT_FORMATS.includes(asked as ExportFormat) ? (asked as ExportFormat) : "csv";
+  const { parts } = await planParts(store, format, config.dbTimeoutMs, size);
+  log("info", "admin.export", { admin: logId, format, parts: parts.length });
+  if (parts.length === 0)
+    return message(200, "Download the list", "There are no sign-ups yet: nothing to download.", admin);
+  const { extension } = EXPORT_TYPES[format];
+  const total = parts.reduce((sum, part) => sum + part.rows, 0);
+  const item = async (range: PartRange, index: number) => {
+    const link: PartLink = { format, from: range.from, to: range.to, part: index + 1, of: parts.length };
+    const query = new URLSearchParams({
+      ...Object.fromEntries(Object.entries(link).map(([name, value]) => [name, String(value)])),
+      sig: await signature(config, store, link),
+    });
+    return `<li><a href="${h(`${CONSOLE_PATHS.exportPart}?${query}`)}">${h(partFilename(extension, link.part, link.of))}</a> <span class="note">${range.rows.toLocaleString("en")} sign-up${range.rows === 1 ? "" : "s"}</span></li>`;
+  };
+  const items = (await Promise.all(parts.map(item))).join("\n");
+  const when = new Date().toISOString().slice(0, 16).replace("T", " ");
+  const most = `${size.bytes / 1_000_000} MB`;
+  return page(
+    200,
+    "Download the list",
+    `<h1>Download the list</h1><section>
+<p>${h(`${FORMAT_NAMES[format]}: the list as it was at ${when} UTC, ${total.toLocaleString("en")} sign-up${total === 1 ? "" : "s"} in ${parts.length} part${parts.length === 1 ? "" : "s"}.`)}</p>
+<p class="note">${h(`Download each part in turn: each is a whole file with its own header, of at most ${most} (less on the wire: it comes compressed). Sign-ups that arrive from now on are in none of them, and none is in two; a sign-up removed since is left out.`)}</p>
+<ol>
+${items}
+</ol>
+<p><a href="${CONSOLE_PATH}">Back to the console</a></p></section>`,
+    admin,
+  );
+}
+
+/** GET /admin/export/part: one part, as its signed link names it. */
+export async function exportPart(req: Request, store: Store, config: ServerConfig, admin: string, logId: string) {
+  const params = new URL(req.url).searchParams;
+  const link = readLink(params);
+  if (!link || !sameSecret(params.get("sig") ?? "", await signature(config, store, link))) {
+    return message(
+      400,
+      "This link doesn't work",
+      "This is not a download link the console made. Download the list again from the console for new links.",
+      admin,
+    );
+  }
+  const { type, extension } = EXPORT_TYPES[link.format];
+  const options = { timeoutMs: config.dbTimeoutMs, after: link.from, through: link.to };
+  const body = await openExport(store, link.format, options, ({ rows, error }) =>
+    log(error ? "error" : "info", "admin.export_part", { admin: logId, format: link.format, part: link.part, rows }),
+  );
+  return download(req, body, { type, extension, filename: partFilename(extension, link.part, link.of) });
+}

@@ -1,0 +1,116 @@
+/**
+ * Signing in to the console: by an e-mailed link (ADMIN_EMAILS, mail on) or by WAITLIST_ADMIN_TOKEN (mail off), and
+ * the session cookie that follows, the only cookie the site sets, scoped to /admin.
+ */
+import type { Context } from "@netlify/functions";
+import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
+import type { ServerConfig } from "../config";
+import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../http/rate-limit";
+import { afterAnswer, seeOther } from "../http/responses";
+import { withTimeout } from "../http/timeout";
+import { describeError, log } from "../log";
+import type { Mailer } from "../mail/mailer";
+import { consoleSignInEmail } from "../mail/messages";
+import { rootKey } from "../secret";
+import type { Store } from "../store/store";
+import { sameSecret } from "../tokens";
+import { adminIdentity } from "./identity";
+import { CONSOLE_PATH, CONSOLE_PATHS, message, type SignInMode, signInPage } from "./pages";
+import { createSessions, SESSION_HOURS, SIGN_IN_LINK_MINUTES } from "./sessions";
+
+export const SESSION_COOKIE = "noosphere_console";
+const SIGN_IN_KEY_PREFIX = "admin:";
+/**
+ * Sign-in e-mails per admin address and hour: enough for a lost one or two, too few for anyone asking on an admin's
+ * behalf to fill their inbox. Counted under a keyed hash of the address, in the allowance's own table.
+ */
+export const SIGN_IN_MAILS_PER_HOUR = 5;
+const SIGN_IN_MAIL_PREFIX = "admin-mail:";
+
+/** How people sign in here: by e-mailed link (mail on and ADMIN_EMAILS set), by token (mail off), or not at all. */
+export function signInMode(config: ServerConfig, mail: boolean): SignInMode | null {
+  if (mail && config.adminEmails.length > 0) return "email";
+  if (!mail && config.adminToken) return "token";
+  return null;
+}
+
+export function sessionCookie(origin: string, value: string, maxAge: number): string {
+  const secure = origin.startsWith("https:") ? "; Secure" : "";
+  return `${SESSION_COOKIE}=${value}; Path=${CONSOLE_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+}
+
+export function cookieValue(req: Request): string {
+  for (const part of (req.headers.get("cookie") ?? "").split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return rest.join("=");
+  }
+  return "";
+}
+
+export interface SignInDeps {
+  origin: string;
+  context: Context;
+  store: Store;
+  config: ServerConfig;
+  mode: SignInMode;
+  /** The console's mailer (the one its handler was given), for the sign-in link. */
+  mailer: Mailer | null;
+}
+
+export async function signIn(
+  { origin, context, store, config, mode, mailer }: SignInDeps,
+  fields: Record<string, string>,
+): Promise<Response> {
+  // Counted like sign-ups, per network: each try costs an attempt, so neither tokens nor inboxes can be flooded.
+  const window = rateWindow(config);
+  const count = await withTimeout(
+    rootKey(config, store).then((root) =>
+      store.hit(`${SIGN_IN_KEY_PREFIX}${clientKey(context.ip ?? "", root)}`, window, config.rateLimitMax),
+    ),
+    config.dbTimeoutMs,
+  );
+  if (!count.allowed) {
+    log("warn", "admin.sign_in_rate_limited");
+    const wait = secondsUntilAccepted(window, count, config.rateLimitMax);
+    const { message: text, headers } = comeBackLater(wait, "Many sign-in attempts have been made");
+    return message(429, "Please try again later", text, null, headers);
+  }
+  if (mode === "token") {
+    if (!sameSecret(fields["token"] ?? "", config.adminToken ?? "")) {
+      log("warn", "admin.sign_in_denied");
+      return signInPage(mode, { error: "That token is not right." }, 401);
+    }
+    const identity = await adminIdentity(config, store);
+    const id = await createSessions(store.db).open(identity.ofToken(config.adminToken ?? ""));
+    log("info", "admin.sign_in", { admin: identity.logId("token"), by: "token" });
+    return seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(origin, id, SESSION_HOURS * 3600) });
+  }
+  const email = (fields["email"] ?? "").trim().toLowerCase();
+  if (email === "" || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) {
+    return signInPage(mode, { error: "Please enter an e-mail address." }, 400);
+  }
+  // Every address gets the same answer; only a listed one gets an e-mail, sent after the answer so that not even
+  // the time differs, and at most SIGN_IN_MAILS_PER_HOUR of them.
+  if (mailer && config.adminEmails.includes(email)) {
+    const send = async () => {
+      const identity = await adminIdentity(config, store);
+      const admin = identity.ofAddress(email);
+      try {
+        const hour = rateWindow(config, Date.now(), 3600);
+        const sent = await store.hit(`${SIGN_IN_MAIL_PREFIX}${admin}`, hour, SIGN_IN_MAILS_PER_HOUR);
+        if (!sent.allowed) {
+          log("warn", "admin.sign_in_link_limited", { admin: identity.logId(email) });
+          return;
+        }
+        const token = await createSessions(store.db).issueSignIn(admin);
+        const link = `${origin}${CONSOLE_PATHS.confirm}?token=${token}`;
+        await mailer.send(email, consoleSignInEmail({ signIn: link, site: origin, minutes: SIGN_IN_LINK_MINUTES }));
+        log("info", "admin.sign_in_link_sent", { admin: identity.logId(email) });
+      } catch (error) {
+        log("error", "admin.sign_in_link_failed", describeError(error));
+      }
+    };
+    afterAnswer(context, send());
+  }
+  return seeOther(`${CONSOLE_PATH}?sent=1`);
+}

@@ -1,0 +1,73 @@
+import { createHmac } from "node:crypto";
+import { isIPv6 } from "node:net";
+import type { ServerConfig } from "../config";
+import { derivedKey, type RootKey } from "../secret";
+
+/**
+ * Whom an address stands for: an IPv4 address, or an IPv6 /64 (one household or device; it can pick any
+ * address in it at will, so counting per address would let it evade the limit).
+ */
+export function clientNetwork(ip: string): string {
+  const v4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (v4) return v4[1] as string;
+  if (!isIPv6(ip)) return ip || "unknown";
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g || "0", 16).toString(16))
+    .join(":")}::/64`;
+}
+
+/** A client's key: a keyed hash of its network, so no address is ever stored. */
+export function clientKey(ip: string, root: RootKey): string {
+  return createHmac("sha256", derivedKey(root, "client")).update(clientNetwork(ip)).digest("base64url");
+}
+
+/**
+ * The sliding window `now` falls in (of the allowance's length, or `seconds`): counts are kept per fixed window, and a client's estimate is its count in
+ * this window plus the previous window's, weighted by how much of it still lies within the last window's length.
+ */
+export function rateWindow(config: ServerConfig, now = Date.now(), seconds = config.rateLimitWindowSeconds) {
+  const windowMs = seconds * 1000;
+  const start = Math.floor(now / windowMs) * windowMs;
+  return { start: new Date(start), windowMs, previousWeight: 1 - (now - start) / windowMs, now };
+}
+
+/**
+ * How long until an attempt would be accepted, in whole seconds: the retry counts itself, this window's attempts
+ * become the previous window's as it ends, and the previous window's weight slides out as time passes. Searched in
+ * this window, then the next; two windows on, only the retry itself counts.
+ */
+export function secondsUntilAccepted(
+  window: { start: Date; windowMs: number; now: number },
+  count: { attempts: number; previous: number },
+  max: number,
+): number {
+  const W = window.windowMs;
+  const elapsed = window.now - window.start.getTime();
+  const { attempts, previous } = count;
+  let at = 2 * W;
+  if (attempts + 1 <= max) {
+    // Here: attempts + 1 + previous × (1 − t/W) ≤ max.
+    const t = previous === 0 ? elapsed : Math.max(elapsed, W * (1 - (max - attempts - 1) / previous));
+    if (t < W) at = t;
+  }
+  if (at === 2 * W && max >= 1) {
+    // The next window: 1 + attempts × (1 − t′/W) ≤ max.
+    const t = attempts <= max - 1 ? 0 : W * (1 - (max - 1) / attempts);
+    if (t < W) at = W + t;
+  }
+  return Math.max(1, Math.ceil((at - elapsed) / 1000));
+}
+
+/** What a visitor past the allowance is told, and the Retry-After that says the same to a client. */
+export function comeBackLater(seconds: number, what: string) {
+  const minutes = Math.ceil(seconds / 60);
+  return {
+    message: `${what} from your network just now. Please come back in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    headers: { "Retry-After": String(seconds) },
+  };
+}

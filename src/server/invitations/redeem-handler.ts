@@ -1,0 +1,86 @@
+/**
+ * POST /api/invites/redeem, for the product: `Authorization: Bearer <INVITE_REDEEM_TOKEN>` and `{"code": "…"}`.
+ * The pipeline of the other functions (method → token → content type → size → parse → validate → store →
+ * answer): 200 `{email, name}` once, and the person joins; 409 for a code already used, 410 for an expired one,
+ * 404 for one that never was (or is not shaped like one), 401 for a wrong or missing token (429 past the failed
+ * attempts bearer.ts allows); 503 when the database does not answer, or DATA_KEY cannot open the rows, and then
+ * the code is left as it was. Without INVITE_REDEEM_TOKEN the endpoint does not exist (404); with one too short,
+ * 503. Logs say what happened, never the code or the address.
+ */
+import type { Context } from "@netlify/functions";
+import type { ServerConfig } from "../config";
+import { guardBearer, refusedToken } from "../http/bearer";
+import { mediaType, readBody } from "../http/request-body";
+import { json } from "../http/responses";
+import { withTimeout } from "../http/timeout";
+import { describeError, log } from "../log";
+import { hashInviteCode, INVITE_CODE_PATTERN } from "../store/invites";
+import type { Store } from "../store/store";
+
+/** 16 KiB, as the sign-up function: far more than `{"code": "…"}` needs. */
+const MAX_BODY = 16 * 1024;
+const JSON_TYPE = "application/json";
+
+export interface RedeemDeps {
+  store: () => Promise<Store>;
+  config: () => ServerConfig;
+}
+
+const UNAVAILABLE = "Invitations are unavailable right now. Please try again.";
+
+const unknown = () => json(404, { error: "No such invite code." });
+
+export function createRedeemHandler(deps: RedeemDeps) {
+  return async (req: Request, context?: Context): Promise<Response> => {
+    const config = deps.config();
+    const refused = refusedToken(config.inviteRedeemTokenProblem, "invites.redeem");
+    if (refused) return refused;
+    if (!config.inviteRedeemToken) return json(404, { error: "Not found." });
+    if (req.method !== "POST") return json(405, { error: "Method not allowed. Use POST." }, { Allow: "POST" });
+    const denied = await guardBearer(req, context, {
+      token: config.inviteRedeemToken,
+      realm: "invites",
+      event: "invites.redeem",
+      unavailable: UNAVAILABLE,
+      config,
+      store: deps.store,
+    });
+    if (denied) return denied;
+    if (mediaType(req) !== JSON_TYPE) return json(415, { error: `Content-Type must be ${JSON_TYPE}.` });
+    const read = await readBody(req, MAX_BODY);
+    if ("status" in read) return json(read.status, { error: read.message });
+    let body: unknown;
+    try {
+      body = JSON.parse(read.text);
+    } catch {
+      return json(400, { error: "Request body is not valid JSON." });
+    }
+    const code = (body as { code?: unknown } | null)?.code;
+    if (typeof code !== "string" || !INVITE_CODE_PATTERN.test(code)) {
+      log("info", "invites.redeem", { outcome: "malformed" });
+      return unknown();
+    }
+    try {
+      const store = await deps.store();
+      // Redeeming marks the person joined before their row is opened: a key that cannot open the rows (wrong, or
+      // missing beside sealed rows) would spend the code on an error. Refused first (a DataKeyError, below), the
+      // code stays usable once the key is right.
+      await withTimeout(store.checkDataKey(), config.dbTimeoutMs);
+      const result = await withTimeout(store.invites.redeem(hashInviteCode(code)), config.dbTimeoutMs);
+      log("info", "invites.redeem", { outcome: result.outcome });
+      switch (result.outcome) {
+        case "joined":
+          return json(200, { email: result.email, name: result.name });
+        case "used":
+          return json(409, { error: "This invite code has already been used." });
+        case "expired":
+          return json(410, { error: "This invite code has expired." });
+        case "unknown":
+          return unknown();
+      }
+    } catch (error) {
+      log("error", "invites.redeem_failed", describeError(error));
+      return json(503, { error: UNAVAILABLE });
+    }
+  };
+}

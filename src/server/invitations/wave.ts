@@ -1,0 +1,239 @@
+/**
+ * Invitations in waves: the N oldest confirmed sign-ups get a single-use invite code each, by e-mail (or, with
+ * mail off, in a CSV for the team's own mail tool). One core for every way a wave is run (the CLI's
+ * `invite`, the console), so its guarantees hold everywhere:
+ * - never twice in a row: a wave reserves its people first (SKIP LOCKED), so two waves at the same moment take
+ *   different people;
+ * - never lost: a person is marked invited only once an SMTP server accepted their e-mail (its answer to the
+ *   final "." read); a refusal leaves them confirmed, free for a later wave;
+ * - a wave whose process died (its owner is gone, or it stopped beating) is completed by the next run, which
+ *   mails everyone it still holds, even someone whose e-mail was on its way when it died: a second e-mail in that
+ *   narrow window is the price of never leaving a person marked invited whom no server ever accepted a message
+ *   for (the earlier rule, "on its way counts as invited", did exactly that when the process died before the end);
+ * - a person who leaves while a wave holds them is not mailed afterwards: their row is gone, so they are skipped,
+ *   and an e-mail already under way is abandoned before its last bytes (the wave goes on with the others);
+ * - a run given a slice (the console: a function call must end within Netlify's 60 s) sends until the slice is
+ *   spent, then pauses its wave: the wave keeps its people, so no other wave takes them, and is owned by nobody,
+ *   so the next request continues it (continueWave), or any later run completes it as it would a dead one.
+ */
+import { hostname } from "node:os";
+import { LINK_PATHS } from "../../lib/waitlist/consent";
+import { invitationEmail } from "../mail/messages";
+import { newInviteCode } from "../store/invites";
+import type { Store } from "../store/store";
+import { newToken } from "../tokens";
+import { type Delivery, inviteCsvRow, isRefusal, NoLongerHeld, reason } from "./delivery";
+import { type Budget, budgetOf, spent, type WaveSlice } from "./slice";
+
+/** A live wave beats before every e-mail (each bounded by the mailer's 10–20 s timeouts): five minutes of silence is death. */
+export const WAVE_STALE_SECONDS = 300;
+/** The owner of a paused wave: nobody is sending it, so whoever comes next may take it over at once. */
+export const PAUSED_OWNER = "paused";
+
+export class InviteConfigError extends Error {
+  override name = "InviteConfigError";
+}
+
+/** EARLY_ACCESS_URL as a URL, or why it cannot be used (one line, for people). */
+export function earlyAccessBase(value: string | null): URL {
+  if (!value) {
+    throw new InviteConfigError(
+      "EARLY_ACCESS_URL is not set: set it to the product's sign-up page (e.g. https://app.noosphere.app/signup); nothing was changed.",
+    );
+  }
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
+    throw new InviteConfigError(`EARLY_ACCESS_URL must be an http(s) address, not "${value}"; nothing was changed.`);
+  }
+  return url;
+}
+
+/** The product's sign-up page with `invite=<code>` added to its own query string. */
+export function inviteLink(base: URL, code: string): string {
+  const url = new URL(base);
+  url.searchParams.set("invite", code);
+  return url.href;
+}
+
+/** Who runs a wave: this host and process, so a later run on the same host can tell a dead owner at once. */
+export const waveOwner = (role = "cli") => `${role}@${hostname()}:${process.pid}`;
+
+function ownerIsDead(owner: string, stale: boolean): boolean {
+  if (stale || owner === PAUSED_OWNER) return true;
+  const match = /@(.+):(\d+)$/.exec(owner);
+  if (!match || match[1] !== hostname()) return false;
+  try {
+    process.kill(Number(match[2]), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+export interface WaveOptions {
+  store: Store;
+  /** How many to invite (a new wave's size). */
+  next: number;
+  delivery: Delivery;
+  /** The product's sign-up page (earlyAccessBase). */
+  accessUrl: URL;
+  /** The site's origin, for the leave link. */
+  siteUrl: string;
+  ttlDays: number;
+  owner?: string;
+  /** A new wave already made for this run (by the console's one-time ticket, wave-record.ts), owned by `owner`. */
+  wave?: number;
+  /** How much one run may do before it pauses its wave (none: it goes to the end, as the CLI does). */
+  slice?: WaveSlice;
+}
+
+export interface WaveReport {
+  /** True when this run completed waves that died, and started none. */
+  resumed: boolean;
+  /** People marked invited now (their e-mail accepted, or their CSV row written). */
+  invited: number;
+  /** People whose e-mail the SMTP server refused: still confirmed. */
+  refused: number;
+  /** Why the wave stopped early (the SMTP server unreachable, say); null when it went through. */
+  stopped: string | null;
+  /** The wave this run paused when its slice was spent, and how many people it still holds; null: none paused. */
+  paused: { wave: number; remaining: number } | null;
+}
+
+/**
+ * Sends wave `wave` to the people it holds, within `budget`: resolves to how many it still holds unsent when the
+ * budget ran out (0: everyone was dealt with, or the SMTP server could not be used: see report.stopped).
+ */
+async function sendWave(wave: number, options: WaveOptions, report: WaveReport, budget: Budget | null) {
+  const { store, delivery, accessUrl, siteUrl, ttlDays } = options;
+  // Everyone the wave still holds, even those whose e-mail a dead run had under way: only a server's acceptance,
+  // heard, makes a person invited (see the top of this file).
+  const fresh = await store.invites.members(wave);
+  if (delivery.kind === "csv") {
+    // No SMTP server to wait for: the slice bounds how many rows one answer carries, not the time.
+    const now = budget ? fresh.slice(0, Math.max(1, budget.people - budget.dealt)) : fresh;
+    if (budget) budget.dealt += now.length;
+    const codes = now.map(() => newInviteCode());
+    await delivery.write(
+      now.map((p, i) => inviteCsvRow(p.email, p.name, inviteLink(accessUrl, codes[i]?.code ?? ""))).join(""),
+      now.map((p) => p.id),
+    );
+    const [ids, hashes] = [now.map((p) => p.id), codes.map((c) => c.hash)];
+    report.invited += await store.invites.sentAll(wave, ids, hashes, ttlDays);
+    return fresh.length - now.length;
+  }
+  for (const [index, person] of fresh.entries()) {
+    if (spent(budget)) return fresh.length - index;
+    if (budget) budget.dealt++;
+    const { code, hash } = newInviteCode();
+    const leave = newToken();
+    if (!(await store.invites.prepare(wave, person.id, hash, ttlDays, leave.hash))) continue;
+    try {
+      await delivery.mailer.send(
+        person.email,
+        invitationEmail({
+          access: inviteLink(accessUrl, code),
+          remove: `${siteUrl}${LINK_PATHS.remove}?token=${leave.token}`,
+          site: siteUrl,
+          ttlDays,
+          confirmedByLink: person.confirmedByLink,
+        }),
+        // Checked and noted just before the message's last bytes go: someone who left meanwhile is not mailed,
+        // and a code whose e-mail may be accepted from now on already redeems. The note invites nobody.
+        {
+          beforeCommit: async () => {
+            if (!(await store.invites.attempted(wave, person.id))) throw new NoLongerHeld("left the wave");
+          },
+        },
+      );
+    } catch (error) {
+      await store.invites.release(wave, person.id, leave.hash);
+      if (error instanceof NoLongerHeld) continue;
+      if (isRefusal(error)) {
+        report.refused++;
+        continue;
+      }
+      report.stopped = reason(error);
+      return 0;
+    }
+    if (await store.invites.sent(wave, person.id)) report.invited++;
+  }
+  return 0;
+}
+
+/**
+ * One run's share of wave `wave`: sent within the budget, then the wave is finished (everyone dealt with, or the
+ * SMTP server could not be used: whoever was not mailed goes back to the confirmed list) or, the budget spent,
+ * paused. Resolves to whether the run may go on to another wave.
+ */
+async function sendSlice(
+  wave: number,
+  options: WaveOptions,
+  owner: string,
+  budget: Budget | null,
+  report: WaveReport,
+): Promise<boolean> {
+  const remaining = await sendWave(wave, options, report, budget);
+  if (remaining > 0) {
+    await options.store.invites.takeOver(wave, owner, PAUSED_OWNER);
+    report.paused = { wave, remaining };
+    return false;
+  }
+  await options.store.invites.finish(wave);
+  return report.stopped === null;
+}
+
+const blank = (): WaveReport => ({ resumed: false, invited: 0, refused: 0, stopped: null, paused: null });
+
+/**
+ * Runs a wave: completes waves whose process died or that were paused, if there are any (and then starts none, so
+ * running a killed wave's command again does not invite anyone beyond it); otherwise reserves the `next` oldest
+ * confirmed people and invites them. With a slice, it pauses the wave it is sending once the slice is spent.
+ */
+export async function runWave(options: WaveOptions): Promise<WaveReport> {
+  const { store } = options;
+  const owner = options.owner ?? waveOwner();
+  const budget = budgetOf(options.slice);
+  const report = blank();
+  for (const wave of await store.invites.unfinished(WAVE_STALE_SECONDS)) {
+    if (wave.owner === owner || !ownerIsDead(wave.owner, wave.stale) || spent(budget)) continue;
+    if (!(await store.invites.takeOver(wave.id, wave.owner, owner))) continue;
+    report.resumed = true;
+    if (!(await sendSlice(wave.id, options, owner, budget, report))) return report;
+  }
+  if (report.resumed) {
+    // The run's own wave (claimed by the console's ticket) took nobody: it ends empty, for nobody to wait on.
+    if (options.wave !== undefined) await store.invites.finish(options.wave);
+    return report;
+  }
+
+  const wave = options.wave ?? (await store.invites.startWave(owner, options.next));
+  let reserved = 0;
+  while (reserved < options.next) {
+    const got = await store.invites.reserve(wave, options.next - reserved);
+    if (got === 0) break;
+    reserved += got;
+  }
+  // A database failure from here on leaves the wave unfinished, for the next run to complete.
+  await sendSlice(wave, options, owner, budget, report);
+  return report;
+}
+
+/**
+ * Goes on with wave `wave`, which an earlier run paused (the console's "Continue"), within the slice: null when it
+ * is not paused (complete, or taken over by another run a moment ago), and then nothing is sent.
+ */
+export async function continueWave(options: Omit<WaveOptions, "next">, wave: number): Promise<WaveReport | null> {
+  const owner = options.owner ?? waveOwner();
+  if (!(await options.store.invites.takeOver(wave, PAUSED_OWNER, owner))) return null;
+  const report = blank();
+  await sendSlice(wave, { ...options, next: 0 }, owner, budgetOf(options.slice), report);
+  return report;
+}
+
+/** What the next wave of `next` would do, changing nothing: how many, from which sign-up days, and any wave to complete. */
+export async function previewWave(store: Store, next: number) {
+  const preview = await store.invites.preview(next);
+  const interrupted = (await store.invites.unfinished(WAVE_STALE_SECONDS)).filter((w) => w.remaining > 0);
+  return { ...preview, interrupted: interrupted.reduce((sum, w) => sum + w.remaining, 0) };
+}

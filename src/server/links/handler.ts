@@ -1,0 +1,145 @@
+/**
+ * The POSTs behind the pages an e-mail's links open (GET shows a page with one button; mail scanners that
+ * follow links change nothing), and the request for a removal link by address:
+ *   POST /waitlist/confirm?token=…   confirms a pending sign-up
+ *   POST /waitlist/leave?token=…     deletes a sign-up (the row, not a flag)
+ *   POST /waitlist/remove            e-mails a removal link to a listed address; the same answer either way
+ * Each answers with a 303 to a static page saying what happened, or a small page for what went wrong.
+ */
+import type { Context } from "@netlify/functions";
+import { LINK_PATHS, type NOTICES } from "../../lib/waitlist/consent";
+import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
+import { SITE } from "../../site";
+import type { ServerConfig } from "../config";
+import type { ServerDeps } from "../deps";
+import { type FormErrorOptions, formErrorPage } from "../http/form-page";
+import { isCrossSite, siteOrigin } from "../http/origin";
+import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../http/rate-limit";
+import { mediaType, readFormFields } from "../http/request-body";
+import { afterAnswer, seeOther } from "../http/responses";
+import { withTimeout } from "../http/timeout";
+import { describeError, log } from "../log";
+import { mailboxKey } from "../mail/mailbox";
+import { mailerFor } from "../mail/mailer";
+import { sendRemovalLink } from "../mail/send";
+import { rootKey } from "../secret";
+import { hashToken } from "../tokens";
+
+/** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */
+const notice = (key: keyof typeof NOTICES) => `/waitlist/${key}`;
+export const OUTCOME_PAGES = {
+  confirmed: notice("confirmed"),
+  "already-confirmed": notice("already-confirmed"),
+  removed: notice("removed"),
+  expired: notice("link-expired"),
+  invalid: notice("link-invalid"),
+  "removal-requested": notice("remove/sent"),
+} as const;
+const REMOVE_REQUEST_PATH: string = LINK_PATHS.request;
+
+const MAX_BODY = 4 * 1024;
+const FORM_TYPE = "application/x-www-form-urlencoded";
+/** Rate-limit counters for removal requests are kept apart from sign-ups', under the same allowance. */
+const REMOVAL_KEY_PREFIX = "remove:";
+
+/** This function's form pages lead back to the removal form unless said otherwise. */
+const page = (status: number, title: string, message: string, options: FormErrorOptions = {}) =>
+  formErrorPage(status, title, message, { back: REMOVE_REQUEST_PATH, ...options });
+
+/** The form's fields, or a Response saying why there are none. */
+async function readForm(
+  req: Request,
+  config: ServerConfig,
+  context: Context,
+): Promise<Record<string, string> | Response> {
+  const type = mediaType(req);
+  if (type !== undefined && type !== FORM_TYPE) {
+    return page(415, "Please use the form", `Content-Type must be ${FORM_TYPE}.`);
+  }
+  if (isCrossSite(req, config, context))
+    return page(403, "Please use the form", "Requests are accepted from this site only.");
+  const read = await readFormFields(req, MAX_BODY);
+  return "fields" in read ? read.fields : page(read.status, "Please use the form", read.message);
+}
+
+export function createLinksHandler(deps: ServerDeps) {
+  return async (req: Request, context: Context): Promise<Response> => {
+    if (req.method !== "POST") {
+      return new Response("Method not allowed. Use POST.", { status: 405, headers: { Allow: "POST" } });
+    }
+    const config = deps.config();
+    const fields = await readForm(req, config, context);
+    if (fields instanceof Response) return fields;
+    const url = new URL(req.url);
+
+    if (url.pathname === REMOVE_REQUEST_PATH) return requestRemoval(req, context, fields, config, deps);
+
+    // A link's token arrives in the page's address (the form posts back to it) or, if a client moved it, the body.
+    const token = url.searchParams.get("token") ?? fields["token"] ?? "";
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return seeOther(OUTCOME_PAGES.invalid);
+    try {
+      const store = await deps.store();
+      if (url.pathname === LINK_PATHS.confirm) {
+        const outcome = await withTimeout(store.consent.confirm(hashToken(token)), config.dbTimeoutMs);
+        log("info", "waitlist.confirm", { outcome });
+        return seeOther(OUTCOME_PAGES[outcome]);
+      }
+      if (url.pathname === LINK_PATHS.remove) {
+        const outcome = await withTimeout(store.consent.remove(hashToken(token)), config.dbTimeoutMs);
+        log("info", "waitlist.remove", { outcome });
+        return seeOther(OUTCOME_PAGES[outcome]);
+      }
+    } catch (error) {
+      log("error", "waitlist.link_failed", describeError(error));
+      return page(503, "Please try again", "The waitlist is unavailable right now. Please try again.", {
+        back: url.href,
+      });
+    }
+    return page(404, "Not found", "There is nothing here.", { back: "/" });
+  };
+}
+
+/**
+ * POST /waitlist/remove: e-mails a removal link when the address is listed, and answers the same page either
+ * way (the e-mail goes after the answer, so not even the time differs). Counted like sign-ups: each network
+ * has RATE_LIMIT_MAX requests per window; a mistyped address counts nothing.
+ */
+async function requestRemoval(
+  req: Request,
+  context: Context,
+  fields: Record<string, string>,
+  config: ServerConfig,
+  deps: ServerDeps,
+): Promise<Response> {
+  const email = (fields["email"] ?? "").trim();
+  if (email === "" || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) {
+    return page(400, "Please check the address", "Please enter the e-mail address you signed up with.");
+  }
+  const mailer = (deps.mailer ?? mailerFor)(config);
+  if (!mailer) {
+    return page(
+      503,
+      "Removal by e-mail is not set up",
+      `This site cannot send e-mail yet. Write to ${SITE.contactEmail} from the address you signed up with, and we will remove it.`,
+    );
+  }
+  const window = rateWindow(config);
+  try {
+    const store = await deps.store();
+    const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
+    const key = `${REMOVAL_KEY_PREFIX}${clientKey(context.ip ?? "", root)}`;
+    const count = await withTimeout(store.hit(key, window, config.rateLimitMax), config.dbTimeoutMs);
+    if (!count.allowed) {
+      log("warn", "waitlist.removal_rate_limited");
+      const wait = secondsUntilAccepted(window, count, config.rateLimitMax);
+      const { message, headers } = comeBackLater(wait, "Many removal links have been asked for");
+      return page(429, "Please try again later", message, { headers });
+    }
+    const site = siteOrigin(config, context, req);
+    afterAnswer(context, sendRemovalLink(store.consent, mailer, email, site, mailboxKey(root, email)));
+    return seeOther(OUTCOME_PAGES["removal-requested"]);
+  } catch (error) {
+    log("error", "waitlist.removal_request_failed", describeError(error));
+    return page(503, "Please try again", "The waitlist is unavailable right now. Please try again.");
+  }
+}

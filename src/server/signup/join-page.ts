@@ -1,0 +1,56 @@
+/**
+ * GET /join, the sign-up form that works without JavaScript, answered by a function rather than as a file, for one
+ * reason: where the visit came from. A visitor arriving by another site's link tells it (the Referer, the other
+ * site's origin by the browser's default policy) only to the request for this page; a file on the CDN runs no code
+ * of ours, and without JavaScript nothing on the page can read it either. So the function serves the built page
+ * (dist/join.html, the same bytes) with its hidden referrer field (JOIN_REFERRER_ID) filled from that Referer, and
+ * the form post carries it to the waitlist function, which applies attribution.ts's one rule, as for the island.
+ * Only the origin is kept, only for http(s): the page's path and query on the other site stay in the browser.
+ */
+import { readFile } from "node:fs/promises";
+import { JOIN_REFERRER_ID } from "../../lib/waitlist/capture";
+import { escapeHtml, SITE_HEADERS } from "../http/form-page";
+
+/** The field as Astro writes it; the value is put right after its id. */
+const FIELD_ID = `id="${JOIN_REFERRER_ID}"`;
+
+/** The referring site's origin as the field carries it, or "" when there is none worth keeping. */
+export function referringOrigin(referer: string | null): string {
+  if (!referer || !URL.canParse(referer)) return "";
+  const url = new URL(referer);
+  return url.protocol === "https:" || url.protocol === "http:" ? url.origin : "";
+}
+
+/**
+ * The handler for `page` (the built /join): read once per instance, on the first request. A page without the field
+ * (a build that lost it) is a 500 and a log line, never a form that silently drops the referrer.
+ */
+export function createJoinPageHandler(page: URL) {
+  let html: Promise<string> | undefined;
+  const load = async () => {
+    const text = await readFile(page, "utf8");
+    if (text.split(FIELD_ID).length !== 2) throw new Error(`${page.pathname} has no single ${FIELD_ID}`);
+    return text;
+  };
+  return async (request: Request): Promise<Response> => {
+    // The form posts to /api/waitlist: anything but reading the page is not for this path.
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return new Response("Method not allowed. Use GET.\n", {
+        status: 405,
+        headers: { ...SITE_HEADERS, Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" },
+      });
+    }
+    html ??= load();
+    html.catch(() => (html = undefined)); // a failed read is tried again by the next request
+    const from = escapeHtml(referringOrigin(request.headers.get("referer")));
+    const body = (await html).replace(FIELD_ID, from ? `${FIELD_ID} value="${from}"` : FIELD_ID);
+    return new Response(request.method === "HEAD" ? null : body, {
+      headers: {
+        ...SITE_HEADERS,
+        "Content-Type": "text/html; charset=utf-8",
+        // Made for this visit's Referer: never kept by the CDN or the browser for another.
+        "Cache-Control": "no-store",
+      },
+    });
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * Double opt-in and removal, in SQL: single-purpose tokens (only their SHA-256 is stored), issued at most once
+ * per RESEND_MINUTES per address and kind, used by a POST from the page a link opens. Times are the
+ * database's (now()), so every function instance agrees.
+ */
+import { CONFIRM_TTL_DAYS, REMOVE_TTL_DAYS, RESEND_MINUTES } from "../../lib/waitlist/consent";
+import { addressKeys, type DataKeys } from "../data-key";
+import type { Db } from "../db/types";
+
+/**
+ * Issues `$2` (confirm) and `$3` (remove) for a pending address not mailed in the last RESEND_MINUTES. `$1`: every
+ * value its `email` column may hold (data-key.ts: addressKeys).
+ */
+const ISSUE_CONFIRMATION = `WITH target AS (
+    UPDATE waitlist SET confirmation_sent_at = now()
+    WHERE lower(email) = ANY($1::text[]) AND status = 'pending'
+      AND (confirmation_sent_at IS NULL OR confirmation_sent_at <= now() - make_interval(mins => ${RESEND_MINUTES}))
+    RETURNING id
+  ), tokens AS (
+    INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
+    SELECT t.hash, target.id, t.purpose, now() + make_interval(days => t.days)
+    FROM target, (VALUES ($2::text, 'confirm', ${CONFIRM_TTL_DAYS}), ($3::text, 'remove', ${REMOVE_TTL_DAYS})) AS t(hash, purpose, days)
+  )
+  SELECT id FROM target`;
+
+/** Issues a removal token `$2` for a listed address (any status) not sent one in the last RESEND_MINUTES. */
+const ISSUE_REMOVAL = `WITH target AS (
+    UPDATE waitlist SET removal_sent_at = now()
+    WHERE lower(email) = ANY($1::text[])
+      AND (removal_sent_at IS NULL OR removal_sent_at <= now() - make_interval(mins => ${RESEND_MINUTES}))
+    RETURNING id
+  ), tokens AS (
+    INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
+    SELECT $2::text, id, 'remove', now() + make_interval(days => ${REMOVE_TTL_DAYS}) FROM target
+  )
+  SELECT id FROM target`;
+
+/** An e-mail that could not be sent: its tokens go, and the next attempt may send again at once. */
+const UNSEND = `WITH dropped AS (DELETE FROM waitlist_token WHERE token_hash = ANY($2::text[]))
+  UPDATE waitlist SET confirmation_sent_at = CASE WHEN $3 = 'confirm' THEN NULL ELSE confirmation_sent_at END,
+    removal_sent_at = CASE WHEN $3 = 'remove' THEN NULL ELSE removal_sent_at END
+  WHERE id = $1`;
+
+/** Uses a confirm token (once, before it expires) and confirms its entry; reports what the token was. */
+const CONFIRM = `WITH token AS (
+    SELECT t.waitlist_id, t.used_at IS NOT NULL AS used, t.expires_at <= now() AS expired, w.status
+    FROM waitlist_token t JOIN waitlist w ON w.id = t.waitlist_id
+    WHERE t.token_hash = $1 AND t.purpose = 'confirm'
+  ), spent AS (
+    UPDATE waitlist_token SET used_at = now()
+    WHERE token_hash = $1 AND purpose = 'confirm' AND used_at IS NULL AND expires_at > now()
+    RETURNING waitlist_id
+  ), confirmed AS (
+    UPDATE waitlist SET status = 'confirmed', confirmed_at = now()
+    WHERE id IN (SELECT waitlist_id FROM spent) AND status = 'pending'
+    RETURNING id
+  )
+  SELECT (SELECT count(*)::int FROM confirmed) AS confirmed, token.used, token.expired, token.status
+  FROM (SELECT 1) AS one LEFT JOIN token ON true`;
+
+/** Deletes the entry of an unexpired remove token (its tokens go with it); reports what the token was. */
+const REMOVE = `WITH token AS (
+    SELECT waitlist_id, expires_at <= now() AS expired FROM waitlist_token WHERE token_hash = $1 AND purpose = 'remove'
+  ), removed AS (
+    DELETE FROM waitlist WHERE id IN (SELECT waitlist_id FROM token WHERE NOT expired) RETURNING id
+  )
+  SELECT (SELECT count(*)::int FROM removed) AS removed, (SELECT bool_or(expired) FROM token) AS expired`;
+
+/** Counts one e-mail to mailbox `$1` today and prunes days before yesterday; returns today's count. */
+const MAILBOX_SENT = `WITH hit AS (
+    INSERT INTO waitlist_mailbox_day (mailbox_key, day) VALUES ($1, current_date)
+    ON CONFLICT (mailbox_key, day) DO UPDATE SET sent = waitlist_mailbox_day.sent + 1
+    RETURNING sent
+  ), pruned AS (
+    DELETE FROM waitlist_mailbox_day WHERE day < current_date - 1 AND (SELECT sent FROM hit) = 1
+  )
+  SELECT sent FROM hit`;
+
+/** What a confirmation link did: confirmed now, had been already, expired, or never was (or its entry went). */
+export type ConfirmOutcome = "confirmed" | "already-confirmed" | "expired" | "invalid";
+/** What a removal link did: removed now, expired, or never was (or was used: its entry, and it, are gone). */
+export type RemoveOutcome = "removed" | "expired" | "invalid";
+
+export interface ConsentStore {
+  /** For a pending address due an e-mail: issues its two tokens and resolves to the entry's id; else null. */
+  issueConfirmation(email: string, confirmHash: string, removeHash: string): Promise<number | null>;
+  /** For a listed address due a removal e-mail: issues the token and resolves to the entry's id; else null. */
+  issueRemoval(email: string, removeHash: string): Promise<number | null>;
+  /** Undoes an issue whose e-mail could not be sent (its tokens are dropped; a repeat sends again). */
+  unsend(id: number, hashes: string[], kind: "confirm" | "remove"): Promise<void>;
+  /** Counts an e-mail about to go to `mailboxKey` (mailbox.ts); resolves to how many it is today, this one included. */
+  mailboxSent(mailboxKey: string): Promise<number>;
+  confirm(hash: string): Promise<ConfirmOutcome>;
+  remove(hash: string): Promise<RemoveOutcome>;
+}
+
+export function createConsentStore(db: Db, dataKeys: DataKeys | null = null): ConsentStore {
+  const firstId = (rows: Array<{ id: number | string }>) => (rows[0] ? Number(rows[0].id) : null);
+  return {
+    async issueConfirmation(email, confirmHash, removeHash) {
+      return firstId(
+        await db.query<{ id: number }>(ISSUE_CONFIRMATION, [addressKeys(dataKeys, email), confirmHash, removeHash]),
+      );
+    },
+    async issueRemoval(email, removeHash) {
+      return firstId(await db.query<{ id: number }>(ISSUE_REMOVAL, [addressKeys(dataKeys, email), removeHash]));
+    },
+    async unsend(id, hashes, kind) {
+      await db.query(UNSEND, [id, hashes, kind]);
+    },
+    async mailboxSent(mailboxKey) {
+      const [row] = await db.query<{ sent: number }>(MAILBOX_SENT, [mailboxKey]);
+      return Number(row?.sent ?? 1);
+    },
+    async confirm(hash) {
+      const [row] = await db.query<{
+        confirmed: number;
+        used: boolean | null;
+        expired: boolean | null;
+        status: string | null;
+      }>(CONFIRM, [hash]);
+      if (!row || row.status === null) return "invalid";
+      if (Number(row.confirmed) === 1) return "confirmed";
+      if (row.status === "confirmed") return "already-confirmed";
+      return row.expired ? "expired" : "invalid";
+    },
+    async remove(hash) {
+      const [row] = await db.query<{ removed: number; expired: boolean | null }>(REMOVE, [hash]);
+      if (Number(row?.removed ?? 0) === 1) return "removed";
+      return row?.expired ? "expired" : "invalid";
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { ConfigError, getConfig, type ServerConfig } from "../config";
+import { DataKeyError } from "../data-key";
+import { chooseConnection } from "../db/connection";
+import { openNetworkDb } from "../db/network";
+import type { Db } from "../db/types";
+import { log } from "../log";
+import { createStore, type Store } from "./store";
+
+type OpenEmbedded = (dataDir: string) => Promise<Db>;
+let openEmbedded: OpenEmbedded | undefined;
+
+/**
+ * Lets this process use the embedded database when no URL is configured. Local processes (npm start,
+ * astro dev, the CLI, tests) pass `openPgliteDb`; a deployed function never does, so its bundle never
+ * contains PGlite.
+ */
+export function allowEmbeddedDatabase(open: OpenEmbedded): void {
+  openEmbedded = open;
+}
+
+/** Opens the configured database (see chooseConnection) as a store; a malformed DATA_KEY stops here. */
+export async function openStore(config: ServerConfig = getConfig()): Promise<Store> {
+  if (config.dataKeyProblem) throw new DataKeyError(config.dataKeyProblem);
+  const connection = chooseConnection(config);
+  if (connection.kind === "embedded" && !openEmbedded) {
+    throw new ConfigError("No database configured: set DATABASE_URL, or add Netlify Database (NETLIFY_DB_URL).");
+  }
+  const db =
+    connection.kind === "embedded" && openEmbedded
+      ? await openEmbedded(connection.dataDir)
+      : await openNetworkDb(connection as Exclude<typeof connection, { kind: "embedded" }>, config);
+  return createStore(db, config.dataKeys);
+}
+
+let current: Promise<Store> | undefined;
+let shutDown = false;
+
+/** The process's store, created on first use; a failed open is retried on the next call. */
+export function getStore(): Promise<Store> {
+  if (shutDown) return Promise.reject(new Error("The server is shutting down."));
+  if (!current) {
+    current = openStore();
+    // Said once per instance where the platform's log is the only place anyone will read it.
+    const config = getConfig();
+    if (config.onNetlify && !config.dataKeys) {
+      log("warn", "waitlist.plain_text_at_rest", { fix: "set DATA_KEY in the Production context" });
+    }
+    current.catch(() => {
+      current = undefined;
+    });
+  }
+  return current;
+}
+
+/** Closes the store for good: nothing in this process opens it again (a graceful shutdown's last step). */
+export async function shutDownStore(): Promise<void> {
+  shutDown = true;
+  await closeStore();
+}
+
+/** Closes the process's store (between tests; the next getStore opens it again). */
+export async function closeStore(): Promise<void> {
+  const store = current;
+  current = undefined;
+  if (store) await (await store).close();
+}

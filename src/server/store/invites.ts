@@ -1,0 +1,245 @@
+/**
+ * Letting people in, in SQL: waves of invitations and the product's redemption of their codes. Every statement
+ * stands alone (Neon's HTTP driver has no session), so what keeps two waves apart is in the rows: a wave reserves
+ * the people it will invite (`invite_wave_id`, taken with SKIP LOCKED), and beats (`heartbeat_at`) while it sends.
+ * Only a SHA-256 of each invite code is stored. Times are the database's, so every process agrees.
+ */
+import { REMOVE_TTL_DAYS } from "../../lib/waitlist/consent";
+import { type DataKeys, PERSON_COLUMNS, PERSONAL_FIELDS, personOf, type StoredPerson } from "../data-key";
+import type { Db } from "../db/types";
+import { hashToken, newToken } from "../tokens";
+
+/** 20 random bytes (160 bits) as base64url: 27 characters, the only shape a code ever has. */
+const CODE_BYTES = 20;
+export const INVITE_CODE_PATTERN = /^[A-Za-z0-9_-]{27}$/;
+
+/** A new invite code for the link, and the hash the database keeps. */
+export function newInviteCode(): { code: string; hash: string } {
+  const { token: code, hash } = newToken(CODE_BYTES);
+  return { code, hash };
+}
+
+export const hashInviteCode = hashToken;
+
+/** Confirmed, and in no wave yet: who the next wave may take. */
+const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL";
+
+const SQL = {
+  /** The `$1` people the next wave would take, in sign-up order: how many, their first and last sign-up days. */
+  preview: `SELECT count(*)::int AS count, min(created_at) AS first, max(created_at) AS last,
+      (SELECT count(*)::int FROM waitlist WHERE ${AVAILABLE}) AS available
+    FROM (SELECT created_at FROM waitlist WHERE ${AVAILABLE} ORDER BY created_at, id LIMIT $1) AS next`,
+  startWave: "INSERT INTO waitlist_invite_wave (owner, size) VALUES ($1, $2) RETURNING id",
+  /**
+   * Reserves up to `$2` of the oldest available people for wave `$1`. SKIP LOCKED: a wave reserving at the same
+   * moment takes other people; a row it took meanwhile no longer matches and is passed over (so fewer may come
+   * back than asked: the caller asks again).
+   */
+  reserve: `UPDATE waitlist SET invite_wave_id = $1 WHERE id IN (
+      SELECT id FROM waitlist WHERE ${AVAILABLE} ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED
+    ) RETURNING id`,
+  /**
+   * The people wave `$1` still holds, in sign-up order; `attempted`: their e-mail's end was being sent;
+   * `confirmed_by_link`: they confirmed their address by its link (not stored confirmed while e-mail was off).
+   */
+  members: `SELECT id, ${PERSON_COLUMNS}, invite_attempted_at IS NOT NULL AS attempted,
+      confirmed_at IS NOT NULL AS confirmed_by_link FROM waitlist
+    WHERE invite_wave_id = $1 AND status = 'confirmed' ORDER BY created_at, id`,
+  /** Waves not finished, with how many people each still holds and whether it has stopped beating. */
+  unfinished: `SELECT v.id, v.owner, v.heartbeat_at < now() - make_interval(secs => $1::int) AS stale,
+      (SELECT count(*)::int FROM waitlist w WHERE w.invite_wave_id = v.id AND w.status = 'confirmed') AS remaining
+    FROM waitlist_invite_wave v WHERE v.finished_at IS NULL ORDER BY v.id`,
+  /** Takes over wave `$1` from its (dead) owner `$2`; only one taker can win. */
+  takeOver: `UPDATE waitlist_invite_wave SET owner = $3, heartbeat_at = now()
+    WHERE id = $1 AND owner = $2 AND finished_at IS NULL RETURNING id`,
+  /**
+   * Before person `$1` of wave `$2` is mailed: stores the hash of their code (`$3`, valid `$4` days) and of their
+   * leave link (`$5`; none when null), and beats for the wave. Resolves to whether the person is still there to
+   * invite (not removed meanwhile).
+   */
+  prepare: `WITH person AS (
+      UPDATE waitlist SET invite_code_hash = $3, invite_expires_at = now() + make_interval(days => $4::int)
+      WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
+    ), leave AS (
+      INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
+      SELECT $5::text, id, 'remove', now() + make_interval(days => ${REMOVE_TTL_DAYS}) FROM person WHERE $5::text IS NOT NULL
+    ), beat AS (
+      UPDATE waitlist_invite_wave SET heartbeat_at = now() WHERE id = $2
+    )
+    SELECT count(*)::int AS held FROM person`,
+  /**
+   * Person `$1`'s e-mail is whole on the server but for its last bytes: from now on it may be accepted at any
+   * moment, so its code already redeems. It invites nobody: a wave that dies before it hears back leaves the
+   * person confirmed in the wave, and the next run mails them again (with a new code).
+   */
+  attempted: `UPDATE waitlist SET invite_attempted_at = now()
+    WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id`,
+  /** An SMTP server accepted person `$1`'s invitation (its answer to the final "." was read): they are invited. */
+  sent: `UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invite_attempted_at = NULL
+    WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id`,
+  /** The team's CSV has the codes `$3` (hashes, valid `$4` days) of people `$2` of wave `$1`: they are invited. */
+  sentAll: `UPDATE waitlist w SET status = 'invited', invited_at = now(), invite_wave_id = NULL,
+      invite_code_hash = c.hash, invite_expires_at = now() + make_interval(days => $4::int)
+    FROM unnest($2::bigint[], $3::text[]) AS c(id, hash)
+    WHERE w.id = c.id AND w.invite_wave_id = $1 AND w.status = 'confirmed' RETURNING w.id`,
+  /** Person `$1`'s invitation was refused: they stay confirmed, free for a later wave; the code and leave link go. */
+  release: `WITH released AS (
+      UPDATE waitlist SET invite_wave_id = NULL, invite_code_hash = NULL, invite_expires_at = NULL,
+        invite_attempted_at = NULL
+      WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
+    )
+    DELETE FROM waitlist_token WHERE token_hash = $3 AND waitlist_id IN (SELECT id FROM released)`,
+  /** Ends wave `$1`: whoever it still holds, no server having accepted their e-mail, goes back to the confirmed list. */
+  finish: `WITH released AS (
+      UPDATE waitlist SET invite_wave_id = NULL, invite_code_hash = NULL, invite_expires_at = NULL,
+        invite_attempted_at = NULL
+      WHERE invite_wave_id = $1 AND status = 'confirmed' RETURNING id
+    )
+    UPDATE waitlist_invite_wave SET finished_at = now() WHERE id = $1`,
+  /**
+   * The product redeems code hash `$1`: once, before it expires, the person joins. A code whose e-mail went to the
+   * SMTP server from a wave that has not yet heard back works too (the e-mail may be in their inbox).
+   */
+  redeem: `WITH invite AS (
+      SELECT status, invite_expires_at <= now() AS expired FROM waitlist WHERE invite_code_hash = $1
+    ), joined AS (
+      UPDATE waitlist SET status = 'joined', joined_at = now(), invited_at = coalesce(invited_at, now()),
+        invite_wave_id = NULL, invite_attempted_at = NULL
+      WHERE invite_code_hash = $1 AND invite_expires_at > now()
+        AND (status = 'invited' OR (status = 'confirmed' AND invite_attempted_at IS NOT NULL))
+      RETURNING ${PERSON_COLUMNS}
+    )
+    SELECT ${PERSONAL_FIELDS.map((field) => `(SELECT ${field} FROM joined) AS ${field}`).join(", ")},
+      (SELECT key_id FROM joined) AS key_id, (SELECT sealed FROM joined) AS sealed, (SELECT count(*)::int FROM joined) AS joined,
+      (SELECT status FROM invite) AS status, (SELECT expired FROM invite) AS expired`,
+} as const;
+
+export interface WavePreview {
+  /** How many the wave would take (at most the number asked for). */
+  count: number;
+  /** The first and last sign-up times among them (ISO), null when there is nobody. */
+  first: string | null;
+  last: string | null;
+  /** Every confirmed person no wave holds. */
+  available: number;
+}
+
+export interface WaveMember {
+  id: number;
+  email: string;
+  name: string | null;
+  /** Their e-mail was handed to the SMTP server by a wave that never heard the answer. */
+  attempted: boolean;
+  /** They confirmed their address by its link; someone stored while e-mail was off never did. */
+  confirmedByLink: boolean;
+}
+
+export interface UnfinishedWave {
+  id: number;
+  owner: string;
+  /** No sign of life for longer than the staleness limit. */
+  stale: boolean;
+  remaining: number;
+}
+
+/** What redeeming a code did: the person joined now, the code was used, it expired, or it never was. */
+export type RedeemOutcome =
+  | { outcome: "joined"; email: string; name: string | null }
+  | { outcome: "used" | "expired" | "unknown" };
+
+export interface InviteStore {
+  preview(next: number): Promise<WavePreview>;
+  /** A new wave of `size` run by `owner`; resolves to its id. */
+  startWave(owner: string, size: number): Promise<number>;
+  /** Reserves up to `count` more of the oldest confirmed people for the wave; resolves to how many it got. */
+  reserve(wave: number, count: number): Promise<number>;
+  members(wave: number): Promise<WaveMember[]>;
+  unfinished(staleSeconds: number): Promise<UnfinishedWave[]>;
+  takeOver(wave: number, from: string, to: string): Promise<boolean>;
+  prepare(wave: number, id: number, codeHash: string, ttlDays: number, leaveHash: string | null): Promise<boolean>;
+  /** Notes that person `id`'s e-mail is about to end; false when the wave no longer holds them (they left). */
+  attempted(wave: number, id: number): Promise<boolean>;
+  sent(wave: number, id: number): Promise<boolean>;
+  sentAll(wave: number, ids: number[], codeHashes: string[], ttlDays: number): Promise<number>;
+  release(wave: number, id: number, leaveHash: string | null): Promise<void>;
+  finish(wave: number): Promise<void>;
+  redeem(codeHash: string): Promise<RedeemOutcome>;
+}
+
+export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): InviteStore {
+  const iso = (value: unknown) =>
+    value === null || value === undefined
+      ? null
+      : new Date(value instanceof Date ? value : String(value)).toISOString();
+  return {
+    async preview(next) {
+      const [row] = await db.query<{ count: number; first: unknown; last: unknown; available: number }>(SQL.preview, [
+        next,
+      ]);
+      return {
+        count: Number(row?.count ?? 0),
+        first: iso(row?.first),
+        last: iso(row?.last),
+        available: Number(row?.available ?? 0),
+      };
+    },
+    async startWave(owner, size) {
+      const [row] = await db.query<{ id: number }>(SQL.startWave, [owner, size]);
+      return Number(row?.id);
+    },
+    async reserve(wave, count) {
+      return (await db.query(SQL.reserve, [wave, count])).length;
+    },
+    async members(wave) {
+      type Row = StoredPerson & { id: number; attempted: boolean; confirmed_by_link: boolean };
+      const rows = await db.query<Row>(SQL.members, [wave]);
+      return rows.map((row) => {
+        const { email, name } = personOf(dataKeys, row);
+        return { id: Number(row.id), email, name, attempted: row.attempted, confirmedByLink: row.confirmed_by_link };
+      });
+    },
+    async unfinished(staleSeconds) {
+      const rows = await db.query<{ id: number; owner: string; stale: boolean; remaining: number }>(SQL.unfinished, [
+        staleSeconds,
+      ]);
+      return rows.map((row) => ({ ...row, id: Number(row.id), remaining: Number(row.remaining) }));
+    },
+    async takeOver(wave, from, to) {
+      return (await db.query(SQL.takeOver, [wave, from, to])).length === 1;
+    },
+    async prepare(wave, id, codeHash, ttlDays, leaveHash) {
+      const [row] = await db.query<{ held: number }>(SQL.prepare, [id, wave, codeHash, ttlDays, leaveHash]);
+      return Number(row?.held ?? 0) === 1;
+    },
+    async attempted(wave, id) {
+      return (await db.query(SQL.attempted, [id, wave])).length === 1;
+    },
+    async sent(wave, id) {
+      return (await db.query(SQL.sent, [id, wave])).length === 1;
+    },
+    async sentAll(wave, ids, codeHashes, ttlDays) {
+      return (await db.query(SQL.sentAll, [wave, ids, codeHashes, ttlDays])).length;
+    },
+    async release(wave, id, leaveHash) {
+      await db.query(SQL.release, [id, wave, leaveHash]);
+    },
+    async finish(wave) {
+      await db.query(SQL.finish, [wave]);
+    },
+    async redeem(codeHash) {
+      const [row] = await db.query<StoredPerson & { joined: number; status: string | null; expired: boolean | null }>(
+        SQL.redeem,
+        [codeHash],
+      );
+      if (row && Number(row.joined) === 1) {
+        const { email, name } = personOf(dataKeys, row);
+        return { outcome: "joined", email, name };
+      }
+      if (!row || row.status === null) return { outcome: "unknown" };
+      if (row.status === "joined") return { outcome: "used" };
+      if (row.expired) return { outcome: "expired" };
+      // Invited and unexpired, yet not joined by this statement: a redemption at the same moment took it.
+      return row.status === "invited" ? { outcome: "used" } : { outcome: "unknown" };
+    },
+  };
+}
