@@ -1,0 +1,68 @@
+/**
+ * Sealing with DATA_KEY, as the store sees it: which rows are sealed under which key, the check that this process
+ * holds every key a stored row needs (made once, before the first write), and `waitlist encrypt`'s batches.
+ */
+import { columnsOf, DataKeyError, type DataKeys, personOf, type StoredPerson } from "../data-key";
+import type { Db } from "../db/types";
+import { SQL } from "./sql";
+import type { Sealing } from "./types";
+
+export function createSealing(db: Db, dataKeys: DataKeys | null) {
+  const sealing = async (): Promise<Sealing> => {
+    const counts: Sealing = { plain: 0, sealed: {} };
+    for (const r of await db.query<{ key_id: string | null; count: number }>(SQL.sealing)) {
+      if (r.key_id === null) counts.plain = Number(r.count);
+      else counts.sealed[r.key_id] = Number(r.count);
+    }
+    return counts;
+  };
+  const checkDataKey = async () => {
+    const { sealed } = await sealing();
+    const known = [dataKeys?.current.id, dataKeys?.previous?.id];
+    for (const [id, count] of Object.entries(sealed)) {
+      if (known.includes(id)) continue;
+      throw new DataKeyError(
+        dataKeys
+          ? `DATA_KEY does not open the ${count} row(s) sealed under key ${id}: set the key they were sealed with (while rotating, the old one as DATA_KEY_PREVIOUS).`
+          : `${count} row(s) are sealed under key ${id}, but DATA_KEY is not set: set it to the key they were sealed with.`,
+      );
+    }
+  };
+  /**
+   * After a sign-up that added nothing while rows are sealed (the statement says so): without DATA_KEY, the reason is
+   * those rows, not a duplicate, and a DataKeyError says which key is missing. The caller answers it as an outage,
+   * so the visitor keeps their values and tries again.
+   */
+  const refusedInClear = async (sealedRows: boolean | undefined) => {
+    if (!dataKeys && sealedRows === true) await checkDataKey();
+  };
+  let checked: Promise<void> | undefined;
+  /**
+   * The key check, made once per store, before the first write with a key (without one, rows are written plain,
+   * which any key can live with); a database that did not answer is asked again next time.
+   */
+  const keyChecked = () => {
+    if (!dataKeys) return Promise.resolve();
+    checked ??= checkDataKey().catch((error: unknown) => {
+      if (!(error instanceof DataKeyError)) checked = undefined;
+      throw error;
+    });
+    return checked;
+  };
+  const sealNext = async (limit: number) => {
+    if (!dataKeys) throw new DataKeyError("DATA_KEY is not set: there is no key to seal with.");
+    await keyChecked();
+    const rows = await db.query<StoredPerson & { id: number | string }>(SQL.unsealed, [dataKeys.current.id, limit]);
+    if (rows.length === 0) return { sealed: 0, read: 0 };
+    const sealed = rows.map((r) => columnsOf(dataKeys, personOf(dataKeys, r)));
+    const done = await db.query(SQL.seal, [
+      dataKeys.current.id,
+      rows.map((r) => Number(r.id)),
+      sealed.map((c) => c.email),
+      sealed.map((c) => c.sealed),
+      rows.map((r) => r.key_id),
+    ]);
+    return { sealed: done.length, read: rows.length };
+  };
+  return { sealing, checkDataKey, keyChecked, refusedInClear, sealNext };
+}
