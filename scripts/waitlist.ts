@@ -15,19 +15,16 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PURGE_MIN_DAYS } from "../src/lib/waitlist/consent";
 import { getConfig } from "../src/server/config";
-import { visibleControls } from "../src/server/csv";
 import { DataKeyError } from "../src/server/data-key";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
 import { DataDirLockedError } from "../src/server/db/lock";
 import { openPgliteDb } from "../src/server/db/pglite";
-import { ENTRY_STATUSES } from "../src/server/entry";
 import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export/rows";
-import { earlyAccessBase, InviteConfigError, previewWave, runWave } from "../src/server/invitations/wave";
-import { createSmtpMailer } from "../src/server/mail/mailer";
+import { earlyAccessBase, InviteConfigError } from "../src/server/invitations/wave";
 import { allowEmbeddedDatabase, openStore } from "../src/server/store/instance";
 import type { Store } from "../src/server/store/store";
-import { SITE } from "../src/site";
 import { explainDbError } from "./lib/db-errors";
+import { count, encrypt, invite } from "./lib/waitlist-commands";
 
 const HELP = `Usage: npm run waitlist -- <command> [options]
 
@@ -154,109 +151,12 @@ try {
   fail(`cannot open ${explainDbError(error, connection)}`);
 }
 
-const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
-const day = (iso: string | null) => iso?.slice(0, 10) ?? "";
-
-/** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations/wave.ts). */
-async function invite(base: URL): Promise<number> {
-  const preview = await previewWave(store, next);
-  const how = getConfig().mail ? "by e-mail" : "as CSV on standard output (mail is off)";
-  if (!values.yes) {
-    const who =
-      preview.count === 0
-        ? `Dry run: nobody to invite: no confirmed sign-up is waiting in ${source}.`
-        : `Dry run: would invite ${preview.count} of ${plural(preview.available, "confirmed sign-up")} waiting in ${source}, who signed up from ${day(preview.first)} to ${day(preview.last)} (UTC), ${how}.`;
-    console.log(who);
-    if (preview.interrupted > 0) {
-      console.log(
-        `An unfinished wave still holds ${plural(preview.interrupted, "person", "people")}: if its process has stopped, --yes completes it first and invites nobody else in that run.`,
-      );
-    }
-    if (preview.count > 0) console.log("Run again with --yes to invite them.");
-    return 0;
-  }
-  const write = (text: string) =>
-    new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
-  const mail = getConfig().mail;
-  const mailer = mail ? createSmtpMailer(mail, { pool: true }) : null;
-  if (!mailer) await write("email,name,invite_url\r\n");
-  const report = await runWave({
-    store,
-    next,
-    delivery: mailer ? { kind: "mail", mailer } : { kind: "csv", write },
-    accessUrl: base,
-    siteUrl: getConfig().siteUrl ?? SITE.url,
-    ttlDays: getConfig().inviteTtlDays,
-  });
-  mailer?.close();
-  // With mail off, standard output is the CSV: the summary goes to standard error.
-  const say = mailer ? console.log : console.error;
-  const done = `${plural(report.invited, "person", "people")} invited ${mailer ? "(e-mails accepted by the SMTP server)" : "(their rows are above)"}`;
-  if (report.resumed) {
-    say(`Completed an interrupted wave in ${source}: ${done}. Run again for a new wave.`);
-  } else if (report.invited + report.refused === 0 && !report.stopped) {
-    say(`Nobody to invite: no confirmed sign-up is waiting in ${source}.`);
-  } else {
-    say(`Wave in ${source}: ${done}.`);
-  }
-  if (report.refused > 0) {
-    say(
-      `${plural(report.refused, "e-mail")} refused by the SMTP server: ${report.refused === 1 ? "that person stays" : "those people stay"} confirmed, and a later wave tries again.`,
-    );
-  }
-  if (report.stopped) {
-    say(
-      `Stopped early: the SMTP server could not be used (${report.stopped}). Whoever was not reached stays confirmed; run again to invite them.`,
-    );
-  }
-  return report.refused > 0 || report.stopped ? 1 : 0;
-}
-
-/** `encrypt`: seals batch after batch until no row is left outside DATA_KEY; a rerun goes on where one stopped. */
-async function encrypt(): Promise<number> {
-  if (!config.dataKeys) fail(config.dataKeyProblem ?? "DATA_KEY is not set: make one with `openssl rand -base64 32`.");
-  await store.checkDataKey();
-  let total = 0;
-  for (;;) {
-    const { sealed, read } = await store.sealNext(500);
-    total += sealed;
-    if (read === 0) break;
-  }
-  const { plain, sealed } = await store.sealing();
-  const others = Object.entries(sealed).filter(([id]) => id !== config.dataKeys?.current.id);
-  const under = sealed[config.dataKeys.current.id] ?? 0;
-  console.log(
-    `Sealed ${plural(total, "row")} now; ${plural(under, "row")} under key ${config.dataKeys.current.id} in ${source}.`,
-  );
-  if (plain > 0 || others.length > 0) {
-    console.log(
-      `Still outside it: ${plain} plain, ${others.map(([id, n]) => `${n} under ${id}`).join(", ") || "none sealed"}. Run again.`,
-    );
-    return 1;
-  }
-  return 0;
-}
-
 let exitCode = 0;
 try {
   if (command === "count") {
-    const counts = await store.countByStatus();
-    const days = await store.perDay(14);
-    const sources = (await store.breakdown(14, 5)).source;
-    console.log(`Waitlist: ${plural(counts.total, "sign-up")} in ${source}`);
-    for (const status of ENTRY_STATUSES) console.log(`  ${status.padEnd(9)} ${String(counts[status]).padStart(7)}`);
-    console.log("\nLast 14 days (UTC):");
-    const widest = Math.max(1, ...days.map((d) => d.count));
-    for (const { day, count } of days) {
-      console.log(`  ${day}  ${String(count).padStart(5)}  ${"█".repeat(Math.round((count / widest) * 30))}`);
-    }
-    console.log("\nTop sources, last 14 days:");
-    if (sources.length === 0) console.log("  (no sign-ups)");
-    for (const { value: source, count } of sources) {
-      console.log(`  ${visibleControls(source ?? "(none)").padEnd(24)} ${String(count).padStart(5)}`);
-    }
+    await count(store, source);
   } else if (command === "invite") {
-    exitCode = await invite(accessUrl as URL);
+    exitCode = await invite({ store, source, next, yes: values.yes ?? false, base: accessUrl as URL });
   } else if (command === "export") {
     const confirmedOnly = values["confirmed-only"] ?? false;
     // Streamed batch by batch, waiting for stdout to drain: memory holds one batch whatever the list's size.
@@ -265,7 +165,7 @@ try {
       if (!process.stdout.write(parts.join(""))) await once(process.stdout, "drain");
     }
   } else if (command === "encrypt") {
-    exitCode = await encrypt();
+    exitCode = await encrypt(store, config, source, fail);
   } else {
     const apply = values.yes ?? false;
     const { matched, purged } = await store.purgePending(olderThanHours, apply);

@@ -1,0 +1,129 @@
+/**
+ * What `npm run waitlist -- count | invite | encrypt` do and print, given the store the command opened
+ * (scripts/waitlist.ts parses the arguments and opens it).
+ */
+import { getConfig, type ServerConfig } from "../../src/server/config";
+import { visibleControls } from "../../src/server/csv";
+import { ENTRY_STATUSES } from "../../src/server/entry";
+import { previewWave, runWave } from "../../src/server/invitations/wave";
+import { createSmtpMailer } from "../../src/server/mail/mailer";
+import type { Store } from "../../src/server/store/store";
+import { SITE } from "../../src/site";
+
+interface InviteRun {
+  store: Store;
+  /** Where the list is, as the command's lines name it. */
+  source: string;
+  next: number;
+  /** --yes: run the wave; without it, a dry run. */
+  yes: boolean;
+  /** The product's sign-up page the invite links lead to. */
+  base: URL;
+}
+
+export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+const day = (iso: string | null) => iso?.slice(0, 10) ?? "";
+
+/** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations/wave.ts). */
+export async function invite({ store, source, next, yes, base }: InviteRun): Promise<number> {
+  const preview = await previewWave(store, next);
+  const how = getConfig().mail ? "by e-mail" : "as CSV on standard output (mail is off)";
+  if (!yes) {
+    const who =
+      preview.count === 0
+        ? `Dry run: nobody to invite: no confirmed sign-up is waiting in ${source}.`
+        : `Dry run: would invite ${preview.count} of ${plural(preview.available, "confirmed sign-up")} waiting in ${source}, who signed up from ${day(preview.first)} to ${day(preview.last)} (UTC), ${how}.`;
+    console.log(who);
+    if (preview.interrupted > 0) {
+      console.log(
+        `An unfinished wave still holds ${plural(preview.interrupted, "person", "people")}: if its process has stopped, --yes completes it first and invites nobody else in that run.`,
+      );
+    }
+    if (preview.count > 0) console.log("Run again with --yes to invite them.");
+    return 0;
+  }
+  const write = (text: string) =>
+    new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
+  const mail = getConfig().mail;
+  const mailer = mail ? createSmtpMailer(mail, { pool: true }) : null;
+  if (!mailer) await write("email,name,invite_url\r\n");
+  const report = await runWave({
+    store,
+    next,
+    delivery: mailer ? { kind: "mail", mailer } : { kind: "csv", write },
+    accessUrl: base,
+    siteUrl: getConfig().siteUrl ?? SITE.url,
+    ttlDays: getConfig().inviteTtlDays,
+  });
+  mailer?.close();
+  // With mail off, standard output is the CSV: the summary goes to standard error.
+  const say = mailer ? console.log : console.error;
+  const done = `${plural(report.invited, "person", "people")} invited ${mailer ? "(e-mails accepted by the SMTP server)" : "(their rows are above)"}`;
+  if (report.resumed) {
+    say(`Completed an interrupted wave in ${source}: ${done}. Run again for a new wave.`);
+  } else if (report.invited + report.refused === 0 && !report.stopped) {
+    say(`Nobody to invite: no confirmed sign-up is waiting in ${source}.`);
+  } else {
+    say(`Wave in ${source}: ${done}.`);
+  }
+  if (report.refused > 0) {
+    say(
+      `${plural(report.refused, "e-mail")} refused by the SMTP server: ${report.refused === 1 ? "that person stays" : "those people stay"} confirmed, and a later wave tries again.`,
+    );
+  }
+  if (report.stopped) {
+    say(
+      `Stopped early: the SMTP server could not be used (${report.stopped}). Whoever was not reached stays confirmed; run again to invite them.`,
+    );
+  }
+  return report.refused > 0 || report.stopped ? 1 : 0;
+}
+
+/** `encrypt`: seals batch after batch until no row is left outside DATA_KEY; a rerun goes on where one stopped. */
+export async function encrypt(
+  store: Store,
+  config: ServerConfig,
+  source: string,
+  fail: (message: string) => never,
+): Promise<number> {
+  if (!config.dataKeys) fail(config.dataKeyProblem ?? "DATA_KEY is not set: make one with `openssl rand -base64 32`.");
+  await store.checkDataKey();
+  let total = 0;
+  for (;;) {
+    const { sealed, read } = await store.sealNext(500);
+    total += sealed;
+    if (read === 0) break;
+  }
+  const { plain, sealed } = await store.sealing();
+  const others = Object.entries(sealed).filter(([id]) => id !== config.dataKeys?.current.id);
+  const under = sealed[config.dataKeys.current.id] ?? 0;
+  console.log(
+    `Sealed ${plural(total, "row")} now; ${plural(under, "row")} under key ${config.dataKeys.current.id} in ${source}.`,
+  );
+  if (plain > 0 || others.length > 0) {
+    console.log(
+      `Still outside it: ${plain} plain, ${others.map(([id, n]) => `${n} under ${id}`).join(", ") || "none sealed"}. Run again.`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+/** `count`: every status, sign-ups per day and the top sources of the last 14 days. */
+export async function count(store: Store, source: string): Promise<void> {
+  const counts = await store.countByStatus();
+  const days = await store.perDay(14);
+  const sources = (await store.breakdown(14, 5)).source;
+  console.log(`Waitlist: ${plural(counts.total, "sign-up")} in ${source}`);
+  for (const status of ENTRY_STATUSES) console.log(`  ${status.padEnd(9)} ${String(counts[status]).padStart(7)}`);
+  console.log("\nLast 14 days (UTC):");
+  const widest = Math.max(1, ...days.map((d) => d.count));
+  for (const { day, count } of days) {
+    console.log(`  ${day}  ${String(count).padStart(5)}  ${"█".repeat(Math.round((count / widest) * 30))}`);
+  }
+  console.log("\nTop sources, last 14 days:");
+  if (sources.length === 0) console.log("  (no sign-ups)");
+  for (const { value: source, count } of sources) {
+    console.log(`  ${visibleControls(source ?? "(none)").padEnd(24)} ${String(count).padStart(5)}`);
+  }
+}
