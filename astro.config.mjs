@@ -5,10 +5,10 @@ import react from "@astrojs/react";
 import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
+import { netlifyFunctions } from "./dev/astro-functions.ts";
 import { cspPerPage } from "./src/integrations/csp-per-page.ts";
 import { fontSubset } from "./src/integrations/font-subset.ts";
 import { intentDirective } from "./src/integrations/intent-directive.ts";
-import { netlifyFunctions } from "./src/integrations/netlify-functions.ts";
 import { SITE } from "./src/site.ts";
 
 /** A CSP hash source for an inline `style` attribute (allowed by 'unsafe-hashes', value by value). */

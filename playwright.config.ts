@@ -59,6 +59,7 @@ export default defineConfig({
           PORT: String(port),
           DATA_DIR: ".data/e2e",
           RATE_LIMIT_MAX: "100000",
+          NETLIFY_RATE_LIMIT: "off",
           WAITLIST_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
         },
         url: `http://localhost:${port}/`,

@@ -15,10 +15,10 @@ import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Flags } from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
+import { createSiteHandler, loadHeaderRules } from "../dev/local-netlify/site-server";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
-import { createSiteHandler, loadHeaderRules } from "../src/local-netlify/site-server";
 
 const { values } = parseArgs({ options: { compare: { type: "string", multiple: true }, runs: { type: "string" } } });
 const RUNS = Number(values.runs ?? process.env["LIGHTHOUSE_RUNS"] ?? 5);

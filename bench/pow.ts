@@ -9,9 +9,9 @@ import { readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium } from "@playwright/test";
+import { createSiteHandler } from "../dev/local-netlify/site-server";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
-import { createSiteHandler } from "../src/local-netlify/site-server";
 import type { RootKey } from "../src/server/secret";
 import { createProofChallenge } from "../src/server/signup/proof-of-work";
 

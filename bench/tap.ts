@@ -12,9 +12,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
+import { createSiteHandler, loadHeaderRules } from "../dev/local-netlify/site-server";
 import { CHROMIUM_ARGS, findChromium, throttleLikeMobilePreset } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
-import { createSiteHandler, loadHeaderRules } from "../src/local-netlify/site-server";
 
 // --dist measures another build (an earlier commit's, say) beside the SPA, and only prints its table.
 const { values } = parseArgs({ options: { runs: { type: "string" }, dist: { type: "string" } } });

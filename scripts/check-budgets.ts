@@ -10,7 +10,7 @@
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadHeaderRules } from "../src/local-netlify/site-server";
+import { loadHeaderRules } from "../dev/local-netlify/site-server";
 import { bundleFunctions } from "./lib/bundle-functions";
 import { FIRST_WINDOW_BYTES, measureWireSizes, type WireSize } from "./lib/first-round-trip";
 import { type JsBeforeInteraction, measureJsBeforeInteraction } from "./lib/js-before-interaction";

@@ -1,13 +1,14 @@
 /**
  * Serves the production build at http://localhost:4321 (PORT overrides), offline, as Netlify would (see
- * src/local-netlify/site-server.ts), with the functions at their paths. Without a database URL they use the embedded
+ * dev/local-netlify/site-server.ts), with the functions at their paths. Without a database URL they use the embedded
  * database, which opens alongside, before the first sign-up needs it.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolveConfig } from "@netlify/config";
-import { loadFunctions } from "../src/local-netlify/functions";
-import { createSiteHandler, loadHeaderRules } from "../src/local-netlify/site-server";
+import { loadFunctions } from "../dev/local-netlify/functions";
+import { createSiteHandler, loadHeaderRules } from "../dev/local-netlify/site-server";
+import { refuseSiteConfig } from "../dev/local-netlify/unsupported";
 import { getConfig } from "../src/server/config";
 import { DataKeyError } from "../src/server/data-key";
 import { chooseConnection, describeConnection } from "../src/server/db/connection";
@@ -77,11 +78,14 @@ if (mail) {
 
 const { config, configPath } = await resolveConfig({ cwd: process.cwd(), offline: true, context: "production" });
 const publish = config.build.publish;
+refuseSiteConfig(config, publish);
 const handler = createSiteHandler({
   publish,
   headerRules: await loadHeaderRules(configPath ?? "netlify.toml", publish),
   functions: await loadFunctions(config.functionsDirectory ?? "netlify/functions"),
   host,
+  // Netlify's per-client rate limit on the functions; the test servers, many visitors from one address, say off.
+  rateLimits: process.env["NETLIFY_RATE_LIMIT"] !== "off",
 });
 let inFlight = 0;
 let drained: (() => void) | undefined;

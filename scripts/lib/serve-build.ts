@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createSiteHandler, type HeaderRule } from "../../src/local-netlify/site-server";
+import { createSiteHandler, type HeaderRule } from "../../dev/local-netlify/site-server";
 
 export interface ServedBuild {
   base: string;

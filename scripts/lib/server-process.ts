@@ -39,7 +39,14 @@ export async function startServer(
     "node_modules/.bin/node",
     [...SERVER_NODE_FLAGS, ...nodeFlags, "--import", "tsx", "scripts/serve.ts"],
     {
-      env: { ...process.env, PORT: "0", DATA_DIR: dataDir, RATE_LIMIT_MAX: "100000", ...env },
+      env: {
+        ...process.env,
+        PORT: "0",
+        DATA_DIR: dataDir,
+        RATE_LIMIT_MAX: "100000",
+        NETLIFY_RATE_LIMIT: "off",
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

@@ -6,7 +6,7 @@
  * mail-settings.test.ts; the purge: purge-pending.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { createContext } from "../../src/local-netlify/netlify-context";
+import { createContext } from "../../dev/local-netlify/netlify-context";
 import { SITE } from "../../src/site";
 import { backends } from "./backends";
 import { consentHarness, linkTo, mailConfig, ORIGIN } from "./consent-harness";

@@ -5,7 +5,7 @@
  */
 import type { Context } from "@netlify/functions";
 import { afterAll, afterEach, beforeAll, vi } from "vitest";
-import { createContext } from "../../src/local-netlify/netlify-context";
+import { createContext } from "../../dev/local-netlify/netlify-context";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createLinksHandler } from "../../src/server/links/handler";
 import { createWaitlistHandler } from "../../src/server/signup/handler";

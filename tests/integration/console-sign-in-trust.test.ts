@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import type { Context } from "@netlify/functions";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createContext } from "../../src/local-netlify/netlify-context";
+import { createContext } from "../../dev/local-netlify/netlify-context";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createConsoleHandler, SIGN_IN_MAILS_PER_HOUR } from "../../src/server/console/handler";
 import { CONSOLE_HEADERS } from "../../src/server/console/pages";

@@ -5,7 +5,7 @@
  */
 import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createContext } from "../../src/local-netlify/netlify-context";
+import { createContext } from "../../dev/local-netlify/netlify-context";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createConsoleHandler } from "../../src/server/console/handler";
 import { openPgliteDb } from "../../src/server/db/pglite";

@@ -1,6 +1,6 @@
 import type { Context } from "@netlify/functions";
 import { inject, vi } from "vitest";
-import { createContext } from "../../src/local-netlify/netlify-context";
+import { createContext } from "../../dev/local-netlify/netlify-context";
 import { resetConfig } from "../../src/server/config";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { allowEmbeddedDatabase, closeStore, getStore } from "../../src/server/store/instance";

@@ -7,7 +7,7 @@
 import { hostname } from "node:os";
 import type { Context } from "@netlify/functions";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createContext } from "../../src/local-netlify/netlify-context";
+import { createContext } from "../../dev/local-netlify/netlify-context";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { formatEntries } from "../../src/server/export/rows";
 import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";

@@ -5,9 +5,9 @@
 import { createHash } from "node:crypto";
 import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createContext } from "../../dev/local-netlify/netlify-context";
 import { encodeProof } from "../../src/lib/waitlist/client";
 import { solveProof } from "../../src/lib/waitlist/proof-solver";
-import { createContext } from "../../src/local-netlify/netlify-context";
 import { readConfig } from "../../src/server/config";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";

@@ -1,7 +1,7 @@
 /**
  * Netlify's own emulator (`@netlify/dev`) keeps none of the platform's size limits, and times a function out at
  * 30 s with a 500 where the platform allows 60 s and answers 502; `npm start`'s host keeps the platform's
- * (src/local-netlify/limits.ts). This pins the difference, so that a change on either side shows against the table
+ * (dev/local-netlify/limits.ts). This pins the difference, so that a change on either side shows against the table
  * in docs/deploying.md. One function on a project of its own: no build needed, no folder shared with this one's.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SYNCHRONOUS_FUNCTION_TIMEOUT } from "@netlify/functions";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { loadFunctions } from "../../src/local-netlify/functions";
-import { createSiteHandler } from "../../src/local-netlify/site-server";
+import { loadFunctions } from "../../dev/local-netlify/functions";
+import { createSiteHandler } from "../../dev/local-netlify/site-server";
 import { type Emulator, startEmulator } from "./netlify-dev";
 
 const MB = 1024 * 1024;

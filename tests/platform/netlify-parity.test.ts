@@ -7,8 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolveConfig } from "@netlify/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadFunctions } from "../../src/local-netlify/functions";
-import { createSiteHandler, loadHeaderRules } from "../../src/local-netlify/site-server";
+import { loadFunctions } from "../../dev/local-netlify/functions";
+import { createSiteHandler, loadHeaderRules } from "../../dev/local-netlify/site-server";
 import { type Emulator, ORIGIN, startEmulator } from "./netlify-dev";
 
 const COMPARED = [

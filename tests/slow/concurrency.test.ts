@@ -5,8 +5,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadFunctions } from "../../src/local-netlify/functions";
-import { createSiteHandler } from "../../src/local-netlify/site-server";
+import { loadFunctions } from "../../dev/local-netlify/functions";
+import { createSiteHandler } from "../../dev/local-netlify/site-server";
 import { getStore } from "../../src/server/store/instance";
 import { releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 

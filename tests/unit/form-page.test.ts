@@ -3,7 +3,7 @@
  * since Netlify's header rules do not reach a function's answers; their CSP is stricter (no script, no style).
  */
 import { expect, it } from "vitest";
-import { loadHeaderRules } from "../../src/local-netlify/site-server";
+import { loadHeaderRules } from "../../dev/local-netlify/site-server";
 import { formErrorPage, PAGE_HEADERS, SITE_HEADERS } from "../../src/server/http/form-page";
 
 it("a function's page sends every header netlify.toml sends for /*, with a CSP that allows nothing to load", async () => {

@@ -1,5 +1,5 @@
 /**
- * The local host refuses what Netlify refuses a function (src/local-netlify/limits.ts): sizes at their real
+ * The local host refuses what Netlify refuses a function (dev/local-netlify/limits.ts): sizes at their real
  * values, times shortened to 200 ms so that no test waits a minute. Each refusal leaves one log line naming it.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -8,8 +8,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
-import { limitsWith, NETLIFY_LIMITS, type NetlifyLimits } from "../../src/local-netlify/limits";
-import { createSiteHandler, type FunctionRoute, runScheduled } from "../../src/local-netlify/site-server";
+import { limitsWith, NETLIFY_LIMITS, type NetlifyLimits } from "../../dev/local-netlify/limits";
+import { createSiteHandler, type FunctionRoute, runScheduled } from "../../dev/local-netlify/site-server";
 
 const MB = 1024 * 1024;
 const never = () => new Promise<Response>(() => {});

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSiteHandler, loadHeaderRules } from "../../src/local-netlify/site-server";
+import { createSiteHandler, loadHeaderRules } from "../../dev/local-netlify/site-server";
 
 let server: Server;
 let base: string;

@@ -1,6 +1,6 @@
 import type { Plugin } from "vite";
-import { loadFunctions } from "../local-netlify/functions";
-import { requestUrl, runFunction } from "../local-netlify/site-server";
+import { loadFunctions } from "./local-netlify/functions";
+import { requestUrl, runFunction } from "./local-netlify/site-server";
 
 /** Serves netlify/functions in `astro dev`, reloading them through Vite on every change. */
 export function netlifyFunctions(): Plugin {

@@ -14,15 +14,20 @@ import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import { parseAllHeaders } from "@netlify/headers-parser";
 import { StaticHandler } from "@netlify/static";
 import { limitsWith, type NetlifyLimits } from "./limits";
+import { createRateLimiter, type RateLimitRule } from "./rate-limit";
 import { type FetchHandler, refusedMethod, runFunction } from "./run-function";
 
 export type { FetchHandler } from "./run-function";
 export { runFunction, runScheduled } from "./run-function";
 export interface FunctionRoute {
+  /** The function's name (its file's): its paths share one rate limit. */
+  name?: string;
   path: string;
   handler: FetchHandler;
   /** The methods it answers (config.method); others go on to the files. Absent: every method. */
   methods?: string[];
+  /** config.rateLimit (./rate-limit.ts). */
+  rateLimit?: RateLimitRule;
 }
 export interface HeaderRule {
   for: string;
@@ -57,6 +62,8 @@ export interface SiteOptions {
   notFound?: { path: string; status: number };
   /** The host name the site is served at (default `localhost`); with the listening port, the site's origin. */
   host?: string;
+  /** Whether functions' config.rateLimit applies (default: yes); the test servers, many visitors at once, turn it off. */
+  rateLimits?: boolean;
   /** Netlify's limits on the functions (./limits.ts); tests shorten the times. */
   limits?: Partial<NetlifyLimits>;
 }
@@ -79,6 +86,7 @@ export function createSiteHandler(options: SiteOptions) {
   const limits = limitsWith(options.limits);
   const encoded = new Map<string, { body: Buffer; encoding?: "br" | "gzip" }>();
   const pending = new Set<Promise<unknown>>();
+  const rateLimited = options.rateLimits === false ? null : createRateLimiter();
 
   const encode = async (key: string, response: Response, accept: string) => {
     const type = response.headers.get("content-type") ?? "";
@@ -113,7 +121,15 @@ export function createSiteHandler(options: SiteOptions) {
     const fn = functions.find(
       (route) => route.path === url.pathname && (!route.methods || route.methods.includes(method)),
     );
-    if (fn) return runFunction(req, res, fn.handler, url, pending, limits);
+    if (fn) {
+      const refused =
+        fn.rateLimit && rateLimited?.(fn.name ?? fn.path, fn.rateLimit, req.socket.remoteAddress ?? "", url.pathname);
+      if (refused) {
+        res.writeHead(refused.status, Object.fromEntries(refused.headers)).end(await refused.text());
+        return;
+      }
+      return runFunction(req, res, fn.handler, url, pending, limits);
+    }
 
     // An unmatched path gets 404.html as if it had been asked for (its headers too: a 404 under /_astro/
     // must not be cached as an immutable asset), with a true 404 status.

@@ -8,6 +8,15 @@ import type { Context } from "@netlify/functions";
  * build from their own address, never from the Host header). `waitUntil` work is tracked so the server can
  * wait for it before it stops.
  */
+/** A cookie of the request, by name, as Netlify's context reads it; undefined without one. */
+function cookieOf(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=");
+  }
+  return undefined;
+}
+
 export function createContext(
   request: Request,
   ip: string,
@@ -17,10 +26,18 @@ export function createContext(
   const url = new URL(request.url);
   return {
     account: { id: "local" },
+    // Reading the request's cookies works as on Netlify; setting one through the context would be dropped here
+    // (this host adds no Set-Cookie to the answer), so it throws: a function sets its cookie on its Response.
     cookies: {
-      get: () => undefined,
-      set: () => {},
-      delete: () => {},
+      get: (name: string) => cookieOf(request, name),
+      set: () => {
+        throw new Error(
+          "context.cookies.set is not supported by the local Netlify host: set the cookie on the Response",
+        );
+      },
+      delete: () => {
+        throw new Error("context.cookies.delete is not supported by the local Netlify host: expire it on the Response");
+      },
     } as unknown as Context["cookies"],
     deploy: { context: "dev", id: "0", published: false },
     geo: {},

@@ -5,7 +5,7 @@
  * are what it has been seen to send (sources with each), else a 413/502 naming the limit. docs/testing.md has the
  * table in words.
  */
-import { log } from "../server/log";
+import { log } from "../../src/server/log";
 
 export interface NetlifyLimits {
   /** A request body as the function receives it: binary bodies count base64-encoded, as Netlify sends them. */
