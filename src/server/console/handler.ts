@@ -9,7 +9,7 @@ import type { Context } from "@netlify/functions";
 import { LIMITS } from "../../lib/waitlist/rules";
 import type { ServerConfig } from "../config";
 import type { ServerDeps } from "../deps";
-import { siteOrigin } from "../http/origin";
+import { isCrossSite, siteOrigin } from "../http/origin";
 import { readFormFields } from "../http/request-body";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
@@ -169,7 +169,7 @@ export function createConsoleHandler(deps: ConsoleDeps) {
     }
     if (req.method === "POST") {
       // Every action is a form of the console itself: a browser always says where a POST comes from.
-      if (req.headers.get("origin") !== origin || req.headers.get("sec-fetch-site") === "cross-site") {
+      if (isCrossSite(req, config, context, "console")) {
         log("warn", "admin.cross_origin_refused");
         return message(403, "Not allowed", "Console actions are accepted from the console's own pages only.");
       }

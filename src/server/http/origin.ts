@@ -43,11 +43,24 @@ export function isOwnOrigin(origin: string, config: ServerConfig, context: Conte
 }
 
 /**
- * A cross-site POST: the browser says so (`Sec-Fetch-Site: cross-site`), or its `Origin` is not this site's.
- * Clients that send neither (curl, scripts, old browsers) are let through: they carry no visitor's session.
+ * Who may POST, the one policy every POST goes through, in two strengths:
+ * - `public` (a sign-up, the links' buttons): refused when the browser says the request is cross-site
+ *   (`Sec-Fetch-Site: cross-site`) or its `Origin` is not this site's (a deploy preview's own address included).
+ *   Clients that send neither (curl, scripts, old browsers) are let through: they carry no visitor's session.
+ * - `console` (every console action, which a session cookie authorises): the `Origin` is required and must be
+ *   the site's origin exactly; a browser always sends it with a form's POST, so only a forged request lacks it.
  */
-export function isCrossSite(req: Request, config: ServerConfig, context: Context): boolean {
+export type PostPolicy = "public" | "console";
+
+export function isCrossSite(req: Request, config: ServerConfig, context: Context, policy: PostPolicy = "public") {
   if (req.headers.get("sec-fetch-site") === "cross-site") return true;
   const origin = req.headers.get("origin");
+  if (policy === "console") {
+    try {
+      return origin !== siteOrigin(config, context, req);
+    } catch {
+      return true; // No address is known for this site: no origin can be its.
+    }
+  }
   return origin !== null && !isOwnOrigin(origin, config, context, req);
 }
