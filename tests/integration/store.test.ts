@@ -125,10 +125,28 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
       const signUp = (email: string) =>
         store.hitAndAdd("client-a", window, 2, { name: null, email, message: "Why: one trip" });
       const before = opened.roundTrips();
-      expect(await signUp("first@example.com")).toEqual({ allowed: true, attempts: 1, previous: 0, added: true });
+      expect(await signUp("first@example.com")).toEqual({
+        allowed: true,
+        attempts: 1,
+        previous: 0,
+        retryAfter: 1,
+        added: true,
+      });
       expect(opened.roundTrips() - before).toBe(1);
-      expect(await signUp("FIRST@example.com")).toEqual({ allowed: true, attempts: 2, previous: 0, added: false });
-      expect(await signUp("third@example.com")).toEqual({ allowed: false, attempts: 3, previous: 0, added: false });
+      expect(await signUp("FIRST@example.com")).toEqual({
+        allowed: true,
+        attempts: 2,
+        previous: 0,
+        retryAfter: 600,
+        added: false,
+      });
+      expect(await signUp("third@example.com")).toEqual({
+        allowed: false,
+        attempts: 3,
+        previous: 0,
+        retryAfter: 700,
+        added: false,
+      });
       expect(opened.roundTrips() - before).toBe(3);
       expect(await findEntry(store, "third@example.com")).toBeNull();
     },
@@ -147,6 +165,8 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
         allowed: false,
         attempts: 1,
         previous: 2,
+        // Accepted at the next window's start, when this attempt is the previous window's at full weight: 1 + 1 ≤ 2.
+        retryAfter: 540,
         added: false,
       });
     },

@@ -5,7 +5,7 @@
 import type { Context } from "@netlify/functions";
 import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
 import type { ServerConfig } from "../config";
-import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../http/rate-limit";
+import { clientKey, comeBackLater, rateWindow } from "../http/rate-limit";
 import { afterAnswer, seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
@@ -71,8 +71,7 @@ export async function signIn(
   );
   if (!count.allowed) {
     log("warn", "admin.sign_in_rate_limited");
-    const wait = secondsUntilAccepted(window, count, config.rateLimitMax);
-    const { message: text, headers } = comeBackLater(wait, "Many sign-in attempts have been made");
+    const { message: text, headers } = comeBackLater(count.retryAfter, "Many sign-in attempts have been made");
     return message(429, "Please try again later", text, null, headers);
   }
   if (mode === "token") {

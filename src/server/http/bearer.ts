@@ -8,7 +8,7 @@ import { describeError, log } from "../log";
 import { rootKey } from "../secret";
 import type { RateCount, Store } from "../store/store";
 import { sameSecret } from "../tokens";
-import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "./rate-limit";
+import { clientKey, comeBackLater, rateWindow } from "./rate-limit";
 import { json } from "./responses";
 import { withTimeout } from "./timeout";
 
@@ -75,10 +75,10 @@ export async function guardBearer(
   const { config, realm, event } = guard;
   const window = rateWindow(config, Date.now(), BEARER_WINDOW_SECONDS);
   const ms = config.dbTimeoutMs;
-  const tooMany = (over: "client" | "total", count: RateCount, allowance: number) => {
+  const tooMany = (over: "client" | "total", count: RateCount) => {
     log("warn", `${event}_rate_limited`, { over });
     // Retry-After only: comeBackLater's sentence speaks of the client's network, which the total is not.
-    const { headers } = comeBackLater(secondsUntilAccepted(window, count, allowance), "Wrong tokens");
+    const { headers } = comeBackLater(count.retryAfter, "Wrong tokens");
     return json(429, { error: "Too many wrong tokens have been tried: try again after Retry-After seconds." }, headers);
   };
   try {
@@ -94,17 +94,17 @@ export async function guardBearer(
       ]),
       ms,
     );
-    if (!client.allowed) return tooMany("client", client, BEARER_FAILURES_PER_CLIENT);
-    if (!total.allowed) return tooMany("total", total, BEARER_FAILURES_IN_TOTAL);
+    if (!client.allowed) return tooMany("client", client);
+    if (!total.allowed) return tooMany("total", total);
     if (sameSecret(bearerToken(req), guard.token)) return null;
     // A wrong token counts, and its answer is the verdict of the statement that counted it: of many guesses in
     // flight at once (all past the peek), only the allowance is ever answered 401 (a right one among them is let
     // through: they were compared, so the slack is as wide as the burst). The total counts a client's failure only
     // within the client's own allowance, so one client alone cannot use up everyone's.
     const failed = await withTimeout(store.hit(clientCounter, window, BEARER_FAILURES_PER_CLIENT), ms);
-    if (!failed.allowed) return tooMany("client", failed, BEARER_FAILURES_PER_CLIENT);
+    if (!failed.allowed) return tooMany("client", failed);
     const failedInTotal = await withTimeout(store.hit(totalCounter, window, BEARER_FAILURES_IN_TOTAL), ms);
-    if (!failedInTotal.allowed) return tooMany("total", failedInTotal, BEARER_FAILURES_IN_TOTAL);
+    if (!failedInTotal.allowed) return tooMany("total", failedInTotal);
     log("warn", `${event}_denied`);
     return json(401, { error: "A valid bearer token is required." }, { "WWW-Authenticate": `Bearer realm="${realm}"` });
   } catch (error) {

@@ -36,33 +36,6 @@ export function rateWindow(config: ServerConfig, now = Date.now(), seconds = con
   return { start: new Date(start), windowMs, previousWeight: 1 - (now - start) / windowMs, now };
 }
 
-/**
- * How long until an attempt would be accepted, in whole seconds: the retry counts itself, this window's attempts
- * become the previous window's as it ends, and the previous window's weight slides out as time passes. Searched in
- * this window, then the next; two windows on, only the retry itself counts.
- */
-export function secondsUntilAccepted(
-  window: { start: Date; windowMs: number; now: number },
-  count: { attempts: number; previous: number },
-  max: number,
-): number {
-  const W = window.windowMs;
-  const elapsed = window.now - window.start.getTime();
-  const { attempts, previous } = count;
-  let at = 2 * W;
-  if (attempts + 1 <= max) {
-    // Here: attempts + 1 + previous × (1 − t/W) ≤ max.
-    const t = previous === 0 ? elapsed : Math.max(elapsed, W * (1 - (max - attempts - 1) / previous));
-    if (t < W) at = t;
-  }
-  if (at === 2 * W && max >= 1) {
-    // The next window: 1 + attempts × (1 − t′/W) ≤ max.
-    const t = attempts <= max - 1 ? 0 : W * (1 - (max - 1) / attempts);
-    if (t < W) at = W + t;
-  }
-  return Math.max(1, Math.ceil((at - elapsed) / 1000));
-}
-
 /** What a visitor past the allowance is told, and the Retry-After that says the same to a client. */
 export function comeBackLater(seconds: number, what: string) {
   const minutes = Math.ceil(seconds / 60);

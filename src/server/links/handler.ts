@@ -14,7 +14,7 @@ import type { ServerConfig } from "../config";
 import type { ServerDeps } from "../deps";
 import { type FormErrorOptions, formErrorPage } from "../http/form-page";
 import { isCrossSite, siteOrigin } from "../http/origin";
-import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../http/rate-limit";
+import { clientKey, comeBackLater, rateWindow } from "../http/rate-limit";
 import { mediaType, readFormFields } from "../http/request-body";
 import { afterAnswer, seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
@@ -131,8 +131,7 @@ async function requestRemoval(
     const count = await withTimeout(store.hit(key, window, config.rateLimitMax), config.dbTimeoutMs);
     if (!count.allowed) {
       log("warn", "waitlist.removal_rate_limited");
-      const wait = secondsUntilAccepted(window, count, config.rateLimitMax);
-      const { message, headers } = comeBackLater(wait, "Many removal links have been asked for");
+      const { message, headers } = comeBackLater(count.retryAfter, "Many removal links have been asked for");
       return page(429, "Please try again later", message, { headers });
     }
     const site = siteOrigin(config, context, req);

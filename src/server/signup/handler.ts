@@ -10,7 +10,7 @@ import type { ServerDeps } from "../deps";
 import { toEntry } from "../entry";
 import { formErrorPage, formSuccess } from "../http/form-page";
 import { isCrossSite, isOwnOrigin, siteOrigin } from "../http/origin";
-import { clientKey, comeBackLater, rateWindow, secondsUntilAccepted } from "../http/rate-limit";
+import { clientKey, comeBackLater, rateWindow } from "../http/rate-limit";
 import { FormEncodingError, mediaType, parseForm, readBody } from "../http/request-body";
 import { afterAnswer, json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
@@ -147,7 +147,9 @@ export function createWaitlistHandler(deps: ServerDeps) {
       }
       const outcome = await withTimeout(
         proven
-          ? store.add(entry, status).then((added) => ({ added, allowed: true, attempts: 0, previous: 0 }))
+          ? store
+              .add(entry, status)
+              .then((added) => ({ added, allowed: true, attempts: 0, previous: 0, retryAfter: 0 }))
           : store.hitAndAdd(clientKey(context.ip ?? "", root), window, config.rateLimitMax, entry, status),
         config.dbTimeoutMs,
       );
@@ -163,8 +165,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
       // Past the free allowance: the dialog is asked to prove it is a browser (a moment of work); the form
       // without JavaScript is told when to come back.
       log("warn", "waitlist.allowance_exceeded", { form });
-      const wait = secondsUntilAccepted(window, outcome, config.rateLimitMax);
-      const { message, headers } = comeBackLater(wait, "Many people have signed up");
+      const { message, headers } = comeBackLater(outcome.retryAfter, "Many people have signed up");
       if (form) return reply.error(429, message, headers);
       return json(
         429,

@@ -21,6 +21,26 @@ const PREVIOUS = `SELECT coalesce((SELECT attempts FROM waitlist_rate_limit
 const VERDICT = `SELECT hit.attempts + previous.attempts * $5::float8 <= $4::int AS allowed FROM hit, previous`;
 
 /**
+ * When a client refused by VERDICT would be accepted, in whole seconds (at least 1): decided here, beside the
+ * verdict, from the same counts, so the answer's Retry-After is the allowance's own. `attempts` is this window's
+ * count as the statement reports it. The retry counts itself; this window's attempts become the previous window's
+ * as it ends; the previous window's weight slides out as time passes. Searched in this window (`here`: attempts + 1
+ * + previous × (1 − t/w) ≤ allowance), then the next (`later`: 1 + attempts × (1 − t′/w) ≤ allowance); two windows
+ * on, only the retry counts. w is the window's length ($2 − $3), e the time into it ((1 − $5) × w), in ms.
+ */
+const RETRY = (attempts: string) => `retry AS (
+  SELECT greatest(1, ceil((CASE WHEN a + 1 <= m AND here < w THEN here WHEN m >= 1 AND later < w THEN w + later
+      ELSE 2 * w END - e) / 1000))::int AS seconds
+  FROM (SELECT w, e, a, m,
+      CASE WHEN p = 0 THEN e ELSE greatest(e, w * (1 - (m - a - 1) / p)) END AS here,
+      CASE WHEN a <= m - 1 OR a = 0 THEN 0 ELSE w * (1 - (m - 1) / a) END AS later
+    FROM (SELECT len.w, round((1 - $5::float8) * len.w) AS e, (${attempts})::float8 AS a,
+        previous.attempts::float8 AS p, $4::float8 AS m
+      FROM hit, previous, (SELECT extract(epoch FROM $2::timestamptz - $3::timestamptz)::float8 * 1000 AS w) len
+    ) counts
+  ) times)`;
+
+/**
  * The first attempt of a window drops windows that started before the previous one, in the same statement; kept an
  * hour longer, the longest window any allowance counts in (the console's sign-in e-mails, per admin and hour), so
  * a shorter window's first attempt never drops a window an hourly allowance still reads.
@@ -108,23 +128,25 @@ export const SQL = {
    * attempts + the previous window's × $5) is within the allowance ($4).
    */
   hitAndInsert: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), verdict AS (${VERDICT}),
-    added AS (${insertRow(6, 7, "FROM verdict WHERE verdict.allowed")})
+    ${RETRY("hit.attempts")}, added AS (${insertRow(6, 7, "FROM verdict WHERE verdict.allowed")})
     SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
-      (SELECT allowed FROM verdict) AS allowed, (SELECT count(*)::int FROM added) AS added,
+      (SELECT allowed FROM verdict) AS allowed, (SELECT seconds FROM retry) AS retry_after,
+      (SELECT count(*)::int FROM added) AS added,
       EXISTS (${SEALED_ROWS}) AS sealed_rows`,
   /** Counts an attempt of something other than a sign-up (a removal request) under the same allowance ($4, $5). */
-  hit: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), verdict AS (${VERDICT})
+  hit: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), verdict AS (${VERDICT}),
+    ${RETRY("hit.attempts")}
     SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
-      (SELECT allowed FROM verdict) AS allowed`,
+      (SELECT allowed FROM verdict) AS allowed, (SELECT seconds FROM retry) AS retry_after`,
   /**
    * The verdict `hit` would give client $1's next attempt, without counting it (nor pruning): this window's
    * attempts so far plus that one, under the same VERDICT. Resolves to the attempts so far.
    */
   peek: `WITH hit AS (SELECT coalesce((SELECT attempts FROM waitlist_rate_limit
         WHERE client_key = $1 AND window_start = $2::timestamptz), 0) + 1 AS attempts),
-      previous AS (${PREVIOUS}), verdict AS (${VERDICT})
+      previous AS (${PREVIOUS}), verdict AS (${VERDICT}), ${RETRY("hit.attempts - 1")}
     SELECT (SELECT attempts FROM hit) - 1 AS attempts, (SELECT attempts FROM previous) AS previous,
-      (SELECT allowed FROM verdict) AS allowed`,
+      (SELECT allowed FROM verdict) AS allowed, (SELECT seconds FROM retry) AS retry_after`,
   /**
    * Pending entries whose last sign-up or confirmation e-mail is older than $1 hours, and none of whose
    * confirmation links still works (whatever the age asked for): counted, and deleted (their tokens with them)

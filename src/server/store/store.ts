@@ -41,10 +41,15 @@ const iso = (value: Date | string | null | undefined) => (value == null ? null :
 const sources = (entry: WaitlistEntry) =>
   ATTRIBUTION_FIELDS.map((field) => (entry.attribution ?? NO_ATTRIBUTION)[field]);
 
-type RateRow = { attempts: number; previous: number; allowed: boolean };
+type RateRow = { attempts: number; previous: number; allowed: boolean; retry_after: number };
 
 function rateCount(row: RateRow | undefined): RateCount {
-  return { allowed: row?.allowed === true, attempts: Number(row?.attempts ?? 1), previous: Number(row?.previous ?? 0) };
+  return {
+    allowed: row?.allowed === true,
+    attempts: Number(row?.attempts ?? 1),
+    previous: Number(row?.previous ?? 0),
+    retryAfter: Number(row?.retry_after ?? 1),
+  };
 }
 
 const previousStart = (window: RateWindow) => new Date(window.start.getTime() - window.windowMs).toISOString();

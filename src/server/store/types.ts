@@ -32,6 +32,8 @@ export interface RateCount {
   allowed: boolean;
   attempts: number;
   previous: number;
+  /** When an attempt would be accepted, in whole seconds (≥ 1), decided by the same statement (sql.ts: RETRY). */
+  retryAfter: number;
 }
 
 /** One window of the sliding rate limit (see rate-limit.ts: rateWindow). */
@@ -97,7 +99,7 @@ export interface Store {
   hit(clientKey: string, window: RateWindow, allowance: number): Promise<RateCount>;
   /**
    * The verdict `hit` would give `clientKey`'s next attempt in `window`, counting nothing; `attempts` is this
-   * window's so far (so `secondsUntilAccepted` says when a peek passes again).
+   * window's so far, and `retryAfter` when a peek passes again.
    */
   peek(clientKey: string, window: RateWindow, allowance: number): Promise<RateCount>;
   close(): Promise<void>;
