@@ -10,7 +10,6 @@ import handler from "../../netlify/functions/waitlist";
 import { encodeProof } from "../../src/lib/waitlist/client";
 import { solveProof } from "../../src/lib/waitlist/proof-solver";
 import { getConfig } from "../../src/server/config";
-import { clientNetwork } from "../../src/server/http/rate-limit";
 import { getStore } from "../../src/server/store/instance";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 
@@ -101,18 +100,7 @@ describe("a crowd behind one address", () => {
   });
 });
 
-describe("who counts as one client", () => {
-  it.each([
-    ["203.0.113.9", "203.0.113.9"],
-    ["::ffff:203.0.113.9", "203.0.113.9"],
-    ["2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"],
-    ["2001:db8:1:2::1", "2001:db8:1:2::/64"],
-    ["2001:DB8:0001:0002:ffff::9", "2001:db8:1:2::/64"],
-    ["::1", "0:0:0:0::/64"],
-  ])("%s counts as %s", (ip, network) => {
-    expect(clientNetwork(ip)).toBe(network);
-  });
-
+describe("who counts as one client (the table of addresses: tests/unit/client-network.test.ts)", () => {
   it("every address of one IPv6 /64 shares its allowance", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < ALLOWANCE + 1; i++) {
