@@ -13,8 +13,9 @@ import pg from "pg";
 import { summariseProfiles } from "../scripts/lib/cpu-profile";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
+import { createStore } from "../src/server/app/store";
 import { openPgliteDb } from "../src/server/db/pglite";
-import { createStore, SQL } from "../src/server/store/store";
+import { SIGNUP_SQL } from "../src/server/signup/store";
 
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 8);
 const fresh = (name: string) => join(mkdtempSync(join(tmpdir(), `bench-${name}-`)), "data");
@@ -99,7 +100,7 @@ async function postgresRun() {
       Array.from({ length: 10 }, async () => {
         while (performance.now() < until) {
           const i = n++;
-          await pool.query(SQL.insert, ["Raw Insert", `raw${i}@example.com`, "Why: benchmark"]);
+          await pool.query(SIGNUP_SQL.insert, ["Raw Insert", `raw${i}@example.com`, "Why: benchmark"]);
         }
       }),
     );

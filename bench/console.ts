@@ -8,8 +8,8 @@ import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_HINT, findChromium, throttleLikeMobilePreset } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
+import { createStore } from "../src/server/app/store";
 import { openPgliteDb } from "../src/server/db/pglite";
-import { createStore } from "../src/server/store/store";
 import { copyDatabase, makeEmptyDatabase } from "../tests/integration/embedded-database";
 
 const RUNS = 5;

@@ -9,13 +9,13 @@ import { resolveConfig } from "@netlify/config";
 import { loadFunctions } from "../dev/local-netlify/functions";
 import { createSiteHandler, loadHeaderRules } from "../dev/local-netlify/site-server";
 import { refuseSiteConfig } from "../dev/local-netlify/unsupported";
+import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/app/instance";
+import type { Store } from "../src/server/app/store";
 import { getConfig } from "../src/server/config";
 import { DataKeyError } from "../src/server/data-key";
 import { chooseConnection, describeConnection } from "../src/server/db/connection";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { secretSource } from "../src/server/secret";
-import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/store/instance";
-import type { Store } from "../src/server/store/store";
 
 const port = Number(process.env["PORT"] ?? 4321);
 const host = process.env["HOST"] ?? "localhost";

@@ -14,6 +14,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PURGE_MIN_DAYS } from "../src/lib/waitlist/consent";
+import { allowEmbeddedDatabase, openStore } from "../src/server/app/instance";
+import type { Store } from "../src/server/app/store";
 import { getConfig } from "../src/server/config";
 import { DataKeyError } from "../src/server/data-key";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
@@ -21,8 +23,6 @@ import { DataDirLockedError } from "../src/server/db/lock";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export/rows";
 import { earlyAccessBase, InviteConfigError } from "../src/server/invitations/wave";
-import { allowEmbeddedDatabase, openStore } from "../src/server/store/instance";
-import type { Store } from "../src/server/store/store";
 import { explainDbError } from "./lib/db-errors";
 import { count, encrypt, invite } from "./lib/waitlist-commands";
 

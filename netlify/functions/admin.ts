@@ -1,7 +1,7 @@
 import type { Config } from "@netlify/functions";
+import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createConsoleHandler } from "../../src/server/console/handler";
-import { getStore } from "../../src/server/store/instance";
 
 /** The operators' console, /admin and its forms (src/server/console/handler.ts). */
 export default createConsoleHandler({ store: getStore, config: getConfig });

@@ -1,7 +1,7 @@
 import type { Config } from "@netlify/functions";
+import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";
-import { getStore } from "../../src/server/store/instance";
 
 /** POST /api/invites/redeem (src/server/invitations/redeem-handler.ts), for the product's sign-up page. */
 export default createRedeemHandler({ store: getStore, config: getConfig });

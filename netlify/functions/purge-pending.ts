@@ -1,8 +1,8 @@
 import type { Config } from "@netlify/functions";
 import { PURGE_MIN_DAYS } from "../../src/lib/waitlist/consent";
+import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
-import { getStore } from "../../src/server/store/instance";
 
 /**
  * Daily: deletes pending sign-ups (never confirmed) untouched for PURGE_PENDING_AFTER_DAYS days (at least 7, the

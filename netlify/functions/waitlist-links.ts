@@ -1,7 +1,7 @@
 import type { Config } from "@netlify/functions";
+import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createLinksHandler } from "../../src/server/links/handler";
-import { getStore } from "../../src/server/store/instance";
 
 /**
  * The POSTs of the pages an e-mail links to (src/server/links/handler.ts). Only POST: a GET of the same path is

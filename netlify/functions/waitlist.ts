@@ -1,7 +1,7 @@
 import type { Config } from "@netlify/functions";
+import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
-import { getStore } from "../../src/server/store/instance";
 
 /** POST /api/waitlist (the pipeline is src/server/signup/handler.ts), on the process's store and configuration. */
 export default createWaitlistHandler({ store: getStore, config: getConfig });

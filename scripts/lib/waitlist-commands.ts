@@ -2,12 +2,13 @@
  * What `npm run waitlist -- count | invite | encrypt` do and print, given the store the command opened
  * (scripts/waitlist.ts parses the arguments and opens it).
  */
+
+import type { Store } from "../../src/server/app/store";
 import { getConfig, type ServerConfig } from "../../src/server/config";
 import { visibleControls } from "../../src/server/csv";
 import { ENTRY_STATUSES } from "../../src/server/entry";
 import { previewWave, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
-import type { Store } from "../../src/server/store/store";
 import { SITE } from "../../src/site";
 
 interface InviteRun {

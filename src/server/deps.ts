@@ -5,7 +5,7 @@
  */
 import type { ServerConfig } from "./config";
 import type { Mailer } from "./mail/mailer";
-import type { Store } from "./store/store";
+import type { Store } from "./store/types";
 
 export interface ServerDeps {
   /** The store to write to, opened on first use (the process's, or a test's own). */

@@ -6,7 +6,7 @@
 import { createHmac } from "node:crypto";
 import type { ServerConfig } from "./config";
 import { log } from "./log";
-import type { Store } from "./store/store";
+import type { Store } from "./store/types";
 
 /** The root secret; only ever used through `derivedKey`. */
 export type RootKey = Buffer & { readonly __root: unique symbol };

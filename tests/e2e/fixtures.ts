@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
+import { createStore, type Store } from "../../src/server/app/store";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore, type Store } from "../../src/server/store/store";
 import { copyDatabase, makeEmptyDatabase } from "../integration/embedded-database";
 
 export const PAGES = [

@@ -3,8 +3,8 @@
  * back after the server has stopped. These start a server of their own, so they run on the desktop project.
  */
 
+import { createStore } from "../../src/server/app/store";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore } from "../../src/server/store/store";
 import { findEntry } from "../integration/find-entry";
 import { DESKTOP_ONLY, expect, test } from "./fixtures";
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import handler from "../../netlify/functions/waitlist";
+import { getStore } from "../../src/server/app/instance";
 import { getConfig, resetConfig } from "../../src/server/config";
 import { clientKey } from "../../src/server/http/rate-limit";
 import { rootKey } from "../../src/server/secret";
-import { getStore } from "../../src/server/store/instance";
 import { findEntry } from "./find-entry";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 

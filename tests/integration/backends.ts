@@ -3,10 +3,11 @@
  * PostgreSQL over TCP and through Neon's HTTP protocol when 127.0.0.1:5432 answers (REQUIRE_POSTGRES=1: it must).
  * Each opens a fresh, migrated database and closes (and drops) it again.
  */
+
+import { createStore, type Store } from "../../src/server/app/store";
 import { createNeonHttpDb } from "../../src/server/db/neon-http";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore, type Store } from "../../src/server/store/store";
 import { migratedDataDir } from "./helpers";
 import { routeNeonThroughProxy } from "./neon-sql-proxy";
 import { createMigratedDatabase, postgresReachable } from "./postgres";

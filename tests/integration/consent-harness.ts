@@ -6,10 +6,10 @@
 import type { Context } from "@netlify/functions";
 import { afterAll, afterEach, beforeAll, vi } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
+import type { Store } from "../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createLinksHandler } from "../../src/server/links/handler";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
-import type { Store } from "../../src/server/store/store";
 import type { OpenedStore } from "./backends";
 import { type CapturedMail, startSmtp, type TestSmtp } from "./smtp";
 

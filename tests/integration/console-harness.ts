@@ -6,10 +6,10 @@
 import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
+import { createStore, type Store } from "../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createConsoleHandler } from "../../src/server/console/handler";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore, type Store } from "../../src/server/store/store";
 import { migratedDataDir } from "./helpers";
 import { startSmtp, type TestSmtp } from "./smtp";
 

@@ -6,8 +6,8 @@
  * rows: console-plans.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "../../src/server/app/store";
 import { createConsoleList, type ListPosition, listPosition } from "../../src/server/console/list";
-import type { Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 
 /** Sixty sign-ups two by two in the same microsecond, one minute apart; every third from "hn", every fifth pending. */

@@ -5,10 +5,10 @@
  * Rows read are counted from EXPLAIN ANALYZE (deterministic for this data), not timed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStore } from "../../src/server/app/store";
 import { createConsoleList, type ListPosition } from "../../src/server/console/list";
 import { createPgDb } from "../../src/server/db/pg";
 import type { Db } from "../../src/server/db/types";
-import { createStore } from "../../src/server/store/store";
 import { createMigratedDatabase, postgresReachable } from "./postgres";
 
 const reachable = await postgresReachable();

@@ -9,10 +9,10 @@ import type { Context } from "@netlify/functions";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
+import type { Store } from "../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createConsoleHandler, SIGN_IN_MAILS_PER_HOUR } from "../../src/server/console/handler";
 import { CONSOLE_HEADERS } from "../../src/server/console/pages";
-import type { Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 import { startSmtp, type TestSmtp } from "./smtp";
 

@@ -7,8 +7,8 @@
 import type { Context } from "@netlify/functions";
 import { describe, expect, it } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
+import { createStore } from "../../src/server/app/store";
 import { readConfig } from "../../src/server/config";
-import { createStore } from "../../src/server/store/store";
 import { ADMIN, call, cookieOf, form, h, handler, ORIGIN, pending, signInByLink, TOKEN } from "./console-harness";
 
 describe("signing in", () => {

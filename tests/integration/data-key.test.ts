@@ -6,12 +6,12 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStore, type Store } from "../../src/server/app/store";
 import { createConsoleList } from "../../src/server/console/list";
 import { DataKeyError, type DataKeys, parseDataKey } from "../../src/server/data-key";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { earlyAccessBase, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
-import { createStore, type Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 import { migratedDataDir } from "./helpers";
 import { startSmtp } from "./smtp";

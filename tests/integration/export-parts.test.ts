@@ -7,11 +7,11 @@
  */
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Store } from "../../src/server/app/store";
 import { readConfig } from "../../src/server/config";
 import { createExportHandler } from "../../src/server/export/handler";
 import { nextPart, PART_BYTES, PART_ROWS, planParts, ROW_COST } from "../../src/server/export/parts";
 import { type ExportFormat, formatEntries, openExport } from "../../src/server/export/rows";
-import type { Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 
 const TOKEN = "parts-token-0123456789abcdef0123456789";

@@ -8,8 +8,8 @@ import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import signupHandler from "../../netlify/functions/waitlist";
 import exportHandler from "../../netlify/functions/waitlist-export";
+import { getStore } from "../../src/server/app/instance";
 import { formatEntries, openExport } from "../../src/server/export/rows";
-import { getStore } from "../../src/server/store/instance";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 const TOKEN = "export-token-0123456789abcdef0123456789";

@@ -1,6 +1,6 @@
+import type { Store } from "../../src/server/app/store";
 import { addressKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../../src/server/data-key";
 import type { WaitlistEntry } from "../../src/server/entry";
-import type { Store } from "../../src/server/store/store";
 
 /**
  * The stored entry of an address (any case), read with SQL on the store's own connection and opened with the

@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { attributionOf } from "../../src/lib/waitlist/attribution";
 import { REFERRER_FIELD } from "../../src/lib/waitlist/capture";
+import { createStore, type Store } from "../../src/server/app/store";
 import { readConfig } from "../../src/server/config";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
-import { createStore, type Store } from "../../src/server/store/store";
 import { findEntry } from "./find-entry";
 import { fakeContext, migratedDataDir, post } from "./helpers";
 

@@ -1,9 +1,9 @@
 import type { Context } from "@netlify/functions";
 import { inject, vi } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
+import { allowEmbeddedDatabase, closeStore, getStore } from "../../src/server/app/instance";
 import { resetConfig } from "../../src/server/config";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { allowEmbeddedDatabase, closeStore, getStore } from "../../src/server/store/instance";
 import { copyDatabase, tempDataDir } from "./embedded-database";
 
 export { tempDataDir };

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
-import { getStore } from "../../src/server/store/instance";
+import { getStore } from "../../src/server/app/instance";
 import { findEntry } from "./find-entry";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 

@@ -4,9 +4,9 @@
  * it is on, reads that the address joined the list. On every backend, through a real SMTP server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "../../src/server/app/store";
 import { earlyAccessBase, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
-import type { Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 import { startSmtp, type TestSmtp } from "./smtp";
 

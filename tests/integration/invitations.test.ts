@@ -8,6 +8,7 @@ import { hostname } from "node:os";
 import type { Context } from "@netlify/functions";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
+import type { Store } from "../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { formatEntries } from "../../src/server/export/rows";
 import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";
@@ -20,7 +21,6 @@ import {
 } from "../../src/server/invitations/wave";
 import { createSmtpMailer, type Mailer } from "../../src/server/mail/mailer";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
-import type { Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 import { startSmtp, type TestSmtp } from "./smtp";
 

@@ -6,8 +6,8 @@ import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import handler from "../../netlify/functions/waitlist";
+import { closeStore } from "../../src/server/app/instance";
 import { resetConfig } from "../../src/server/config";
-import { closeStore } from "../../src/server/store/instance";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 const valid = { email: "valid@example.com", termsAccepted: true };

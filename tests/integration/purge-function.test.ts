@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import purge, { config as schedule } from "../../netlify/functions/purge-pending";
+import { getStore } from "../../src/server/app/instance";
 import { resetConfig } from "../../src/server/config";
-import { getStore } from "../../src/server/store/instance";
 import { releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 beforeAll(async () => {

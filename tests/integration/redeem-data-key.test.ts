@@ -4,12 +4,12 @@
  * the key is right. On every backend, with a person sealed under one key and invited by a real wave.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createStore, type Store } from "../../src/server/app/store";
 import { readConfig } from "../../src/server/config";
 import { type DataKeys, parseDataKey } from "../../src/server/data-key";
 import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";
 import { earlyAccessBase, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
-import { createStore, type Store } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 import { fakeContext } from "./helpers";
 import { startSmtp } from "./smtp";

@@ -4,9 +4,9 @@
  * this window's and the previous window's counts, then asks the store without counting (peek).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStore, type Store } from "../../src/server/app/store";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore, type Store } from "../../src/server/store/store";
 import { migratedDataDir } from "./helpers";
 import { createMigratedDatabase, postgresReachable } from "./postgres";
 

@@ -4,11 +4,11 @@
  * one log line naming the key; the console says so at the top. On every backend.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createStore } from "../../src/server/app/store";
 import { readConfig } from "../../src/server/config";
 import { atRestWarning } from "../../src/server/console/handler";
 import { parseDataKey } from "../../src/server/data-key";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
-import { createStore } from "../../src/server/store/store";
 import { backends, type OpenedStore } from "./backends";
 import { fakeContext, post } from "./helpers";
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
 import { encodeProof } from "../../src/lib/waitlist/client";
 import { solveProof } from "../../src/lib/waitlist/proof-solver";
+import { createStore, type Store } from "../../src/server/app/store";
 import { readConfig } from "../../src/server/config";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
@@ -15,7 +16,6 @@ import { clientKey } from "../../src/server/http/rate-limit";
 import { type RootKey, rootKey } from "../../src/server/secret";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
 import { createProofChallenge } from "../../src/server/signup/proof-of-work";
-import { createStore, type Store } from "../../src/server/store/store";
 import { migratedDataDir } from "./helpers";
 import { createMigratedDatabase, postgresReachable } from "./postgres";
 

@@ -9,11 +9,11 @@ import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
 import { createSiteHandler } from "../../dev/local-netlify/site-server";
+import { createStore, type Store } from "../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { createLinksHandler } from "../../src/server/links/handler";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
-import { createStore, type Store } from "../../src/server/store/store";
 import { migratedDataDir } from "./helpers";
 import { startSmtp, type TestSmtp } from "./smtp";
 

@@ -7,12 +7,12 @@
  */
 import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStore, type Store } from "../../src/server/app/store";
 import { MIGRATIONS_DIR } from "../../src/server/db/migrations";
 import { createNeonHttpDb } from "../../src/server/db/neon-http";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import type { Db } from "../../src/server/db/types";
-import { createStore, type Store } from "../../src/server/store/store";
 import { findEntry } from "./find-entry";
 import { migratedDataDir } from "./helpers";
 import { routeNeonThroughProxy } from "./neon-sql-proxy";

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadFunctions } from "../../dev/local-netlify/functions";
 import { createSiteHandler } from "../../dev/local-netlify/site-server";
-import { getStore } from "../../src/server/store/instance";
+import { getStore } from "../../src/server/app/instance";
 import { releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 
 let server: Server;

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { encodeProof } from "../../src/lib/waitlist/client";
 import { solveProof } from "../../src/lib/waitlist/proof-solver";
+import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
-import { getStore } from "../../src/server/store/instance";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 
 const ALLOWANCE = 10; // the default RATE_LIMIT_MAX

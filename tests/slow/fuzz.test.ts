@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { EMAIL_PATTERN, HONEYPOT_FIELD } from "../../src/lib/waitlist/rules";
-import { getStore } from "../../src/server/store/instance";
+import { getStore } from "../../src/server/app/instance";
 import { fakeContext, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 
 /** docs/brief.md §3's limits, written out. */

@@ -8,9 +8,9 @@
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { createStore, type Store } from "../../src/server/app/store";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore, type Store } from "../../src/server/store/store";
 import { migratedDataDir } from "../integration/helpers";
 import { createMigratedDatabase, postgresReachable } from "../integration/postgres";
 import { type HeldStep, startSmtp, type TestSmtp } from "../integration/smtp";

@@ -8,8 +8,8 @@ import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import exportHandler from "../../netlify/functions/waitlist-export";
+import { closeStore, getStore } from "../../src/server/app/instance";
 import { resetConfig } from "../../src/server/config";
-import { closeStore, getStore } from "../../src/server/store/instance";
 import { findEntry } from "../integration/find-entry";
 import { fakeContext, migratedDataDir, post, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
 

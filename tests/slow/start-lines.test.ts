@@ -5,9 +5,9 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server-process";
+import { createStore } from "../../src/server/app/store";
 import { parseDataKey } from "../../src/server/data-key";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createStore } from "../../src/server/store/store";
 import { migratedDataDir } from "../integration/helpers";
 
 const KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";

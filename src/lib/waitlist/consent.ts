@@ -1,5 +1,5 @@
 /**
- * Confirmation and removal by e-mail, as data shared by the function (src/server/store/consent.ts, src/server/links/handler.ts)
+ * Confirmation and removal by e-mail, as data shared by the function (src/server/links/consent-store.ts, src/server/links/handler.ts)
  * and the static pages the links open (src/pages/waitlist/): paths, lifetimes and words.
  */
 import { SITE } from "../../site";

@@ -5,7 +5,7 @@
  */
 import { ENTRY_STATUSES, type EntryStatus } from "../entry";
 import { escapeHtml as h } from "../http/form-page";
-import type { BreakdownField, StatusCounts } from "../store/store";
+import type { BreakdownField, StatusCounts } from "../store/types";
 import { type DayCount, describeGrowth, growthChart } from "./chart";
 import { type ListedPage, MATCH_CAP, MAX_PAGE, MIN_PART, type PartSearch, PER_PAGE } from "./list";
 import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, page } from "./pages";

@@ -2,8 +2,8 @@
 import { LIMITS } from "../../lib/waitlist/rules";
 import type { ServerConfig } from "../config";
 import { withTimeout } from "../http/timeout";
-import { earlyAccessBase, InviteConfigError } from "../invitations/wave";
-import type { Sealing, Store } from "../store/store";
+import { earlyAccessBase, InviteConfigError } from "../invitations";
+import type { Sealing, Store } from "../store/types";
 import { dashboardPage } from "./dashboard-page";
 import { createConsoleList, listPosition, MAX_PAGE } from "./list";
 import { message } from "./pages";

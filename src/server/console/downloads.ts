@@ -11,13 +11,22 @@
  */
 import { createHmac } from "node:crypto";
 import type { ServerConfig } from "../config";
-import { download, partFilename } from "../export/download";
-import { PART_SIZE, type PartRange, type PartSize, planParts } from "../export/parts";
-import { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, openExport } from "../export/rows";
+import {
+  download,
+  EXPORT_FORMATS,
+  EXPORT_TYPES,
+  type ExportFormat,
+  openExport,
+  PART_SIZE,
+  type PartRange,
+  type PartSize,
+  partFilename,
+  planParts,
+} from "../export";
 import { escapeHtml as h } from "../http/form-page";
 import { log } from "../log";
 import { derivedKey, rootKey } from "../secret";
-import type { Store } from "../store/store";
+import type { Store } from "../store/types";
 import { sameSecret } from "../tokens";
 import { CONSOLE_PATH, CONSOLE_PATHS, message, page } from "./pages";
 

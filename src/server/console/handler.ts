@@ -15,7 +15,7 @@ import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import { type Mailer, mailerFor } from "../mail/mailer";
-import type { Store } from "../store/store";
+import type { Store } from "../store/types";
 import { dashboard } from "./dashboard";
 import { type DownloadDeps, exportPage, exportPart } from "./downloads";
 import { adminIdentity } from "./identity";

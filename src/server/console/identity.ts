@@ -8,7 +8,7 @@
 import { createHmac } from "node:crypto";
 import type { ServerConfig } from "../config";
 import { derivedKey, rootKey } from "../secret";
-import type { Store } from "../store/store";
+import type { Store } from "../store/types";
 
 export interface AdminIdentity {
   /** The stored form of an address of ADMIN_EMAILS ("admin:…"), case-folded. */

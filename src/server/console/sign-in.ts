@@ -12,7 +12,7 @@ import { describeError, log } from "../log";
 import type { Mailer } from "../mail/mailer";
 import { consoleSignInEmail } from "../mail/messages";
 import { rootKey } from "../secret";
-import type { Store } from "../store/store";
+import type { Store } from "../store/types";
 import { sameSecret } from "../tokens";
 import { adminIdentity } from "./identity";
 import { CONSOLE_PATH, CONSOLE_PATHS, message, type SignInMode, signInPage } from "./pages";

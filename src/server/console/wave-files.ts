@@ -14,10 +14,9 @@
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
 import { attachment, seeOther } from "../http/responses";
-import { inviteCsvRow } from "../invitations/delivery";
-import { earlyAccessBase, inviteLink } from "../invitations/wave";
+import { earlyAccessBase, inviteCsvRow, inviteLink } from "../invitations";
 import { log } from "../log";
-import type { Store } from "../store/store";
+import type { Store } from "../store/types";
 import { CONSOLE_PATH, CONSOLE_PATHS, message } from "./pages";
 import { waveRecords } from "./wave-record";
 

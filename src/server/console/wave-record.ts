@@ -9,7 +9,7 @@
 
 import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
-import { newInviteCode } from "../store/invites";
+import { newInviteCode } from "../invitations";
 
 /** A preview's ticket: 16 random bytes as base64url. */
 export const TICKET_PATTERN = /^[A-Za-z0-9_-]{22}$/;

@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
 import { attachment, seeOther } from "../http/responses";
-import type { WaveSlice } from "../invitations/slice";
+import type { WaveSlice } from "../invitations";
 import {
   continueWave,
   earlyAccessBase,
@@ -21,10 +21,10 @@ import {
   runWave,
   type WaveOptions,
   waveOwner,
-} from "../invitations/wave";
+} from "../invitations";
 import { log } from "../log";
 import { createSmtpMailer } from "../mail/mailer";
-import type { Store } from "../store/store";
+import type { Store } from "../store/types";
 import { adminIdentity } from "./identity";
 import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, message, page } from "./pages";
 import { TICKET_PATTERN, waveRecords } from "./wave-record";

@@ -25,7 +25,7 @@
  */
 
 import { withTimeout } from "../http/timeout";
-import type { Store } from "../store/store";
+import type { Store } from "../store/types";
 import type { ExportFormat } from "./rows";
 
 /**

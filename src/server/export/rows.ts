@@ -6,7 +6,7 @@
 import { ATTRIBUTION_FIELDS } from "../../lib/waitlist/attribution";
 import { csvCell, csvRow, visibleControls } from "../csv";
 import { withTimeout } from "../http/timeout";
-import type { ExportedEntry, ListOptions, ListPage, Store } from "../store/store";
+import type { ExportedEntry, ListOptions, ListPage, Store } from "../store/types";
 
 /**
  * New columns go at the end, so a reader of the earlier ones keeps working: `status` (double opt-in), when the

@@ -6,7 +6,7 @@ import type { Context } from "@netlify/functions";
 import type { ServerConfig } from "../config";
 import { describeError, log } from "../log";
 import { rootKey } from "../secret";
-import type { RateCount, Store } from "../store/store";
+import type { RateCount, Store } from "../store/types";
 import { sameSecret } from "../tokens";
 import { clientKey, comeBackLater, rateWindow } from "./rate-limit";
 import { json } from "./responses";

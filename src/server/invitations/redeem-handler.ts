@@ -14,8 +14,8 @@ import { mediaType, readBody } from "../http/request-body";
 import { json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import { hashInviteCode, INVITE_CODE_PATTERN } from "../store/invites";
-import type { Store } from "../store/store";
+import type { Store } from "../store/types";
+import { hashInviteCode, INVITE_CODE_PATTERN } from "./invite-store";
 
 /** 16 KiB, as the sign-up function: far more than `{"code": "…"}` needs. */
 const MAX_BODY = 16 * 1024;

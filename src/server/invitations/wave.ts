@@ -19,10 +19,10 @@
 import { hostname } from "node:os";
 import { LINK_PATHS } from "../../lib/waitlist/consent";
 import { invitationEmail } from "../mail/messages";
-import { newInviteCode } from "../store/invites";
-import type { Store } from "../store/store";
+import type { Store } from "../store/types";
 import { newToken } from "../tokens";
 import { type Delivery, inviteCsvRow, isRefusal, NoLongerHeld, reason } from "./delivery";
+import { newInviteCode } from "./invite-store";
 import { type Budget, budgetOf, spent, type WaveSlice } from "./slice";
 
 /** A live wave beats before every e-mail (each bounded by the mailer's 10–20 s timeouts): five minutes of silence is death. */

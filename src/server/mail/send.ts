@@ -1,6 +1,6 @@
 import { LINK_PATHS, MAILBOX_EMAILS_PER_DAY } from "../../lib/waitlist/consent";
 import { describeError, log } from "../log";
-import type { ConsentStore } from "../store/consent";
+import type { ConsentStore } from "../store/types";
 import { newToken } from "../tokens";
 import type { Mailer } from "./mailer";
 import { confirmationEmail, removalEmail } from "./messages";

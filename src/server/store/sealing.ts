@@ -2,15 +2,33 @@
  * Sealing with DATA_KEY, as the store sees it: which rows are sealed under which key, the check that this process
  * holds every key a stored row needs (made once, before the first write), and `waitlist encrypt`'s batches.
  */
-import { columnsOf, DataKeyError, type DataKeys, personOf, type StoredPerson } from "../data-key";
+import { columnsOf, DataKeyError, type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
-import { SQL } from "./sql";
 import type { Sealing } from "./types";
+
+export const SEALING_SQL = {
+  /** How many rows are plain, and how many are sealed under each key. */
+  sealing: `SELECT nullif(key_id, '') AS key_id, sum(count)::bigint AS count FROM waitlist_tally
+    GROUP BY key_id HAVING sum(count) > 0`,
+  /** Up to $2 rows not sealed under key $1, oldest first: what `waitlist encrypt` seals next. */
+  unsealed: `SELECT id, ${PERSON_COLUMNS} FROM waitlist WHERE key_id IS DISTINCT FROM $1 ORDER BY id LIMIT $2::int`,
+  /**
+   * Seals a batch in one statement (all of it or none): each row only if it is still as read ($5: the key it was
+   * under), so a row changed meanwhile is left for the next batch.
+   */
+  seal: `UPDATE waitlist w SET name = NULL, message = NULL, organization = NULL, why = NULL, connect = NULL,
+      email = u.email, key_id = $1, sealed = u.sealed
+    FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, email, sealed, old_key)
+    WHERE w.id = u.id AND w.key_id IS NOT DISTINCT FROM u.old_key
+    RETURNING w.id`,
+  /** The server's random secret, made once by the database (migration 0005). */
+  secret: "SELECT value FROM waitlist_secret WHERE name = 'server'",
+} as const;
 
 export function createSealing(db: Db, dataKeys: DataKeys | null) {
   const sealing = async (): Promise<Sealing> => {
     const counts: Sealing = { plain: 0, sealed: {} };
-    for (const r of await db.query<{ key_id: string | null; count: number }>(SQL.sealing)) {
+    for (const r of await db.query<{ key_id: string | null; count: number }>(SEALING_SQL.sealing)) {
       if (r.key_id === null) counts.plain = Number(r.count);
       else counts.sealed[r.key_id] = Number(r.count);
     }
@@ -52,10 +70,13 @@ export function createSealing(db: Db, dataKeys: DataKeys | null) {
   const sealNext = async (limit: number) => {
     if (!dataKeys) throw new DataKeyError("DATA_KEY is not set: there is no key to seal with.");
     await keyChecked();
-    const rows = await db.query<StoredPerson & { id: number | string }>(SQL.unsealed, [dataKeys.current.id, limit]);
+    const rows = await db.query<StoredPerson & { id: number | string }>(SEALING_SQL.unsealed, [
+      dataKeys.current.id,
+      limit,
+    ]);
     if (rows.length === 0) return { sealed: 0, read: 0 };
     const sealed = rows.map((r) => columnsOf(dataKeys, personOf(dataKeys, r)));
-    const done = await db.query(SQL.seal, [
+    const done = await db.query(SEALING_SQL.seal, [
       dataKeys.current.id,
       rows.map((r) => Number(r.id)),
       sealed.map((c) => c.email),

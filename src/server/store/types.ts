@@ -3,8 +3,6 @@ import type { Attribution } from "../../lib/waitlist/attribution";
 import type { DataKeys, PersonalData } from "../data-key";
 import type { Db } from "../db/types";
 import type { EntryStatus, WaitlistEntry } from "../entry";
-import type { ConsentStore } from "./consent";
-import type { InviteStore } from "./invites";
 
 export interface ExportedEntry extends PersonalData, Attribution {
   created_at: string;
@@ -113,4 +111,78 @@ export interface ListOptions {
 export interface ListPage {
   rows: ExportedEntry[];
   next: number | null;
+}
+
+// Confirmation and removal links (src/server/links/consent-store.ts implements them).
+
+/** What a confirmation link did: confirmed now, had been already, expired, or never was (or its entry went). */
+export type ConfirmOutcome = "confirmed" | "already-confirmed" | "expired" | "invalid";
+/** What a removal link did: removed now, expired, or never was (or was used: its entry, and it, are gone). */
+export type RemoveOutcome = "removed" | "expired" | "invalid";
+
+export interface ConsentStore {
+  /** For a pending address due an e-mail: issues its two tokens and resolves to the entry's id; else null. */
+  issueConfirmation(email: string, confirmHash: string, removeHash: string): Promise<number | null>;
+  /** For a listed address due a removal e-mail: issues the token and resolves to the entry's id; else null. */
+  issueRemoval(email: string, removeHash: string): Promise<number | null>;
+  /** Undoes an issue whose e-mail could not be sent (its tokens are dropped; a repeat sends again). */
+  unsend(id: number, hashes: string[], kind: "confirm" | "remove"): Promise<void>;
+  /** Counts an e-mail about to go to `mailboxKey` (mailbox.ts); resolves to how many it is today, this one included. */
+  mailboxSent(mailboxKey: string): Promise<number>;
+  confirm(hash: string): Promise<ConfirmOutcome>;
+  remove(hash: string): Promise<RemoveOutcome>;
+}
+
+// Waves and redemption (src/server/invitations/invite-store.ts implements them).
+
+export interface WavePreview {
+  /** How many the wave would take (at most the number asked for). */
+  count: number;
+  /** The first and last sign-up times among them (ISO), null when there is nobody. */
+  first: string | null;
+  last: string | null;
+  /** Every confirmed person no wave holds. */
+  available: number;
+}
+
+export interface WaveMember {
+  id: number;
+  email: string;
+  name: string | null;
+  /** Their e-mail was handed to the SMTP server by a wave that never heard the answer. */
+  attempted: boolean;
+  /** They confirmed their address by its link; someone stored while e-mail was off never did. */
+  confirmedByLink: boolean;
+}
+
+export interface UnfinishedWave {
+  id: number;
+  owner: string;
+  /** No sign of life for longer than the staleness limit. */
+  stale: boolean;
+  remaining: number;
+}
+
+/** What redeeming a code did: the person joined now, the code was used, it expired, or it never was. */
+export type RedeemOutcome =
+  | { outcome: "joined"; email: string; name: string | null }
+  | { outcome: "used" | "expired" | "unknown" };
+
+export interface InviteStore {
+  preview(next: number): Promise<WavePreview>;
+  /** A new wave of `size` run by `owner`; resolves to its id. */
+  startWave(owner: string, size: number): Promise<number>;
+  /** Reserves up to `count` more of the oldest confirmed people for the wave; resolves to how many it got. */
+  reserve(wave: number, count: number): Promise<number>;
+  members(wave: number): Promise<WaveMember[]>;
+  unfinished(staleSeconds: number): Promise<UnfinishedWave[]>;
+  takeOver(wave: number, from: string, to: string): Promise<boolean>;
+  prepare(wave: number, id: number, codeHash: string, ttlDays: number, leaveHash: string | null): Promise<boolean>;
+  /** Notes that person `id`'s e-mail is about to end; false when the wave no longer holds them (they left). */
+  attempted(wave: number, id: number): Promise<boolean>;
+  sent(wave: number, id: number): Promise<boolean>;
+  sentAll(wave: number, ids: number[], codeHashes: string[], ttlDays: number): Promise<number>;
+  release(wave: number, id: number, leaveHash: string | null): Promise<void>;
+  finish(wave: number): Promise<void>;
+  redeem(codeHash: string): Promise<RedeemOutcome>;
 }

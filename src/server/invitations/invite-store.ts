@@ -7,6 +7,7 @@
 import { REMOVE_TTL_DAYS } from "../../lib/waitlist/consent";
 import { type DataKeys, PERSON_COLUMNS, PERSONAL_FIELDS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
+import type { InviteStore } from "../store/types";
 import { hashToken, newToken } from "../tokens";
 
 /** 20 random bytes (160 bits) as base64url: 27 characters, the only shape a code ever has. */
@@ -113,58 +114,6 @@ const SQL = {
       (SELECT key_id FROM joined) AS key_id, (SELECT sealed FROM joined) AS sealed, (SELECT count(*)::int FROM joined) AS joined,
       (SELECT status FROM invite) AS status, (SELECT expired FROM invite) AS expired`,
 } as const;
-
-export interface WavePreview {
-  /** How many the wave would take (at most the number asked for). */
-  count: number;
-  /** The first and last sign-up times among them (ISO), null when there is nobody. */
-  first: string | null;
-  last: string | null;
-  /** Every confirmed person no wave holds. */
-  available: number;
-}
-
-export interface WaveMember {
-  id: number;
-  email: string;
-  name: string | null;
-  /** Their e-mail was handed to the SMTP server by a wave that never heard the answer. */
-  attempted: boolean;
-  /** They confirmed their address by its link; someone stored while e-mail was off never did. */
-  confirmedByLink: boolean;
-}
-
-export interface UnfinishedWave {
-  id: number;
-  owner: string;
-  /** No sign of life for longer than the staleness limit. */
-  stale: boolean;
-  remaining: number;
-}
-
-/** What redeeming a code did: the person joined now, the code was used, it expired, or it never was. */
-export type RedeemOutcome =
-  | { outcome: "joined"; email: string; name: string | null }
-  | { outcome: "used" | "expired" | "unknown" };
-
-export interface InviteStore {
-  preview(next: number): Promise<WavePreview>;
-  /** A new wave of `size` run by `owner`; resolves to its id. */
-  startWave(owner: string, size: number): Promise<number>;
-  /** Reserves up to `count` more of the oldest confirmed people for the wave; resolves to how many it got. */
-  reserve(wave: number, count: number): Promise<number>;
-  members(wave: number): Promise<WaveMember[]>;
-  unfinished(staleSeconds: number): Promise<UnfinishedWave[]>;
-  takeOver(wave: number, from: string, to: string): Promise<boolean>;
-  prepare(wave: number, id: number, codeHash: string, ttlDays: number, leaveHash: string | null): Promise<boolean>;
-  /** Notes that person `id`'s e-mail is about to end; false when the wave no longer holds them (they left). */
-  attempted(wave: number, id: number): Promise<boolean>;
-  sent(wave: number, id: number): Promise<boolean>;
-  sentAll(wave: number, ids: number[], codeHashes: string[], ttlDays: number): Promise<number>;
-  release(wave: number, id: number, leaveHash: string | null): Promise<void>;
-  finish(wave: number): Promise<void>;
-  redeem(codeHash: string): Promise<RedeemOutcome>;
-}
 
 export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): InviteStore {
   const iso = (value: unknown) =>

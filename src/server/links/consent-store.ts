@@ -6,6 +6,7 @@
 import { CONFIRM_TTL_DAYS, REMOVE_TTL_DAYS, RESEND_MINUTES } from "../../lib/waitlist/consent";
 import { addressKeys, type DataKeys } from "../data-key";
 import type { Db } from "../db/types";
+import type { ConsentStore } from "../store/types";
 
 /**
  * Issues `$2` (confirm) and `$3` (remove) for a pending address not mailed in the last RESEND_MINUTES. `$1`: every
@@ -75,24 +76,6 @@ const MAILBOX_SENT = `WITH hit AS (
     DELETE FROM waitlist_mailbox_day WHERE day < current_date - 1 AND (SELECT sent FROM hit) = 1
   )
   SELECT sent FROM hit`;
-
-/** What a confirmation link did: confirmed now, had been already, expired, or never was (or its entry went). */
-export type ConfirmOutcome = "confirmed" | "already-confirmed" | "expired" | "invalid";
-/** What a removal link did: removed now, expired, or never was (or was used: its entry, and it, are gone). */
-export type RemoveOutcome = "removed" | "expired" | "invalid";
-
-export interface ConsentStore {
-  /** For a pending address due an e-mail: issues its two tokens and resolves to the entry's id; else null. */
-  issueConfirmation(email: string, confirmHash: string, removeHash: string): Promise<number | null>;
-  /** For a listed address due a removal e-mail: issues the token and resolves to the entry's id; else null. */
-  issueRemoval(email: string, removeHash: string): Promise<number | null>;
-  /** Undoes an issue whose e-mail could not be sent (its tokens are dropped; a repeat sends again). */
-  unsend(id: number, hashes: string[], kind: "confirm" | "remove"): Promise<void>;
-  /** Counts an e-mail about to go to `mailboxKey` (mailbox.ts); resolves to how many it is today, this one included. */
-  mailboxSent(mailboxKey: string): Promise<number>;
-  confirm(hash: string): Promise<ConfirmOutcome>;
-  remove(hash: string): Promise<RemoveOutcome>;
-}
 
 export function createConsentStore(db: Db, dataKeys: DataKeys | null = null): ConsentStore {
   const firstId = (rows: Array<{ id: number | string }>) => (rows[0] ? Number(rows[0].id) : null);

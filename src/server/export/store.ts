@@ -1,0 +1,70 @@
+/** The export's SQL: the list in batches by id, oldest first, for the CLI, the HTTP export and the console's parts. */
+import { type DataKeys, PERSON_COLUMNS, type PersonalData, personOf, type StoredPerson } from "../data-key";
+import type { Db } from "../db/types";
+import type { ExportedEntry, ListOptions, ListPage } from "../store/types";
+
+export const EXPORT_SQL = {
+  /**
+   * A batch of the export: up to $4 entries after id $1, oldest first (since $2; only confirmed ones if $3; none
+   * past id $5, when set: the end of a part of a download, export/parts.ts).
+   */
+  list: `SELECT id, created_at, ${PERSON_COLUMNS}, status, invited_at, joined_at, source, medium, campaign, referrer, page,
+      terms_version, confirmed_at
+    FROM waitlist
+    WHERE id > $1::bigint AND ($5::bigint IS NULL OR id <= $5::bigint)
+      AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+      AND ($3::boolean IS NOT TRUE OR status = 'confirmed')
+    ORDER BY id LIMIT $4::int`,
+} as const;
+
+const iso = (value: Date | string | null | undefined) => (value == null ? null : new Date(value).toISOString());
+
+export function createExportStore(db: Db, dataKeys: DataKeys | null) {
+  const page = async (after: number, limit: number, since?: Date, options: ListOptions = {}): Promise<ListPage> => {
+    type Row = StoredPerson &
+      Omit<ExportedEntry, keyof PersonalData | "created_at" | "invited_at" | "joined_at" | "confirmed_at"> & {
+        id: number | string;
+        created_at: Date | string;
+        invited_at: Date | string | null;
+        joined_at: Date | string | null;
+        confirmed_at: Date | string | null;
+      };
+    const params = [
+      after,
+      since?.toISOString() ?? null,
+      options.confirmedOnly ?? false,
+      limit,
+      options.through ?? null,
+    ];
+    const rows = await db.query<Row>(EXPORT_SQL.list, params);
+    return {
+      rows: rows.map((r) => ({
+        created_at: new Date(r.created_at).toISOString(),
+        ...personOf(dataKeys, r),
+        status: r.status,
+        invited_at: iso(r.invited_at),
+        joined_at: iso(r.joined_at),
+        source: r.source,
+        medium: r.medium,
+        campaign: r.campaign,
+        referrer: r.referrer,
+        page: r.page,
+        terms_version: r.terms_version,
+        confirmed_at: iso(r.confirmed_at),
+      })),
+      next: rows.length === limit ? Number(rows[rows.length - 1]?.id) : null,
+    };
+  };
+  return {
+    listPage: page,
+    async list(since?: Date, options: ListOptions = {}): Promise<ExportedEntry[]> {
+      const all: ExportedEntry[] = [];
+      for (let after: number | null = 0; after !== null; ) {
+        const { rows, next } = await page(after, 1000, since, options);
+        all.push(...rows);
+        after = next;
+      }
+      return all;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * A sign-up's SQL: the row added unless its address is listed, in one statement, counted against its network's
+ * allowance in the same statement when it has no proof of work (store/allowance.ts decides the verdict).
+ */
+import { ATTRIBUTION_FIELDS, NO_ATTRIBUTION } from "../../lib/waitlist/attribution";
+import { addressKeys, columnsOf, type DataKeys, type PersonalData, STORED_PERSON_FIELDS } from "../data-key";
+import type { Db } from "../db/types";
+import type { EntryStatus, WaitlistEntry } from "../entry";
+import { HIT, PREVIOUS, PRUNE, type RateRow, RETRY, rateCount, rateParams, VERDICT } from "../store/allowance";
+import type { createSealing } from "../store/sealing";
+import type { RateCount, RateWindow } from "../store/types";
+
+/**
+ * Whether any row is sealed: a process without DATA_KEY then writes nothing in clear beside them (the sign-up's
+ * last parameter says whether it seals). Read from the tally, so it costs the insert nothing.
+ */
+const SEALED_ROWS = "SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0";
+
+/** The columns a sign-up writes, in the order of its statement parameters. */
+const ROW_COLUMNS = [...STORED_PERSON_FIELDS, "terms_version", "status", ...ATTRIBUTION_FIELDS];
+/** The sign-up's values as parameters $first…, one per ROW_COLUMNS. */
+const rowValues = (first: number) => ROW_COLUMNS.map((_, i) => `$${first + i}::text`).join(", ");
+/**
+ * Adds the row unless its address is listed under any of its keys ($keys: hashed under this key or the previous
+ * one, or plain), so a row not yet sealed still refuses its duplicate; and, unless it is sealed (the parameter
+ * after its values), only while no row is.
+ */
+const insertRow = (keys: number, first: number, from = "") => `INSERT INTO waitlist (${ROW_COLUMNS.join(", ")})
+      SELECT ${rowValues(first)} ${from}
+      ${from ? "AND" : "WHERE"} NOT EXISTS (SELECT 1 FROM waitlist WHERE lower(email) = ANY($${keys}::text[]))
+      AND ($${first + ROW_COLUMNS.length}::boolean OR NOT EXISTS (${SEALED_ROWS}))
+      ON CONFLICT ((lower(email))) DO NOTHING
+      RETURNING id`;
+
+export const SIGNUP_SQL = {
+  /** Adds a row (see insertRow); says whether it did, and whether any row is sealed. */
+  insert: `WITH added AS (${insertRow(1, 2)})
+    SELECT (SELECT count(*)::int FROM added) AS added, EXISTS (${SEALED_ROWS}) AS sealed_rows`,
+  /**
+   * Counts an attempt, prunes on a window's first, and inserts only while the sliding estimate (this window's
+   * attempts + the previous window's × $5) is within the allowance ($4).
+   */
+  hitAndInsert: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), verdict AS (${VERDICT}),
+    ${RETRY("hit.attempts")}, added AS (${insertRow(6, 7, "FROM verdict WHERE verdict.allowed")})
+    SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
+      (SELECT allowed FROM verdict) AS allowed, (SELECT seconds FROM retry) AS retry_after,
+      (SELECT count(*)::int FROM added) AS added,
+      EXISTS (${SEALED_ROWS}) AS sealed_rows`,
+} as const;
+
+/** The entry's attribution as the five statement parameters, in ATTRIBUTION_FIELDS order. */
+const sources = (entry: WaitlistEntry) =>
+  ATTRIBUTION_FIELDS.map((field) => (entry.attribution ?? NO_ATTRIBUTION)[field]);
+
+export function createSignupStore(db: Db, dataKeys: DataKeys | null, sealing: ReturnType<typeof createSealing>) {
+  const { keyChecked, refusedInClear } = sealing;
+  /** The sign-up's row as statement parameters, in ROW_COLUMNS order; its personal data sealed when a key is set. */
+  const rowParams = (entry: WaitlistEntry, status: EntryStatus) => {
+    const person: PersonalData = {
+      name: entry.name,
+      email: entry.email,
+      message: entry.message,
+      organization: entry.organization ?? null,
+      why: entry.why ?? null,
+      connect: entry.connect ?? null,
+    };
+    const stored = columnsOf(dataKeys, person);
+    return [
+      ...STORED_PERSON_FIELDS.map((field) => stored[field]),
+      entry.termsVersion ?? null,
+      status,
+      ...sources(entry),
+      dataKeys !== null,
+    ];
+  };
+  return {
+    async add(entry: WaitlistEntry, status: EntryStatus = "confirmed"): Promise<boolean> {
+      await keyChecked();
+      const params = [addressKeys(dataKeys, entry.email), ...rowParams(entry, status)];
+      const [row] = await db.query<{ added: number; sealed_rows: boolean }>(SIGNUP_SQL.insert, params);
+      const added = Number(row?.added ?? 0) === 1;
+      if (!added) await refusedInClear(row?.sealed_rows);
+      return added;
+    },
+    async hitAndAdd(
+      key: string,
+      window: RateWindow,
+      allowance: number,
+      entry: WaitlistEntry,
+      status: EntryStatus = "confirmed",
+    ): Promise<RateCount & { added: boolean }> {
+      await keyChecked();
+      const params = [
+        ...rateParams(key, window, allowance),
+        addressKeys(dataKeys, entry.email),
+        ...rowParams(entry, status),
+      ];
+      const [row] = await db.query<RateRow & { added: number; sealed_rows: boolean }>(SIGNUP_SQL.hitAndInsert, params);
+      const count = { ...rateCount(row), added: Number(row?.added ?? 0) === 1 };
+      if (count.allowed && !count.added) await refusedInClear(row?.sealed_rows);
+      return count;
+    },
+  };
+}
