@@ -4,6 +4,9 @@ import { defineConfig } from "vitest/config";
 /**
  * Every vitest suite, as three projects: `npm run test:unit` runs `fast`, `npm run test:platform` runs `platform`,
  * `npm run test:slow:node` runs `slow` (each `vitest run --project <name>`; `npx vitest --project fast` watches).
+ * maxWorkers, fileParallelism, isolate, globalSetup and setupFiles are per project in vitest 5. Projects that run
+ * together must differ in `sequence.groupOrder` when their maxWorkers differ (vitest refuses the run otherwise), so
+ * each has its own: a bare `npx vitest run` runs fast, then platform, then slow, in the order `npm test` does.
  */
 export default defineConfig({
   test: {
@@ -13,6 +16,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "fast",
+          sequence: { groupOrder: 0 },
           // Every pure test, and the integration tests on real databases and a real SMTP server.
           include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
           globalSetup: ["tests/integration/pglite-template.setup.ts"],
@@ -33,6 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "platform",
+          sequence: { groupOrder: 1 },
           // The built site and functions on Netlify's own tools (needs `npm run build` first).
           include: ["tests/platform/**/*.test.ts"],
           testTimeout: 60_000,
@@ -46,6 +51,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "slow",
+          sequence: { groupOrder: 2 },
           // Run last by `npm test`: the suites that take seconds each: the fuzzer, 500 concurrent sign-ups, the
           // crowd and the flood, the CLI (child processes), and the ones that start, kill and race real servers.
           include: ["tests/slow/**/*.test.ts"],

@@ -2,14 +2,14 @@
  * Netlify's own emulator (`@netlify/dev`) keeps none of the platform's size limits, and times a function out at
  * 30 s with a 500 where the platform allows 60 s and answers 502; `npm start`'s host keeps the platform's
  * (dev/local-netlify/limits.ts). This pins the difference, so that a change on either side shows against the table
- * in docs/deploying.md. One function on a project of its own: no build needed, no folder shared with this one's.
+ * in docs/deploying.md (the 30 s, a constant, is pinned in tests/unit/netlify-limits.test.ts, with the pure tests).
+ * One function on a project of its own: no build needed, no folder shared with this one's.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SYNCHRONOUS_FUNCTION_TIMEOUT } from "@netlify/functions";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { loadFunctions } from "../../dev/local-netlify/functions";
 import { createSiteHandler } from "../../dev/local-netlify/site-server";
@@ -97,8 +97,4 @@ it("the emulator passes every size the platform refuses; npm start's host refuse
     streamed: "200, 20971521 bytes",
   });
   expect(local).toEqual({ upload: "413", buffered: "502", streamed: "200, cut after 20971520 bytes" });
-});
-
-it("the emulator times a function out at 30 s, the platform at 60 s", () => {
-  expect(SYNCHRONOUS_FUNCTION_TIMEOUT).toBe(30);
 });

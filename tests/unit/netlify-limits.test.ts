@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SYNCHRONOUS_FUNCTION_TIMEOUT } from "@netlify/functions";
 import { afterAll, afterEach, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
 import { limitsWith, NETLIFY_LIMITS, type NetlifyLimits } from "../../dev/local-netlify/limits";
 import { createSiteHandler, type FunctionRoute, runScheduled } from "../../dev/local-netlify/site-server";
@@ -200,4 +201,11 @@ describe("Netlify's limits on the local host", () => {
       { event: "local_netlify.limit", limit: "scheduledMs", max: 200, path: "/.netlify/functions/purge-pending" },
     ]);
   });
+});
+
+// Netlify's own emulator against the platform, a constant each: here rather than beside the emulator's sizes in
+// tests/platform/netlify-limits.test.ts, so that it runs with every pure test.
+it("the emulator times a function out at 30 s, the platform at 60 s", () => {
+  expect(SYNCHRONOUS_FUNCTION_TIMEOUT).toBe(30);
+  expect(NETLIFY_LIMITS.synchronousMs).toBe(60_000);
 });
