@@ -1,7 +1,9 @@
 /**
  * The console's tests' shared ground (console.test.ts, console-waves.test.ts): an embedded Postgres, a real SMTP
- * server on 127.0.0.1, the console's handler, and requests to it as a browser sends them. Imported, it registers
- * its hooks in the importing file. `h` holds what a test may replace (the config, the store, the handler).
+ * server on 127.0.0.1, the console's handler, and requests to it as a browser sends them. Each file calls
+ * useConsoleHarness() at its top, which registers the hooks that open and close them in that file: an import alone
+ * would not (with `isolate: false` a worker imports this module once for every file it runs). `h` holds what a test
+ * may replace (the config, the store, the handler).
  */
 import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
@@ -70,22 +72,25 @@ export async function signInByLink(): Promise<string> {
   return cookieOf(signedIn);
 }
 
-beforeAll(async () => {
-  h.store = createStore(await openPgliteDb(migratedDataDir("console-")));
-  h.smtp = await startSmtp();
-}, 60_000);
-afterAll(async () => {
-  await h.store?.close();
-  await h.smtp?.close();
-});
-beforeEach(async () => {
-  // Each test starts with an admin's hourly allowance of sign-in e-mails unspent (the file signs in many times).
-  await h.store.db.query("DELETE FROM waitlist_rate_limit");
-  h.config = readConfig({
-    SMTP_URL: h.smtp.url,
-    MAIL_FROM: "Noosphere <hello@noosphere.test>",
-    ADMIN_EMAILS: ` other@noosphere.test , ${ADMIN} `,
-    EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
-    RATE_LIMIT_MAX: "1000",
+/** Opens the store and the SMTP server for the calling file, and gives each test a fresh config. */
+export function useConsoleHarness(): void {
+  beforeAll(async () => {
+    h.store = createStore(await openPgliteDb(migratedDataDir("console-")));
+    h.smtp = await startSmtp();
+  }, 60_000);
+  afterAll(async () => {
+    await h.store?.close();
+    await h.smtp?.close();
   });
-});
+  beforeEach(async () => {
+    // Each test starts with an admin's hourly allowance of sign-in e-mails unspent (the file signs in many times).
+    await h.store.db.query("DELETE FROM waitlist_rate_limit");
+    h.config = readConfig({
+      SMTP_URL: h.smtp.url,
+      MAIL_FROM: "Noosphere <hello@noosphere.test>",
+      ADMIN_EMAILS: ` other@noosphere.test , ${ADMIN} `,
+      EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
+      RATE_LIMIT_MAX: "1000",
+    });
+  });
+}

@@ -9,7 +9,21 @@ import { describe, expect, it } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
 import { createStore } from "../../src/server/app/store";
 import { readConfig } from "../../src/server/config";
-import { ADMIN, call, cookieOf, form, h, handler, ORIGIN, pending, signInByLink, TOKEN } from "./console-harness";
+import {
+  ADMIN,
+  call,
+  cookieOf,
+  form,
+  h,
+  handler,
+  ORIGIN,
+  pending,
+  signInByLink,
+  TOKEN,
+  useConsoleHarness,
+} from "./console-harness";
+
+useConsoleHarness();
 
 describe("signing in", () => {
   it("answers a listed and an unlisted address the same; only the listed one gets an e-mail", async () => {
