@@ -288,12 +288,30 @@ describe.each(backends("invite"))("on %s", (_name, available, open) => {
         ["second@example.com", "confirmed"],
         ["third@example.com", "confirmed"],
       );
+      const [second] = await store.db.query<{ id: number }>(
+        "SELECT id FROM waitlist WHERE email = 'second@example.com'",
+      );
+      // The wave checks that a person is still listed once the server has answered their envelope, not before: a
+      // check made while the server weighs their RCPT TO would miss whoever leaves meanwhile.
+      const events: string[] = [];
+      const watched: Store = {
+        ...store,
+        invites: {
+          ...store.invites,
+          attempted: (wave, id) => {
+            if (Number(id) === Number(second?.id)) events.push("second checked");
+            return store.invites.attempted(wave, id);
+          },
+        },
+      };
       const held = smtp.hold("rcpt", "second@example.com");
-      const running = wave(3);
+      const running = wave(3, { store: watched });
       await held.reached;
       expect(await store.erase("second@example.com")).toBe(true);
+      events.push("RCPT TO answered");
       held.release();
       expect(await running).toEqual({ resumed: false, invited: 2, refused: 0, stopped: null, paused: null });
+      expect(events).toEqual(["RCPT TO answered", "second checked"]);
       expect(smtp.messages.map((m) => m.to)).toEqual(["first@example.com", "third@example.com"]);
       expect(await statuses()).toEqual({ "first@example.com": "invited", "third@example.com": "invited" });
     },

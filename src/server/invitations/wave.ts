@@ -138,8 +138,9 @@ async function sendWave(wave: number, options: WaveOptions, report: WaveReport, 
           ttlDays,
           confirmedByLink: person.confirmedByLink,
         }),
-        // Checked and noted just before the message's last bytes go: someone who left meanwhile is not mailed,
-        // and a code whose e-mail may be accepted from now on already redeems. The note invites nobody.
+        // Checked and noted once the server has answered DATA, just before the message's last byte goes: someone
+        // who left meanwhile (even while the server weighed their RCPT TO) is not mailed, and a code whose e-mail
+        // may be accepted from now on already redeems. The note invites nobody.
         {
           beforeCommit: async () => {
             if (!(await store.invites.attempted(wave, person.id))) throw new NoLongerHeld("left the wave");

@@ -1,4 +1,4 @@
-import { Transform } from "node:stream";
+import { Readable } from "node:stream";
 import type { ServerConfig } from "../config";
 import { log } from "../log";
 
@@ -11,8 +11,9 @@ export interface MailMessage {
 
 export interface SendOptions {
   /**
-   * Runs when the whole message but its last bytes has gone to the server, before they (and so the end of the
-   * data) are sent: from then on the server may accept it at any moment. A rejection abandons the message.
+   * Runs once the server has answered DATA (and so every RCPT TO), when the whole message but its last byte is on
+   * its way, before that byte (and so the end of the data) is sent: from then on the server may accept it at any
+   * moment. Never earlier: not while the server weighs the envelope. A rejection abandons the message.
    */
   beforeCommit?: () => Promise<void>;
 }
@@ -23,22 +24,29 @@ export interface Mailer {
   close(): void;
 }
 
-/** A stream step that holds each chunk until the next arrives, and the last one until `hook` has run. */
-function holdLastChunk(hook: () => Promise<void>): Transform {
-  let held: Buffer | undefined;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      if (held) this.push(held);
-      held = chunk;
-      callback();
-    },
-    flush(callback) {
-      hook().then(() => {
-        if (held) this.push(held);
-        callback();
-      }, callback);
-    },
-  });
+/**
+ * The message as the SMTP connection reads it, with `hook` run before its last byte. It reads nothing until the
+ * connection does, and the connection reads the message only once the server has answered DATA (so every RCPT TO
+ * too): the hook runs after the envelope was answered, never while the server still weighs it. (A step that only
+ * transforms the message runs as soon as the message is composed: a small one is whole in the stream's buffers
+ * before the server has even answered RCPT TO, and a check made then misses whoever leaves before DATA.)
+ */
+function heldBeforeLastByte(input: Readable, hook: () => Promise<void>): Readable {
+  async function* chunks() {
+    let held: Buffer | undefined;
+    for await (const chunk of input as AsyncIterable<Buffer | string>) {
+      if (held) yield held;
+      held = Buffer.from(chunk);
+    }
+    // Without its last byte the message has no end (the line break before the final "."): no server accepts it.
+    if (held && held.length > 1) {
+      yield held.subarray(0, -1);
+      held = held.subarray(-1);
+    }
+    await hook();
+    if (held) yield held;
+  }
+  return Readable.from(chunks(), { objectMode: false });
 }
 
 /**
@@ -61,10 +69,11 @@ export function createSmtpMailer(mail: NonNullable<ServerConfig["mail"]>, use: {
     };
     transport ??= import("nodemailer").then(({ createTransport }) => {
       const smtp = createTransport(options, { from: mail.from });
-      // nodemailer's own plugin step: a message sent with `beforeCommit` gets its last chunk held back until it ran.
+      // nodemailer's own plugin step: a message sent with `beforeCommit` gets its last byte held back until it ran.
+      // A process function is the message's last stage, the very stream the connection reads after DATA.
       smtp.use("stream", (sent, done) => {
         const hook = (sent.data as { beforeCommit?: () => Promise<void> }).beforeCommit;
-        if (hook) sent.message.transform(() => holdLastChunk(hook));
+        if (hook) sent.message.processFunc((input) => heldBeforeLastByte(input, hook));
         done();
       });
       return smtp;
