@@ -1,7 +1,7 @@
 /**
  * The console's tests' shared ground (console.test.ts, console-waves.test.ts): an embedded Postgres, a real SMTP
  * server on 127.0.0.1, the console's handler, and requests to it as a browser sends them. Each file calls
- * useConsoleHarness() at its top, which registers the hooks that open and close them in that file: an import alone
+ * openConsoleHarness() at its top, which registers the hooks that open and close them in that file: an import alone
  * would not (with `isolate: false` a worker imports this module once for every file it runs). `h` holds what a test
  * may replace (the config, the store, the handler).
  */
@@ -73,7 +73,7 @@ export async function signInByLink(): Promise<string> {
 }
 
 /** Opens the store and the SMTP server for the calling file, and gives each test a fresh config. */
-export function useConsoleHarness(): void {
+export function openConsoleHarness(): void {
   beforeAll(async () => {
     h.store = createStore(await openPgliteDb(migratedDataDir("console-")));
     h.smtp = await startSmtp();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readConfig } from "../../src/server/config";
 import { createConsoleHandler } from "../../src/server/console/handler";
-import { call, cookieOf, form, h, handler, signInByLink, useConsoleHarness } from "./console-harness";
+import { call, cookieOf, form, h, handler, openConsoleHarness, signInByLink } from "./console-harness";
 import { startSmtp } from "./smtp";
 
-useConsoleHarness();
+openConsoleHarness();
 
 describe("downloads and waves within Netlify's limits", () => {
   /** The wave's clock: the slow SMTP server below moves it on 100 ms an e-mail; a slice is 250 ms of it. */

@@ -17,13 +17,13 @@ import {
   h,
   handler,
   ORIGIN,
+  openConsoleHarness,
   pending,
   signInByLink,
   TOKEN,
-  useConsoleHarness,
 } from "./console-harness";
 
-useConsoleHarness();
+openConsoleHarness();
 
 describe("signing in", () => {
   it("answers a listed and an unlisted address the same; only the listed one gets an e-mail", async () => {
