@@ -24,6 +24,9 @@ describe("the field carries the referring site's origin, and nothing else of its
     ["https://news.example.com/issues/42?private=yes", ' value="https://news.example.com"'],
     ["http://blog.example.org:8080/post", ' value="http://blog.example.org:8080"'],
     ["http://localhost/product", ' value="http://localhost"'], // this site: the waitlist function's rule drops it
+    // `$` is kept in a host, and `$'` or `` $` `` in a string replacement would paste the page into the attribute.
+    ["http://a$'b.example/", ' value="http://a$&#39;b.example"'],
+    ["http://x$`y.example/", ' value="http://x$`y.example"'],
     ["android-app://com.google.android.gm/", ""],
     ["file:///home/me/page.html", ""],
     ["not a url", ""],

@@ -43,7 +43,8 @@ export function createJoinPageHandler(page: URL) {
     html ??= load();
     html.catch(() => (html = undefined)); // a failed read is tried again by the next request
     const from = escapeHtml(referringOrigin(request.headers.get("referer")));
-    const body = (await html).replace(FIELD_ID, from ? `${FIELD_ID} value="${from}"` : FIELD_ID);
+    // A function, not a string: `$&`, `$'` and `` $` `` in a string replacement are patterns, and a host may hold `$`.
+    const body = (await html).replace(FIELD_ID, () => (from ? `${FIELD_ID} value="${from}"` : FIELD_ID));
     return new Response(request.method === "HEAD" ? null : body, {
       headers: {
         ...SITE_HEADERS,
