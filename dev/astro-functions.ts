@@ -16,13 +16,17 @@ export function netlifyFunctions(): Plugin {
         (async () => {
           // The functions' own module instances (Vite's), so the embedded database reaches their store.
           const [{ allowEmbeddedDatabase }, { openPgliteDb }] = await Promise.all([
-            server.ssrLoadModule("/src/server/store/instance.ts"),
+            server.ssrLoadModule("/src/server/app/instance.ts"),
             server.ssrLoadModule("/src/server/db/pglite.ts"),
           ]);
           allowEmbeddedDatabase(openPgliteDb);
           const routes = await loadFunctions("netlify/functions", (file) => server.ssrLoadModule(file));
+          // /join is Astro's own page here: its function serves the build (dist/join.html), which astro dev has not made.
           const route = routes.find(
-            (r) => r.path === url.pathname && (!r.methods || r.methods.includes(req.method ?? "GET")),
+            (r) =>
+              r.name !== "join-page" &&
+              r.path === url.pathname &&
+              (!r.methods || r.methods.includes(req.method ?? "GET")),
           );
           if (!route) return next();
           await runFunction(req, res, route.handler, url);

@@ -14,15 +14,16 @@ export interface RateLimitRule {
 
 /** Windows fixed on the clock, as Netlify counts them; `now` is injectable for the tests. */
 export function createRateLimiter(now: () => number = Date.now) {
-  const windows = new Map<string, { start: number; count: number }>();
+  const windows = new Map<string, { start: number; end: number; count: number }>();
   return (name: string, rule: RateLimitRule, ip: string, path: string): Response | null => {
     const start = Math.floor(now() / (rule.windowSize * 1000)) * rule.windowSize * 1000;
     const key = `${name}\n${ip}`;
     const window = windows.get(key);
     if (!window || window.start !== start) {
-      // A new window for this client: drop the windows that ended, so the map holds only the current ones.
-      for (const [other, w] of windows) if (w.start < start) windows.delete(other);
-      windows.set(key, { start, count: 1 });
+      // A new window for this client: drop the windows that ended (each by its own rule's length), so the map
+      // holds only current ones.
+      for (const [other, w] of windows) if (w.end <= now()) windows.delete(other);
+      windows.set(key, { start, end: start + rule.windowSize * 1000, count: 1 });
       return null;
     }
     if (++window.count <= rule.windowLimit) return null;

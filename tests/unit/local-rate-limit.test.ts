@@ -31,6 +31,18 @@ describe("the limiter", () => {
     expect(tries()).toEqual([200, 200, 200, 429]);
   });
 
+  it("keeps a long window's count while a shorter rule's windows come and go", () => {
+    let now = Date.UTC(2026, 10, 25, 8, 0, 0);
+    const limited = createRateLimiter(() => now);
+    const minute = { windowLimit: 2, windowSize: 60 };
+    const tenSeconds = { windowLimit: 5, windowSize: 10 };
+    expect(limited("slow", minute, "192.0.2.1", "/slow")).toBeNull();
+    expect(limited("slow", minute, "192.0.2.1", "/slow")).toBeNull();
+    now += 15_000; // a new ten-second window, the same minute
+    expect(limited("fast", tenSeconds, "192.0.2.1", "/fast")).toBeNull();
+    expect(limited("slow", minute, "192.0.2.1", "/slow")?.status).toBe(429);
+  });
+
   it.each([
     [{ ...RULE, aggregateBy: ["domain"] }],
     [{ ...RULE, aggregateBy: ["ip"], action: "rewrite", to: "/slow-down" }],
