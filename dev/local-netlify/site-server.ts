@@ -79,6 +79,15 @@ export function requestUrl(req: IncomingMessage, host = "localhost"): URL {
   return new URL(`${origin}${path.startsWith("/") ? path : `/${path}`}`);
 }
 
+/**
+ * Whether a request's path is a function's, as Netlify matches them: whatever the case, and with or without a
+ * trailing slash (`/join/` and `/JOIN` run the function at `/join`; tests/platform/netlify-parity.test.ts).
+ */
+function samePath(route: string, path: string): boolean {
+  const plain = (p: string) => (p.length > 1 ? p.replace(/\/+$/, "") : p).toLowerCase();
+  return plain(route) === plain(path);
+}
+
 export function createSiteHandler(options: SiteOptions) {
   const notFound = options.notFound ?? { path: "/404.html", status: 404 };
   const files = new StaticHandler({ directory: options.publish });
@@ -119,7 +128,7 @@ export function createSiteHandler(options: SiteOptions) {
     const method = req.method ?? "GET";
     if (refusedMethod(req, res)) return;
     const fn = functions.find(
-      (route) => route.path === url.pathname && (!route.methods || route.methods.includes(method)),
+      (route) => samePath(route.path, url.pathname) && (!route.methods || route.methods.includes(method)),
     );
     if (fn) {
       const refused =

@@ -40,6 +40,10 @@ const CASES: Array<[string, string, RequestInit?]> = [
   // /join is its function's answer, before the file of that name (src/server/signup/join-page.ts); POST is not its method.
   ["GET", "/join", { headers: { Referer: "https://news.example.com/issues/42" } }],
   ["HEAD", "/join"],
+  // A function's path matches whatever the case and with a trailing slash, on Netlify and here.
+  ["GET", "/join/", { headers: { Referer: "https://news.example.com/" } }],
+  ["GET", "/JOIN"],
+  ["POST", "/API/WAITLIST", { headers: { "Content-Type": "text/plain" }, body: "hello" }],
   ["POST", "/join", { headers: FORM, body: "email=a%40example.com" }],
   ["POST", "/api/waitlist", { headers: { "Content-Type": "text/plain" }, body: "hello" }],
   // An e-mail's link: GET is the static page (the function answers POST only), its button's POST the function.
