@@ -10,13 +10,6 @@ export const SIGN_IN_LINK_MINUTES = 15;
 /** 32 random bytes as base64url: the only shape an id or a token has. */
 export const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-export function newSecret(): { value: string; hash: string } {
-  const { token: value, hash } = newToken();
-  return { value, hash };
-}
-
-export const hashSecret = hashToken;
-
 const SQL = {
   /** A new session; ended ones older than a day are dropped on the way. */
   open: `WITH pruned AS (DELETE FROM admin_session WHERE expires_at < now() - interval '1 day')
@@ -44,26 +37,26 @@ export interface Sessions {
 export function createSessions(db: Db): Sessions {
   return {
     async open(admin) {
-      const { value, hash } = newSecret();
+      const { token: value, hash } = newToken();
       await db.query(SQL.open, [hash, admin]);
       return value;
     },
     async find(id) {
       if (!SECRET_PATTERN.test(id)) return null;
-      const [row] = await db.query<{ admin: string }>(SQL.find, [hashSecret(id)]);
+      const [row] = await db.query<{ admin: string }>(SQL.find, [hashToken(id)]);
       return row?.admin ?? null;
     },
     async end(id) {
-      if (SECRET_PATTERN.test(id)) await db.query(SQL.end, [hashSecret(id)]);
+      if (SECRET_PATTERN.test(id)) await db.query(SQL.end, [hashToken(id)]);
     },
     async issueSignIn(admin) {
-      const { value, hash } = newSecret();
+      const { token: value, hash } = newToken();
       await db.query(SQL.issue, [hash, admin]);
       return value;
     },
     async redeemSignIn(token) {
       if (!SECRET_PATTERN.test(token)) return null;
-      const [row] = await db.query<{ admin: string }>(SQL.use, [hashSecret(token)]);
+      const [row] = await db.query<{ admin: string }>(SQL.use, [hashToken(token)]);
       return row?.admin ?? null;
     },
   };

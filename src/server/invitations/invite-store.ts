@@ -8,7 +8,7 @@ import { REMOVE_TTL_DAYS } from "../../lib/waitlist/consent";
 import { type DataKeys, PERSON_COLUMNS, PERSONAL_FIELDS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import type { InviteStore } from "../store/types";
-import { hashToken, newToken } from "../tokens";
+import { newToken } from "../tokens";
 
 /** 20 random bytes (160 bits) as base64url: 27 characters, the only shape a code ever has. */
 const CODE_BYTES = 20;
@@ -19,8 +19,6 @@ export function newInviteCode(): { code: string; hash: string } {
   const { token: code, hash } = newToken(CODE_BYTES);
   return { code, hash };
 }
-
-export const hashInviteCode = hashToken;
 
 /** Confirmed, and in no wave yet: who the next wave may take. */
 const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL";

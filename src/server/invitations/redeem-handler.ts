@@ -15,7 +15,8 @@ import { json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import type { Store } from "../store/types";
-import { hashInviteCode, INVITE_CODE_PATTERN } from "./invite-store";
+import { hashToken } from "../tokens";
+import { INVITE_CODE_PATTERN } from "./invite-store";
 
 /** 16 KiB, as the sign-up function: far more than `{"code": "…"}` needs. */
 const MAX_BODY = 16 * 1024;
@@ -66,7 +67,7 @@ export function createRedeemHandler(deps: RedeemDeps) {
       // missing beside sealed rows) would spend the code on an error. Refused first (a DataKeyError, below), the
       // code stays usable once the key is right.
       await withTimeout(store.checkDataKey(), config.dbTimeoutMs);
-      const result = await withTimeout(store.invites.redeem(hashInviteCode(code)), config.dbTimeoutMs);
+      const result = await withTimeout(store.invites.redeem(hashToken(code)), config.dbTimeoutMs);
       log("info", "invites.redeem", { outcome: result.outcome });
       switch (result.outcome) {
         case "joined":
