@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Context } from "@netlify/functions";
+import { readCookie } from "../../src/server/http/cookies";
 
 /**
  * The second argument Netlify passes to a v2 function, as `@netlify/functions` types it, for a request the
@@ -8,15 +9,6 @@ import type { Context } from "@netlify/functions";
  * build from their own address, never from the Host header). `waitUntil` work is tracked so the server can
  * wait for it before it stops.
  */
-/** A cookie of the request, by name, as Netlify's context reads it; undefined without one. */
-function cookieOf(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=");
-  }
-  return undefined;
-}
-
 export function createContext(
   request: Request,
   ip: string,
@@ -29,7 +21,7 @@ export function createContext(
     // Reading the request's cookies works as on Netlify; setting one through the context would be dropped here
     // (this host adds no Set-Cookie to the answer), so it throws: a function sets its cookie on its Response.
     cookies: {
-      get: (name: string) => cookieOf(request, name),
+      get: (name: string) => readCookie(request, name),
       set: () => {
         throw new Error(
           "context.cookies.set is not supported by the local Netlify host: set the cookie on the Response",

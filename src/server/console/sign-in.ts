@@ -5,6 +5,7 @@
 import type { Context } from "@netlify/functions";
 import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
 import type { ServerConfig } from "../config";
+import { readCookie } from "../http/cookies";
 import { clientKey, comeBackLater, rateWindow } from "../http/rate-limit";
 import { afterAnswer, seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
@@ -39,13 +40,8 @@ export function sessionCookie(origin: string, value: string, maxAge: number): st
   return `${SESSION_COOKIE}=${value}; Path=${CONSOLE_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
 }
 
-export function cookieValue(req: Request): string {
-  for (const part of (req.headers.get("cookie") ?? "").split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return rest.join("=");
-  }
-  return "";
-}
+/** The console's session cookie as the request carries it ("" without one). */
+export const cookieValue = (req: Request): string => readCookie(req, SESSION_COOKIE) ?? "";
 
 export interface SignInDeps {
   origin: string;
