@@ -1,7 +1,7 @@
 /**
  * The store every handler is given: one object built from each feature's own SQL (signup/store.ts,
  * console/store.ts, export/store.ts, links/consent-store.ts and purge-store.ts, invitations/invite-store.ts) and the
- * floors' (store/allowance.ts, store/sealing.ts). Each statement lives with the feature that runs it; this only
+ * floors' (store/allowance.ts, store/sealing.ts, store/server-secret.ts). Each statement lives with the feature that runs it; this only
  * puts them together, over one database and one set of keys. Above the features: only the process's wiring
  * (instance.ts) and the tests build one.
  */
@@ -14,13 +14,13 @@ import { createConsentStore } from "../links/consent-store";
 import { createPurgeStore } from "../links/purge-store";
 import { createSignupStore } from "../signup/store";
 import { createAllowance } from "../store/allowance";
-import { createSealing, SEALING_SQL } from "../store/sealing";
+import { createSealing } from "../store/sealing";
+import { createSecretReader } from "../store/server-secret";
 import type { Store } from "../store/types";
 
 export * from "../store/types";
 
 export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
-  let secret: Promise<Buffer> | undefined;
   const sealing = createSealing(db, dataKeys);
   return {
     db,
@@ -35,17 +35,7 @@ export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
     sealing: sealing.sealing,
     checkDataKey: sealing.checkDataKey,
     sealNext: sealing.sealNext,
-    secret() {
-      secret ??= db.query<{ value: string }>(SEALING_SQL.secret).then(([row]) => {
-        if (!row) throw new Error("The server's secret is missing: apply the migrations (npm run db:migrate).");
-        return Buffer.from(row.value, "hex");
-      });
-      // A failed read (the database down) is tried again next time.
-      secret.catch(() => {
-        secret = undefined;
-      });
-      return secret;
-    },
+    ...createSecretReader(db),
     close: () => db.close(),
   };
 }

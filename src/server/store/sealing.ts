@@ -21,8 +21,6 @@ export const SEALING_SQL = {
     FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, email, sealed, old_key)
     WHERE w.id = u.id AND w.key_id IS NOT DISTINCT FROM u.old_key
     RETURNING w.id`,
-  /** The server's random secret, made once by the database (migration 0005). */
-  secret: "SELECT value FROM waitlist_secret WHERE name = 'server'",
 } as const;
 
 export function createSealing(db: Db, dataKeys: DataKeys | null) {
