@@ -20,6 +20,12 @@ CREATE TABLE IF NOT EXISTS waitlist_invite_wave (
   file_pending boolean NOT NULL DEFAULT false
 );
 
+-- A public share code per person (migration 0011): 10 characters of a 32-letter alphabet without look-alikes.
+CREATE OR REPLACE FUNCTION waitlist_referral_code() RETURNS text LANGUAGE sql VOLATILE AS $fn$
+  SELECT string_agg(substr('0123456789abcdefghjkmnpqrstvwxyz', 1 + floor(random() * 32)::int, 1), '')
+  FROM generate_series(1, 10)
+$fn$;
+
 CREATE TABLE IF NOT EXISTS waitlist (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   name text NULL,
@@ -63,7 +69,16 @@ CREATE TABLE IF NOT EXISTS waitlist (
   -- ('hmac:…', so one entry per address still holds), and sealed holds all of them encrypted (AES-256-GCM) under
   -- the key named by key_id. NULL key_id: a plain row.
   key_id text NULL,
-  sealed text NULL
+  sealed text NULL,
+  -- Referrals (0011, src/server/referrals/): the person's public share code; how many of their referrals count,
+  -- and how many were counted on referrals_day (UTC), for the daily cap; a keyed hash of the mailbox the address
+  -- reaches (case, +tag, Gmail's dots folded); when the latest status link asked for by address went out.
+  referral_code text NOT NULL DEFAULT waitlist_referral_code(),
+  referrals integer NOT NULL DEFAULT 0,
+  referrals_day date NULL,
+  referrals_today integer NOT NULL DEFAULT 0,
+  mailbox_key text NULL,
+  status_sent_at timestamptz NULL
 );
 
 -- One entry per address, whatever its case.
@@ -85,7 +100,7 @@ CREATE INDEX IF NOT EXISTS waitlist_pending_idx ON waitlist (created_at) WHERE s
 CREATE TABLE IF NOT EXISTS waitlist_token (
   token_hash text PRIMARY KEY,
   waitlist_id bigint NOT NULL REFERENCES waitlist (id) ON DELETE CASCADE,
-  purpose text NOT NULL CONSTRAINT waitlist_token_purpose_check CHECK (purpose IN ('confirm', 'remove')),
+  purpose text NOT NULL CONSTRAINT waitlist_token_purpose_check CHECK (purpose IN ('confirm', 'remove', 'status')),
   expires_at timestamptz NOT NULL,
   used_at timestamptz NULL,
   created_at timestamptz NOT NULL DEFAULT now()
@@ -166,8 +181,14 @@ CREATE TABLE IF NOT EXISTS waitlist_day_tally (
   count bigint NOT NULL,
   CONSTRAINT waitlist_day_tally_key UNIQUE NULLS NOT DISTINCT (day, field, value)
 );
--- The two statements that apply one statement's changes (rows added +1, rows removed -1; an update is both) to
--- both tallies. Rows are locked in key order, tally before day tally, at the end of the statement: two statements
+-- Waiting (confirmed) people by hour of sign-up (UTC): a place in line is the sum of the hours before one's own
+-- plus a count within it, never a count of the whole line (src/server/store/line.ts).
+CREATE TABLE IF NOT EXISTS waitlist_line_tally (
+  hour timestamp PRIMARY KEY,
+  count bigint NOT NULL
+);
+-- The three statements that apply one statement's changes (rows added +1, rows removed -1; an update is both) to
+-- the tallies. Rows are locked in key order, tally before day tally, at the end of the statement: two statements
 -- never wait on each other in a cycle. An update that changes neither status, key nor sources nets to nothing and
 -- writes nothing. Returned as text because only the trigger's own function sees its transition tables.
 CREATE OR REPLACE FUNCTION waitlist_tally_statements(changes text) RETURNS text[] LANGUAGE sql IMMUTABLE AS $fn$
@@ -183,7 +204,13 @@ CREATE OR REPLACE FUNCTION waitlist_tally_statements(changes text) RETURNS text[
       CROSS JOIN LATERAL (VALUES ('all', NULL), ('source', c.source), ('medium', c.medium),
         ('campaign', c.campaign), ('referrer', c.referrer)) AS f(field, value)
       GROUP BY 1, 2, 3 HAVING sum(c.sign) <> 0 ORDER BY 1, 2, 3
-      ON CONFLICT (day, field, value) DO UPDATE SET count = t.count + excluded.count$sql$, changes)
+      ON CONFLICT (day, field, value) DO UPDATE SET count = t.count + excluded.count$sql$, changes),
+    format($sql$
+      INSERT INTO waitlist_line_tally AS t (hour, count)
+      SELECT date_trunc('hour', c.created_at AT TIME ZONE 'UTC'), sum(c.sign) FROM (%s) c
+      WHERE c.status = 'confirmed'
+      GROUP BY 1 HAVING sum(c.sign) <> 0 ORDER BY 1
+      ON CONFLICT (hour) DO UPDATE SET count = t.count + excluded.count$sql$, changes)
   ]
 $fn$;
 
@@ -231,3 +258,40 @@ BEGIN
   END IF;
 END
 $do$;
+
+-- Referrals and the status page (migration 0011).
+CREATE UNIQUE INDEX IF NOT EXISTS waitlist_referral_code_key ON waitlist (referral_code);
+CREATE INDEX waitlist_mailbox_idx ON waitlist (mailbox_key) WHERE mailbox_key IS NOT NULL;
+-- Waiting people whom referrals moved: few, read whole when the line is worked out with REFERRAL_PLACES > 0.
+CREATE INDEX waitlist_referrers_idx ON waitlist (created_at, id) WHERE status = 'confirmed' AND referrals > 0;
+
+-- A sign-up that came by a share link: who shared it, and what became of it. 'pending' until the person confirms,
+-- then 'counted', or why not: the referrer's own mailbox ('self'), a throwaway domain ('disposable'), a mailbox
+-- already on the list or counted ('duplicate'), past the referrer's daily cap ('over-limit'), or the referrer had
+-- left ('referrer-left'). The row goes with the referred person's; a counted one going takes its count back.
+CREATE TABLE waitlist_referral (
+  referred_id bigint PRIMARY KEY REFERENCES waitlist (id) ON DELETE CASCADE,
+  referrer_id bigint NULL REFERENCES waitlist (id) ON DELETE SET NULL,
+  mailbox_key text NULL,
+  outcome text NOT NULL DEFAULT 'pending' CONSTRAINT waitlist_referral_outcome_check
+    CHECK (outcome IN ('pending', 'counted', 'self', 'disposable', 'duplicate', 'over-limit', 'referrer-left')),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  counted_at timestamptz NULL
+);
+CREATE INDEX waitlist_referral_referrer_idx ON waitlist_referral (referrer_id);
+CREATE INDEX waitlist_referral_counted_idx ON waitlist_referral (counted_at) WHERE outcome = 'counted';
+-- A mailbox counts once, even when two of its spellings confirm at the same moment.
+CREATE UNIQUE INDEX waitlist_referral_mailbox_key ON waitlist_referral (mailbox_key) WHERE outcome = 'counted';
+
+CREATE OR REPLACE FUNCTION waitlist_referral_taken_back() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  UPDATE waitlist w SET referrals = w.referrals - t.n
+  FROM (SELECT referrer_id, count(*)::int AS n FROM referral_removed
+        WHERE outcome = 'counted' AND referrer_id IS NOT NULL GROUP BY referrer_id ORDER BY referrer_id) t
+  WHERE w.id = t.referrer_id;
+  RETURN NULL;
+END
+$fn$;
+CREATE TRIGGER waitlist_referral_delete AFTER DELETE ON waitlist_referral REFERENCING OLD TABLE AS referral_removed
+  FOR EACH STATEMENT EXECUTE FUNCTION waitlist_referral_taken_back();
+

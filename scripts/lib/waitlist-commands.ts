@@ -27,7 +27,8 @@ const day = (iso: string | null) => iso?.slice(0, 10) ?? "";
 
 /** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations/wave.ts). */
 export async function invite({ store, source, next, yes, base }: InviteRun): Promise<number> {
-  const preview = await previewWave(store, next);
+  const places = getConfig().referralPlaces;
+  const preview = await previewWave(store, next, places);
   const how = getConfig().mail ? "by e-mail" : "as CSV on standard output (mail is off)";
   if (!yes) {
     const who =
@@ -35,6 +36,13 @@ export async function invite({ store, source, next, yes, base }: InviteRun): Pro
         ? `Dry run: nobody to invite: no confirmed sign-up is waiting in ${source}.`
         : `Dry run: would invite ${preview.count} of ${plural(preview.available, "confirmed sign-up")} waiting in ${source}, who signed up from ${day(preview.first)} to ${day(preview.last)} (UTC), ${how}.`;
     console.log(who);
+    if (preview.count > 0) {
+      console.log(
+        places > 0
+          ? `In line order (REFERRAL_PLACES=${places}): ${preview.movedUp === 0 ? "nobody" : plural(preview.movedUp, "person", "people")} of them moved up by referrals.`
+          : "In sign-up order (REFERRAL_PLACES=0: referrals move nobody).",
+      );
+    }
     if (preview.interrupted > 0) {
       console.log(
         `An unfinished wave still holds ${plural(preview.interrupted, "person", "people")}: if its process has stopped, --yes completes it first and invites nobody else in that run.`,
@@ -55,6 +63,7 @@ export async function invite({ store, source, next, yes, base }: InviteRun): Pro
     accessUrl: base,
     siteUrl: getConfig().siteUrl ?? SITE.url,
     ttlDays: getConfig().inviteTtlDays,
+    referralPlaces: places,
   });
   mailer?.close();
   // With mail off, standard output is the CSV: the summary goes to standard error.

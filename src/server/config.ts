@@ -54,6 +54,13 @@ export interface ServerConfig {
   inviteRedeemToken: string | null;
   /** Set when INVITE_REDEEM_TOKEN is too short to stand guessing: the endpoint answers 503, saying this. */
   inviteRedeemTokenProblem: string | null;
+  /** How many referrals count per referrer and day, UTC (REFERRALS_PER_DAY, default 25); the rest are recorded. */
+  referralsPerDay: number;
+  /**
+   * How many places each counted referral moves its referrer forward in line (REFERRAL_PLACES, default 0: the line
+   * stays in sign-up order and referrals are only shown). src/server/store/line.ts defines the line.
+   */
+  referralPlaces: number;
   /** Who may use the operators' console (ADMIN_EMAILS, comma-separated), case-folded; empty: nobody by e-mail. */
   adminEmails: string[];
   /**
@@ -94,6 +101,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     inviteTtlDays: positiveInt(env["INVITE_TTL_DAYS"], 30),
     inviteRedeemToken: redeem.token,
     inviteRedeemTokenProblem: redeem.problem,
+    referralsPerDay: positiveInt(env["REFERRALS_PER_DAY"], 25),
+    referralPlaces: wholeNumber(env["REFERRAL_PLACES"], 0),
     adminEmails: (env["ADMIN_EMAILS"] ?? "")
       .split(",")
       .map((address) => address.trim().toLowerCase())
@@ -170,6 +179,12 @@ function dataKeyConfig(env: Record<string, string | undefined>): Pick<ServerConf
 function positiveInt(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
   return value !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+/** 0 or more (a count that may be off); anything else is the fallback. */
+function wholeNumber(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return value !== undefined && value.trim() !== "" && Number.isInteger(parsed) && parsed >= 0 ? parsed : fallback;
 }
 
 let cached: ServerConfig | undefined;

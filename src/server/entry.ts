@@ -21,6 +21,10 @@ export interface WaitlistEntry {
   /** The version of the terms agreed to (terms-version.ts); absent: not recorded. */
   termsVersion?: string;
   attribution?: Attribution;
+  /** A keyed hash of the mailbox the address reaches (mail/mailbox.ts), for referrals; absent: not recorded. */
+  mailboxKey?: string;
+  /** The share link it came by: who shared it, and whether it can count ('pending' until confirmed). */
+  referral?: { referrerId: number; outcome: "pending" | "self" | "disposable" } | undefined;
 }
 
 const PARTS = [

@@ -49,7 +49,10 @@ describe.each(backends("confirm"))("on %s", (_name, available, open) => {
       const confirm = linkTo(mail, "/waitlist/confirm");
       const first = await pressButton(confirm);
       expect(first.status).toBe(303);
-      expect(first.headers.get("location")).toBe("/waitlist/confirmed");
+      // To the person's status page, by a new private link (src/server/referrals/status-handler.ts).
+      expect(first.headers.get("location")).toEqual(
+        expect.stringMatching(/^\/waitlist\/status\?token=[A-Za-z0-9_-]{43}&confirmed$/),
+      );
       expect((await state.store.list()).find((e) => e.email === "ada@example.com")?.status).toBe("confirmed");
       const again = await pressButton(confirm);
       expect(again.headers.get("location")).toBe("/waitlist/already-confirmed");

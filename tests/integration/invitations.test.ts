@@ -42,11 +42,13 @@ describe.each(backends("invite"))("on %s", (_name, available, open) => {
     const [mail] = g.smtp.messages;
     expect(mail?.subject).toBe("Noosphere: your early access is ready");
     expect(mail?.from).toBe("hello@noosphere.test");
-    // The product's page with its own query kept and the code added; the usual leave link; nothing else.
-    expect(mail?.links).toHaveLength(3);
+    // The product's page with its own query kept and the code added; their status page; the usual leave link;
+    // nothing else.
+    expect(mail?.links).toHaveLength(4);
     expect(mail?.links[0]).toMatch(/^https:\/\/app\.noosphere\.test\/signup\?from=waitlist&invite=[A-Za-z0-9_-]{27}$/);
-    expect(mail?.links[1]).toMatch(/^http:\/\/localhost:4321\/waitlist\/leave\?token=[A-Za-z0-9_-]{43}$/);
-    expect(mail?.links[2]).toBe("http://localhost:4321");
+    expect(mail?.links[1]).toMatch(/^http:\/\/localhost:4321\/waitlist\/status\?token=[A-Za-z0-9_-]{43}$/);
+    expect(mail?.links[2]).toMatch(/^http:\/\/localhost:4321\/waitlist\/leave\?token=[A-Za-z0-9_-]{43}$/);
+    expect(mail?.links[3]).toBe("http://localhost:4321");
     expect(mail?.html).not.toMatch(/<img|<script/i);
     // Only a hash of the code is stored.
     const code = await codeOf("first@example.com");
@@ -73,6 +75,7 @@ describe.each(backends("invite"))("on %s", (_name, available, open) => {
       last: "2026-01-03T12:00:00.000Z",
       available: 3,
       interrupted: 0,
+      movedUp: 0,
     });
     expect(await previewWave(g.store, 10)).toMatchObject({ count: 3, last: "2026-01-04T12:00:00.000Z" });
     expect(await g.store.db.query("SELECT * FROM waitlist ORDER BY id")).toEqual(before);

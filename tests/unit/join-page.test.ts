@@ -9,15 +9,16 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createJoinPageHandler } from "../../src/server/signup/join-page";
 
-const PAGE = `<!doctype html><title>Join</title><form><input type="hidden" name="referrer" id="join-referrer"></form>`;
+const REFERRAL = `<input type="hidden" name="referral" id="join-referral">`;
+const PAGE = `<!doctype html><title>Join</title><form><input type="hidden" name="referrer" id="join-referrer">${REFERRAL}</form>`;
 const dir = mkdtempSync(join(tmpdir(), "join-page-"));
 const write = (name: string, html: string) => {
   writeFileSync(join(dir, name), html);
   return pathToFileURL(join(dir, name));
 };
 const handler = createJoinPageHandler(write("join.html", PAGE));
-const get = (referer?: string, method = "GET") =>
-  handler(new Request("http://localhost/join", { method, headers: referer ? { Referer: referer } : {} }));
+const get = (referer?: string, method = "GET", path = "/join") =>
+  handler(new Request(`http://localhost${path}`, { method, headers: referer ? { Referer: referer } : {} }));
 
 describe("the field carries the referring site's origin, and nothing else of its address", () => {
   it.each([
@@ -35,8 +36,25 @@ describe("the field carries the referring site's origin, and nothing else of its
     const response = await get(referer);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(
-      `<!doctype html><title>Join</title><form><input type="hidden" name="referrer" id="join-referrer"${value}></form>`,
+      `<!doctype html><title>Join</title><form><input type="hidden" name="referrer" id="join-referrer"${value}>${REFERRAL}</form>`,
     );
+  });
+});
+
+describe("the other field carries the share code the visit came by, from /join's address or this site's page", () => {
+  it.each([
+    ["/join?via=7k2mq9xw4p", undefined, "7k2mq9xw4p"],
+    ["/join?via=7K2MQ9XW4P", undefined, "7k2mq9xw4p"],
+    ["/join", "http://localhost/?via=7k2mq9xw4p", "7k2mq9xw4p"],
+    ["/join", "http://localhost/product?utm_source=x&via=abcdefghjk", "abcdefghjk"],
+    // Another site's address is not this site's share link; malformed codes are no code.
+    ["/join", "https://elsewhere.example/?via=7k2mq9xw4p", ""],
+    ["/join?via=short", undefined, ""],
+    ["/join?via=7k2mq9xw4o", undefined, ""],
+    ["/join?via=%22%3E%3Cscript%3E", undefined, ""],
+  ])("%s, Referer %s", async (path, referer, code) => {
+    const html = await (await get(referer, "GET", path)).text();
+    expect(html).toContain(`id="join-referral"${code ? ` value="${code}"` : ""}>`);
   });
 });
 

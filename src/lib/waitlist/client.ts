@@ -1,5 +1,6 @@
 import type { Challenge, Solution } from "altcha-lib";
 import { attributionOf } from "./attribution";
+import { REFERRAL_FIELD, referralCodeOf } from "./referral";
 import { HONEYPOT_FIELD, PROOF_FIELD, type Signup } from "./rules";
 
 export const WAITLIST_ENDPOINT = "/api/waitlist";
@@ -20,11 +21,13 @@ export type SignupPost = Signup & { termsAccepted: true; [HONEYPOT_FIELD]: strin
 async function post(form: SignupPost): Promise<Response> {
   // Where the visitor came from, worked out here because only the page knows its referrer; nothing is kept.
   const attribution = attributionOf(location.href, document.referrer);
+  // The share link the visit came by (?via=), read from the page's own address: nothing kept on the device.
+  const referral = referralCodeOf(location.href);
   try {
     return await fetch(WAITLIST_ENDPOINT, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ ...form, attribution }),
+      body: JSON.stringify({ ...form, attribution, ...(referral ? { [REFERRAL_FIELD]: referral } : {}) }),
     });
   } catch (error) {
     throw new SubmitError(`Waitlist request failed: ${String(error)}`, null);

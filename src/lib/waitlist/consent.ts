@@ -42,6 +42,7 @@ export interface Notice {
 const home: Action = { label: "Back to Home", href: "/" };
 const askRemoval: Action = { label: "Ask for a removal link", href: LINK_PATHS.request };
 const join: Action = { label: "Join the waitlist", href: "/join" };
+const askStatus: Action = { label: "Get my status link", href: "/waitlist/link" };
 
 /** Keyed by path under /waitlist/; the keys are what the function redirects to (OUTCOME_PAGES). */
 export const NOTICES = {
@@ -52,8 +53,8 @@ export const NOTICES = {
   },
   "already-confirmed": {
     title: "Already confirmed",
-    body: "This address was confirmed before, so there is nothing more to do. We'll be in touch.",
-    actions: [home],
+    body: "This address was confirmed before, so there is nothing more to do. Your place in line is on your status page: we can e-mail you its link.",
+    actions: [askStatus, home],
   },
   removed: {
     title: "You've left the waitlist",
@@ -69,6 +70,11 @@ export const NOTICES = {
     title: "This link doesn't work",
     body: "It may have been used already, or cut short when it was copied. To join, sign up again; to leave, ask for a new removal link.",
     actions: [join, askRemoval],
+  },
+  "link/sent": {
+    title: "Check your inbox",
+    body: "If that address is on the waitlist, we've sent it the link to its status page (or, if it is not confirmed yet, a new confirmation link).",
+    actions: [home],
   },
   "remove/sent": {
     title: "Check your inbox",
@@ -88,6 +94,12 @@ export const ACTION_PAGES = {
     title: "Leave the waitlist",
     body: `This deletes your address and everything you sent us from the ${SITE.name} waitlist. It cannot be undone.`,
     button: "Remove me from the waitlist",
+  },
+  status: {
+    title: "Your place in line",
+    body: "Enter the address you signed up with. If it is on the waitlist, we'll e-mail it the link to your status page: your place in line, your referrals and your share link.",
+    label: "Email",
+    button: "Send me my link",
   },
   request: {
     title: "Leave the waitlist",

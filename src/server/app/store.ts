@@ -1,6 +1,7 @@
 /**
  * The store every handler is given: one object built from each feature's own SQL (signup/store.ts,
- * console/store.ts, export/store.ts, links/consent-store.ts and purge-store.ts, invitations/invite-store.ts) and the
+ * console/store.ts, export/store.ts, links/consent-store.ts and purge-store.ts, invitations/invite-store.ts,
+ * referrals/store.ts) and the
  * floors' (store/allowance.ts, store/sealing.ts, store/server-secret.ts). Each statement lives with the feature that runs it; this only
  * puts them together, over one database and one set of keys. Above the features: only the process's wiring
  * (instance.ts) and the tests build one.
@@ -12,6 +13,7 @@ import { createExportStore } from "../export/store";
 import { createInviteStore } from "../invitations/invite-store";
 import { createConsentStore } from "../links/consent-store";
 import { createPurgeStore } from "../links/purge-store";
+import { createReferralStore } from "../referrals/store";
 import { createSignupStore } from "../signup/store";
 import { createAllowance } from "../store/allowance";
 import { createSealing } from "../store/sealing";
@@ -27,6 +29,7 @@ export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
     dataKeys,
     consent: createConsentStore(db, dataKeys),
     invites: createInviteStore(db, dataKeys),
+    referrals: createReferralStore(db, dataKeys),
     ...createSignupStore(db, dataKeys, sealing),
     ...createConsoleStore(db, dataKeys),
     ...createExportStore(db, dataKeys),

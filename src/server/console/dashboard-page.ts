@@ -5,7 +5,7 @@
  */
 import { ENTRY_STATUSES, type EntryStatus } from "../entry";
 import { escapeHtml as h } from "../http/form-page";
-import type { BreakdownField, StatusCounts } from "../store/types";
+import type { BreakdownField, ReferralSummary, StatusCounts } from "../store/types";
 import { type DayCount, describeGrowth, growthChart } from "./chart";
 import { type ListedPage, MATCH_CAP, MAX_PAGE, MIN_PART, type PartSearch, PER_PAGE } from "./list";
 import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, page } from "./pages";
@@ -28,6 +28,8 @@ export interface Dashboard {
   notice: string | null;
   /** Mail-off waves whose file the console still offers (wave-files.ts), as HTML; empty when none. */
   files: string;
+  /** Counted referrals, and the top referrers of the last REFERRAL_WINDOW_DAYS days. */
+  referrals: ReferralSummary;
   /** Said on every visit while sign-ups are kept as plain text (DATA_KEY unset, or rows not yet sealed). */
   atRest: string | null;
 }
@@ -88,6 +90,25 @@ function breakdown(d: Dashboard): string {
   return `<section aria-labelledby="where"><h2 id="where">Where they came from, last ${d.range} days</h2><div class="grid">${tables}</div></section>`;
 }
 
+/** The window of "top referrers": long enough to see a ring form, short enough to be news. */
+export const REFERRAL_WINDOW_DAYS = 30;
+
+function referrals(d: Dashboard): string {
+  const { counted, recent, top } = d.referrals;
+  const rows = top
+    .map(
+      (r) =>
+        `<tr><td data-label="Referrer">${h(r.email)}</td><td data-label="Code">${h(r.code)}</td><td data-label="Counted" class="num">${r.counted}</td></tr>`,
+    )
+    .join("");
+  const table = rows
+    ? `<div class="scroll"><table class="cards"><caption>Top referrers, last ${REFERRAL_WINDOW_DAYS} days</caption><thead><tr><th scope="col">Referrer</th><th scope="col">Code</th><th scope="col">Counted</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : `<p class="note">No referral counted in the last ${REFERRAL_WINDOW_DAYS} days.</p>`;
+  return `<section aria-labelledby="referrals"><h2 id="referrals">Referrals</h2>
+<p>${counted} counted in all · ${recent} in the last ${REFERRAL_WINDOW_DAYS} days</p>
+<p class="note">A referral counts when the person who came by a share link confirms a mailbox of their own; one referrer's many in a short time can be a ring.</p>${table}</section>`;
+}
+
 function invite(d: Dashboard): string {
   const body = d.invite.ready
     ? `<p class="note">Invites the people who confirmed first: each gets a single-use code ${d.invite.mail ? "by e-mail" : "in a CSV file you download (e-mail is off)"}. You'll see how many and from which sign-up days before anything is sent.</p>
@@ -122,11 +143,11 @@ function newest(d: Dashboard): string {
     .map(
       (
         r,
-      ) => `<tr><td data-label="Signed up">${h(r.created_at.slice(0, 16).replace("T", " "))}</td><td data-label="Email">${h(r.email)}</td><td data-label="Name">${h(r.name ?? "")}</td><td data-label="Status">${STATUS_LABELS[r.status]}</td><td data-label="Source">${h(r.source ?? "")}</td>
+      ) => `<tr><td data-label="Signed up">${h(r.created_at.slice(0, 16).replace("T", " "))}</td><td data-label="Email">${h(r.email)}</td><td data-label="Name">${h(r.name ?? "")}</td><td data-label="Status">${STATUS_LABELS[r.status]}</td><td data-label="Source">${h(r.source ?? "")}</td><td data-label="Referrals">${r.referrals} <span class="note">· code ${h(r.referralCode)}</span></td>
 <td><form method="post" action="${CONSOLE_PATHS.remove}" class="inline"><input type="hidden" name="email" value="${h(r.email)}"><button type="submit" class="quiet" aria-label="Remove ${h(r.email)}">Remove</button></form></td></tr>`,
     )
     .join("");
-  const empty = `<tr><td colspan="6" class="note">${search ? "No address matches." : at !== null && at > 1 ? "No sign-ups on this page." : "No sign-ups yet."}</td></tr>`;
+  const empty = `<tr><td colspan="7" class="note">${search ? "No address matches." : at !== null && at > 1 ? "No sign-ups on this page." : "No sign-ups yet."}</td></tr>`;
   const pages = Math.max(1, Math.ceil(count / PER_PAGE));
   // "Older" and "Newer" go on from the row at the edge of this page (a cursor), so no page skips or repeats a row
   // when sign-ups arrive between two clicks; the page number they carry only labels the page.
@@ -146,7 +167,7 @@ function newest(d: Dashboard): string {
 <form method="get" action="${CONSOLE_PATH}" role="search"><input type="hidden" name="range" value="${d.range}"><div class="row"><div><label for="q">Search by address</label>
 <input id="q" name="q" type="search" value="${h(search)}" maxlength="255"></div><button type="submit" class="quiet">Search</button></div></form>
 <p class="note">${h(listNote(d, pages))}</p>
-<div class="scroll"><table class="cards"><thead><tr><th scope="col">Signed up (UTC)</th><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Source</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
+<div class="scroll"><table class="cards"><thead><tr><th scope="col">Signed up (UTC)</th><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Source</th><th scope="col">Referrals</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
 <tbody>${body || empty}</tbody></table></div>
 <nav class="pages" aria-label="Pages">${links}</nav>${pages > 1 ? jump : ""}</section>`;
 }
@@ -165,7 +186,7 @@ export function dashboardPage(d: Dashboard): Response {
   return page(
     200,
     "Waitlist",
-    `<h1>Waitlist</h1>${notice}${atRest}${totals(d.counts)}${growth(d)}${breakdown(d)}${invite(d)}${d.files}${newest(d)}${exportSection()}`,
+    `<h1>Waitlist</h1>${notice}${atRest}${totals(d.counts)}${growth(d)}${breakdown(d)}${referrals(d)}${invite(d)}${d.files}${newest(d)}${exportSection()}`,
     d.admin,
   );
 }

@@ -4,7 +4,7 @@ import type { ServerConfig } from "../config";
 import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError } from "../invitations";
 import type { Sealing, Store } from "../store/types";
-import { dashboardPage } from "./dashboard-page";
+import { dashboardPage, REFERRAL_WINDOW_DAYS } from "./dashboard-page";
 import { createConsoleList, listPosition, MAX_PAGE } from "./list";
 import { message } from "./pages";
 import { pendingFilesSection, waveNotice } from "./wave-files";
@@ -51,6 +51,7 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     counts: await store.countByStatus(),
     days: await store.perDay(range),
     breakdown: await store.breakdown(range, 5),
+    referrals: await store.referrals.summary(REFERRAL_WINDOW_DAYS),
     page: await list.page(search, position),
     matching: search ? await list.matching(search) : null,
     partSearch: search ? await list.partSearch() : null,
@@ -74,6 +75,7 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     counts: data.counts,
     days: data.days,
     breakdown: data.breakdown,
+    referrals: data.referrals,
     atRest: atRestWarning(config, data.sealing),
     newest: {
       ...data.page,

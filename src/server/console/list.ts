@@ -34,6 +34,9 @@ export interface ListedEntry {
   name: string | null;
   status: EntryStatus;
   source: string | null;
+  /** Their share code, and how many of their referrals count. */
+  referralCode: string;
+  referrals: number;
   cursor: string;
 }
 
@@ -55,7 +58,7 @@ export const isCursor = (value: string) => CURSOR.test(value);
  */
 const MATCH = `($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))`;
 const COLUMNS = `id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, ${PERSON_COLUMNS},
-  status, source`;
+  status, source, referral_code, referrals`;
 /** The cursor's row position ($5 microseconds, $6 id), compared with (created_at, id) along waitlist_created_idx. */
 const AT = `(timestamptz 'epoch' + $5::bigint * interval '1 microsecond', $6::bigint)`;
 
@@ -101,6 +104,8 @@ type Row = StoredPerson & {
   created_at: Date | string;
   status: EntryStatus;
   source: string | null;
+  referral_code: string;
+  referrals: number;
 };
 
 export function createConsoleList(db: Db, dataKeys: DataKeys | null) {
@@ -128,7 +133,16 @@ export function createConsoleList(db: Db, dataKeys: DataKeys | null) {
   const entry = (r: Row): ListedEntry => {
     const { email, name } = personOf(dataKeys, r);
     const created_at = new Date(r.created_at).toISOString();
-    return { created_at, email, name, status: r.status, source: r.source, cursor: `${r.at_us}.${r.id}` };
+    return {
+      created_at,
+      email,
+      name,
+      status: r.status,
+      source: r.source,
+      referralCode: r.referral_code,
+      referrals: Number(r.referrals),
+      cursor: `${r.at_us}.${r.id}`,
+    };
   };
 
   return {

@@ -76,7 +76,8 @@ export async function invite(request: WaveRequest): Promise<Response> {
     throw error;
   }
   if (continuing === undefined && !starting) {
-    return invitePreviewPage(admin, await previewWave(store, next), next, config.mail !== null);
+    const preview = await previewWave(store, next, config.referralPlaces);
+    return invitePreviewPage(admin, preview, next, config.mail !== null, config.referralPlaces);
   }
   const records = waveRecords(store.db, store.dataKeys);
   // Unique per request, so two requests of one process never pass for each other's wave.
@@ -106,6 +107,7 @@ export async function invite(request: WaveRequest): Promise<Response> {
     accessUrl: base,
     siteUrl: request.origin,
     ttlDays: config.inviteTtlDays,
+    referralPlaces: config.referralPlaces,
     owner,
     slice: { ...request.slice, people: CONSOLE_WAVE_MAX },
     ...(starting ? { wave } : {}),
@@ -170,9 +172,10 @@ ${continueForm(wave)}</section>`,
 
 export function invitePreviewPage(
   admin: string,
-  preview: { count: number; first: string | null; last: string | null; interrupted: number },
+  preview: { count: number; first: string | null; last: string | null; interrupted: number; movedUp: number },
   next: number,
   mail: boolean,
+  places = 0,
 ): Response {
   if (preview.count === 0 && preview.interrupted === 0) {
     return message(200, "Nobody to invite", "No confirmed sign-up is waiting.", admin);
@@ -185,13 +188,17 @@ export function invitePreviewPage(
     preview.count > 0
       ? `Invite ${preview.count} ${preview.count === 1 ? "person" : "people"}, who signed up from ${preview.first?.slice(0, 10)} to ${preview.last?.slice(0, 10)} (UTC)?`
       : "Complete the unfinished wave?";
+  const order =
+    preview.count > 0 && places > 0
+      ? `<p class="note">In line order: ${preview.movedUp === 0 ? "nobody" : `${preview.movedUp} ${preview.movedUp === 1 ? "person" : "people"}`} of them moved up by referrals (each counted referral moves its referrer ${places} ${places === 1 ? "place" : "places"}).</p>`
+      : "";
   const how = mail
     ? "Each gets an e-mail with a single-use code."
     : "E-mail is off: you'll download a CSV of email, name and invite link for your own mail tool.";
   return page(
     200,
     "Let people in",
-    `<h1>Let people in</h1><section><p>${h(who)}</p><p class="note">${h(how)}</p>${resume}
+    `<h1>Let people in</h1><section><p>${h(who)}</p>${order}<p class="note">${h(how)}</p>${resume}
 <form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="confirm" value="yes"><input type="hidden" name="ticket" value="${randomBytes(16).toString("base64url")}">
 <div class="row"><button type="submit">${preview.count > 0 ? `Invite ${preview.count}` : "Complete the wave"}</button><a href="${CONSOLE_PATH}">Cancel</a></div></form></section>`,
     admin,

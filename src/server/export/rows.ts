@@ -11,7 +11,8 @@ import type { ExportedEntry, ListOptions, ListPage, Store } from "../store/types
 /**
  * New columns go at the end, so a reader of the earlier ones keeps working: `status` (double opt-in), when the
  * person was invited and joined, where the sign-up came from, then the answers on their own and the consent
- * record (the terms agreed to at created_at, and when the address was confirmed).
+ * record (the terms agreed to at created_at, and when the address was confirmed), then referrals (the person's
+ * share code, the address of whoever shared the link they came by, and how many of their own referrals count).
  */
 export const EXPORT_COLUMNS = [
   "created_at",
@@ -27,6 +28,9 @@ export const EXPORT_COLUMNS = [
   "connect",
   "terms_version",
   "confirmed_at",
+  "referral_code",
+  "referred_by",
+  "referrals",
 ] as const satisfies ReadonlyArray<keyof ExportedEntry>;
 
 /** For a mailing tool's import: the address exactly as given, and the name. */

@@ -9,25 +9,46 @@ export const EXPORT_SQL = {
    * past id $5, when set: the end of a part of a download, export/parts.ts).
    */
   list: `SELECT id, created_at, ${PERSON_COLUMNS}, status, invited_at, joined_at, source, medium, campaign, referrer, page,
-      terms_version, confirmed_at
+      terms_version, confirmed_at, referral_code, referrals, ref.ref_email, ref.ref_key_id, ref.ref_sealed
     FROM waitlist
+    LEFT JOIN LATERAL (
+      SELECT r.email AS ref_email, r.key_id AS ref_key_id, r.sealed AS ref_sealed
+      FROM waitlist_referral rr JOIN waitlist r ON r.id = rr.referrer_id WHERE rr.referred_id = waitlist.id
+    ) ref ON true
     WHERE id > $1::bigint AND ($5::bigint IS NULL OR id <= $5::bigint)
       AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
       AND ($3::boolean IS NOT TRUE OR status = 'confirmed')
     ORDER BY id LIMIT $4::int`,
 } as const;
 
+const NO_PERSON = { name: null, message: null, organization: null, why: null, connect: null } as const;
 const iso = (value: Date | string | null | undefined) => (value == null ? null : new Date(value).toISOString());
 
 export function createExportStore(db: Db, dataKeys: DataKeys | null) {
+  /** The address of whoever shared the link the entry came by (opened when sealed), or null. */
+  const referrerOf = (r: { ref_email: string | null; ref_key_id: string | null; ref_sealed: string | null }) =>
+    r.ref_email === null
+      ? null
+      : personOf(dataKeys, {
+          ...NO_PERSON,
+          email: r.ref_email,
+          key_id: r.ref_key_id,
+          sealed: r.ref_sealed,
+        }).email;
   const page = async (after: number, limit: number, since?: Date, options: ListOptions = {}): Promise<ListPage> => {
     type Row = StoredPerson &
-      Omit<ExportedEntry, keyof PersonalData | "created_at" | "invited_at" | "joined_at" | "confirmed_at"> & {
+      Omit<
+        ExportedEntry,
+        keyof PersonalData | "created_at" | "invited_at" | "joined_at" | "confirmed_at" | "referred_by"
+      > & {
         id: number | string;
         created_at: Date | string;
         invited_at: Date | string | null;
         joined_at: Date | string | null;
         confirmed_at: Date | string | null;
+        ref_email: string | null;
+        ref_key_id: string | null;
+        ref_sealed: string | null;
       };
     const params = [
       after,
@@ -51,6 +72,9 @@ export function createExportStore(db: Db, dataKeys: DataKeys | null) {
         page: r.page,
         terms_version: r.terms_version,
         confirmed_at: iso(r.confirmed_at),
+        referral_code: r.referral_code,
+        referred_by: referrerOf(r),
+        referrals: Number(r.referrals),
       })),
       next: rows.length === limit ? Number(rows[rows.length - 1]?.id) : null,
     };

@@ -7,6 +7,7 @@
 import { REMOVE_TTL_DAYS } from "../../lib/waitlist/consent";
 import { type DataKeys, PERSON_COLUMNS, PERSONAL_FIELDS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
+import { createLine } from "../store/line";
 import type { InviteStore } from "../store/types";
 import { newToken } from "../tokens";
 
@@ -24,18 +25,18 @@ export function newInviteCode(): { code: string; hash: string } {
 const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL";
 
 const SQL = {
-  /** The `$1` people the next wave would take, in sign-up order: how many, their first and last sign-up days. */
+  /** People `$1` (the next in line, store/line.ts): how many, their first and last sign-up days; everyone available. */
   preview: `SELECT count(*)::int AS count, min(created_at) AS first, max(created_at) AS last,
       (SELECT count(*)::int FROM waitlist WHERE ${AVAILABLE}) AS available
-    FROM (SELECT created_at FROM waitlist WHERE ${AVAILABLE} ORDER BY created_at, id LIMIT $1) AS next`,
+    FROM waitlist WHERE id = ANY($1::bigint[])`,
   startWave: "INSERT INTO waitlist_invite_wave (owner, size) VALUES ($1, $2) RETURNING id",
   /**
-   * Reserves up to `$2` of the oldest available people for wave `$1`. SKIP LOCKED: a wave reserving at the same
-   * moment takes other people; a row it took meanwhile no longer matches and is passed over (so fewer may come
-   * back than asked: the caller asks again).
+   * Reserves people `$2` (the next in line, store/line.ts) for wave `$1` while they are available. SKIP LOCKED: a
+   * wave reserving at the same moment takes other people; a row it took meanwhile no longer matches and is passed
+   * over (so fewer may come back than asked: the caller works out the line again and asks again).
    */
   reserve: `UPDATE waitlist SET invite_wave_id = $1 WHERE id IN (
-      SELECT id FROM waitlist WHERE ${AVAILABLE} ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED
+      SELECT id FROM waitlist WHERE id = ANY($2::bigint[]) AND ${AVAILABLE} FOR UPDATE SKIP LOCKED
     ) RETURNING id`,
   /**
    * The people wave `$1` still holds, in sign-up order; `attempted`: their e-mail's end was being sent;
@@ -53,7 +54,7 @@ const SQL = {
     WHERE id = $1 AND owner = $2 AND finished_at IS NULL RETURNING id`,
   /**
    * Before person `$1` of wave `$2` is mailed: stores the hash of their code (`$3`, valid `$4` days) and of their
-   * leave link (`$5`; none when null), and beats for the wave. Resolves to whether the person is still there to
+   * leave link (`$5`; none when null) and status link (`$6`, working while they are listed), and beats for the wave. Resolves to whether the person is still there to
    * invite (not removed meanwhile).
    */
   prepare: `WITH person AS (
@@ -62,6 +63,8 @@ const SQL = {
     ), leave AS (
       INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
       SELECT $5::text, id, 'remove', now() + make_interval(days => ${REMOVE_TTL_DAYS}) FROM person WHERE $5::text IS NOT NULL
+      UNION ALL
+      SELECT $6::text, id, 'status', 'infinity' FROM person WHERE $6::text IS NOT NULL
     ), beat AS (
       UPDATE waitlist_invite_wave SET heartbeat_at = now() WHERE id = $2
     )
@@ -81,13 +84,13 @@ const SQL = {
       invite_code_hash = c.hash, invite_expires_at = now() + make_interval(days => $4::int)
     FROM unnest($2::bigint[], $3::text[]) AS c(id, hash)
     WHERE w.id = c.id AND w.invite_wave_id = $1 AND w.status = 'confirmed' RETURNING w.id`,
-  /** Person `$1`'s invitation was refused: they stay confirmed, free for a later wave; the code and leave link go. */
+  /** Person `$1`'s invitation was refused: they stay confirmed, free for a later wave; the code and its links (`$3`) go. */
   release: `WITH released AS (
       UPDATE waitlist SET invite_wave_id = NULL, invite_code_hash = NULL, invite_expires_at = NULL,
         invite_attempted_at = NULL
       WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
     )
-    DELETE FROM waitlist_token WHERE token_hash = $3 AND waitlist_id IN (SELECT id FROM released)`,
+    DELETE FROM waitlist_token WHERE token_hash = ANY($3::text[]) AND waitlist_id IN (SELECT id FROM released)`,
   /** Ends wave `$1`: whoever it still holds, no server having accepted their e-mail, goes back to the confirmed list. */
   finish: `WITH released AS (
       UPDATE waitlist SET invite_wave_id = NULL, invite_code_hash = NULL, invite_expires_at = NULL,
@@ -114,16 +117,19 @@ const SQL = {
 } as const;
 
 export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): InviteStore {
+  const line = (places: number) => createLine(db, places);
   const iso = (value: unknown) =>
     value === null || value === undefined
       ? null
       : new Date(value instanceof Date ? value : String(value)).toISOString();
   return {
-    async preview(next) {
+    async preview(next, places) {
+      const { ids, movedUp } = await line(places).next(next);
       const [row] = await db.query<{ count: number; first: unknown; last: unknown; available: number }>(SQL.preview, [
-        next,
+        ids,
       ]);
       return {
+        movedUp,
         count: Number(row?.count ?? 0),
         first: iso(row?.first),
         last: iso(row?.last),
@@ -134,8 +140,18 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
       const [row] = await db.query<{ id: number }>(SQL.startWave, [owner, size]);
       return Number(row?.id);
     },
-    async reserve(wave, count) {
-      return (await db.query(SQL.reserve, [wave, count])).length;
+    async reserve(wave, count, places) {
+      // People another wave took (or is taking) at this moment are passed over: the line is read again without them.
+      const taken = new Set<number>();
+      for (let round = 0; round < 5; round++) {
+        const { ids } = await line(places).next(count + taken.size);
+        const fresh = ids.filter((id) => !taken.has(id)).slice(0, count);
+        if (fresh.length === 0) return 0;
+        const got = (await db.query(SQL.reserve, [wave, fresh])).length;
+        if (got > 0) return got;
+        for (const id of fresh) taken.add(id);
+      }
+      return 0;
     },
     async members(wave) {
       type Row = StoredPerson & { id: number; attempted: boolean; confirmed_by_link: boolean };
@@ -154,8 +170,8 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
     async takeOver(wave, from, to) {
       return (await db.query(SQL.takeOver, [wave, from, to])).length === 1;
     },
-    async prepare(wave, id, codeHash, ttlDays, leaveHash) {
-      const [row] = await db.query<{ held: number }>(SQL.prepare, [id, wave, codeHash, ttlDays, leaveHash]);
+    async prepare(wave, id, codeHash, ttlDays, leaveHash, statusHash = null) {
+      const [row] = await db.query<{ held: number }>(SQL.prepare, [id, wave, codeHash, ttlDays, leaveHash, statusHash]);
       return Number(row?.held ?? 0) === 1;
     },
     async attempted(wave, id) {
@@ -167,8 +183,8 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
     async sentAll(wave, ids, codeHashes, ttlDays) {
       return (await db.query(SQL.sentAll, [wave, ids, codeHashes, ttlDays])).length;
     },
-    async release(wave, id, leaveHash) {
-      await db.query(SQL.release, [id, wave, leaveHash]);
+    async release(wave, id, linkHashes) {
+      await db.query(SQL.release, [id, wave, linkHashes]);
     },
     async finish(wave) {
       await db.query(SQL.finish, [wave]);

@@ -18,6 +18,7 @@
  */
 import { hostname } from "node:os";
 import { LINK_PATHS } from "../../lib/waitlist/consent";
+import { STATUS_PATHS } from "../../lib/waitlist/referral";
 import { invitationEmail } from "../mail/messages";
 import type { Store } from "../store/types";
 import { newToken } from "../tokens";
@@ -55,6 +56,9 @@ export function inviteLink(base: URL, code: string): string {
   return url.href;
 }
 
+/** A person's private status page (src/server/referrals/status-handler.ts). */
+export const statusLink = (siteUrl: string, token: string) => `${siteUrl}${STATUS_PATHS.page}?token=${token}`;
+
 /** Who runs a wave: this host and process, so a later run on the same host can tell a dead owner at once. */
 export const waveOwner = (role = "cli") => `${role}@${hostname()}:${process.pid}`;
 
@@ -85,6 +89,8 @@ export interface WaveOptions {
   wave?: number;
   /** How much one run may do before it pauses its wave (none: it goes to the end, as the CLI does). */
   slice?: WaveSlice;
+  /** REFERRAL_PLACES: how the line is ordered (store/line.ts); 0 (the default): sign-up order. */
+  referralPlaces?: number;
 }
 
 export interface WaveReport {
@@ -126,14 +132,15 @@ async function sendWave(wave: number, options: WaveOptions, report: WaveReport, 
     if (spent(budget)) return fresh.length - index;
     if (budget) budget.dealt++;
     const { code, hash } = newInviteCode();
-    const leave = newToken();
-    if (!(await store.invites.prepare(wave, person.id, hash, ttlDays, leave.hash))) continue;
+    const [leave, status] = [newToken(), newToken()];
+    if (!(await store.invites.prepare(wave, person.id, hash, ttlDays, leave.hash, status.hash))) continue;
     try {
       await delivery.mailer.send(
         person.email,
         invitationEmail({
           access: inviteLink(accessUrl, code),
           remove: `${siteUrl}${LINK_PATHS.remove}?token=${leave.token}`,
+          status: statusLink(siteUrl, status.token),
           site: siteUrl,
           ttlDays,
           confirmedByLink: person.confirmedByLink,
@@ -148,7 +155,7 @@ async function sendWave(wave: number, options: WaveOptions, report: WaveReport, 
         },
       );
     } catch (error) {
-      await store.invites.release(wave, person.id, leave.hash);
+      await store.invites.release(wave, person.id, [leave.hash, status.hash]);
       if (error instanceof NoLongerHeld) continue;
       if (isRefusal(error)) {
         report.refused++;
@@ -211,7 +218,7 @@ export async function runWave(options: WaveOptions): Promise<WaveReport> {
   const wave = options.wave ?? (await store.invites.startWave(owner, options.next));
   let reserved = 0;
   while (reserved < options.next) {
-    const got = await store.invites.reserve(wave, options.next - reserved);
+    const got = await store.invites.reserve(wave, options.next - reserved, options.referralPlaces ?? 0);
     if (got === 0) break;
     reserved += got;
   }
@@ -233,8 +240,8 @@ export async function continueWave(options: Omit<WaveOptions, "next">, wave: num
 }
 
 /** What the next wave of `next` would do, changing nothing: how many, from which sign-up days, and any wave to complete. */
-export async function previewWave(store: Store, next: number) {
-  const preview = await store.invites.preview(next);
+export async function previewWave(store: Store, next: number, referralPlaces = 0) {
+  const preview = await store.invites.preview(next, referralPlaces);
   const interrupted = (await store.invites.unfinished(WAVE_STALE_SECONDS)).filter((w) => w.remaining > 0);
   return { ...preview, interrupted: interrupted.reduce((sum, w) => sum + w.remaining, 0) };
 }

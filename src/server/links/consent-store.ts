@@ -4,8 +4,16 @@
  * database's (now()), so every function instance agrees.
  */
 import { CONFIRM_TTL_DAYS, REMOVE_TTL_DAYS, RESEND_MINUTES } from "../../lib/waitlist/consent";
-import { addressKeys, type DataKeys } from "../data-key";
+import {
+  addressKeys,
+  type DataKeys,
+  PERSON_COLUMNS,
+  personOf,
+  STORED_PERSON_FIELDS,
+  type StoredPerson,
+} from "../data-key";
 import type { Db } from "../db/types";
+import { COUNT_REFERRAL, isUniqueViolation, type ReferralOutcome } from "../referrals";
 import type { ConsentStore } from "../store/types";
 
 /**
@@ -42,7 +50,11 @@ const UNSEND = `WITH dropped AS (DELETE FROM waitlist_token WHERE token_hash = A
     removal_sent_at = CASE WHEN $3 = 'remove' THEN NULL ELSE removal_sent_at END
   WHERE id = $1`;
 
-/** Uses a confirm token (once, before it expires) and confirms its entry; reports what the token was. */
+/**
+ * Uses a confirm token (once, before it expires) and confirms its entry; reports what the token was. Confirming
+ * issues the person's status link (`$2`, kept while they are listed) and counts their referral, if they came by a
+ * share link (`$3`: REFERRALS_PER_DAY), in the same statement; it returns the address, for the status e-mail.
+ */
 const CONFIRM = `WITH token AS (
     SELECT t.waitlist_id, t.used_at IS NOT NULL AS used, t.expires_at <= now() AS expired, w.status
     FROM waitlist_token t JOIN waitlist w ON w.id = t.waitlist_id
@@ -54,9 +66,14 @@ const CONFIRM = `WITH token AS (
   ), confirmed AS (
     UPDATE waitlist SET status = 'confirmed', confirmed_at = now()
     WHERE id IN (SELECT waitlist_id FROM spent) AND status = 'pending'
-    RETURNING id
-  )
-  SELECT (SELECT count(*)::int FROM confirmed) AS confirmed, token.used, token.expired, token.status
+    RETURNING id, ${PERSON_COLUMNS}
+  ), status_link AS (
+    INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
+    SELECT $2::text, id, 'status', 'infinity' FROM confirmed WHERE $2::text IS NOT NULL
+  ), ${COUNT_REFERRAL("confirmed", "$3")}
+  SELECT (SELECT count(*)::int FROM confirmed) AS confirmed, token.used, token.expired, token.status,
+    ${STORED_PERSON_FIELDS.map((field) => `(SELECT ${field} FROM confirmed) AS ${field}`).join(", ")},
+    (SELECT outcome FROM recorded) AS referral
   FROM (SELECT 1) AS one LEFT JOIN token ON true`;
 
 /** Deletes the entry of an unexpired remove token (its tokens go with it); reports what the token was. */
@@ -95,17 +112,32 @@ export function createConsentStore(db: Db, dataKeys: DataKeys | null = null): Co
       const [row] = await db.query<{ sent: number }>(MAILBOX_SENT, [mailboxKey]);
       return Number(row?.sent ?? 1);
     },
-    async confirm(hash) {
-      const [row] = await db.query<{
+    async confirm(hash, options = {}) {
+      type Row = StoredPerson & {
         confirmed: number;
         used: boolean | null;
         expired: boolean | null;
         status: string | null;
-      }>(CONFIRM, [hash]);
-      if (!row || row.status === null) return "invalid";
-      if (Number(row.confirmed) === 1) return "confirmed";
-      if (row.status === "confirmed") return "already-confirmed";
-      return row.expired ? "expired" : "invalid";
+        referral: ReferralOutcome | null;
+      };
+      const params = [hash, options.statusHash ?? null, options.referralsPerDay ?? 25];
+      // Two spellings of one mailbox confirming at the same moment: one statement counts, the other fails on the
+      // counted mailboxes' unique index and, run again, finds it counted.
+      const run = async (attempt = 1): Promise<Row | undefined> => {
+        try {
+          return (await db.query<Row>(CONFIRM, params))[0];
+        } catch (error) {
+          if (attempt < 3 && isUniqueViolation(error)) return run(attempt + 1);
+          throw error;
+        }
+      };
+      const row = await run();
+      if (!row || row.status === null) return { outcome: "invalid" };
+      if (Number(row.confirmed) === 1) {
+        return { outcome: "confirmed", email: personOf(dataKeys, row).email, referral: row.referral };
+      }
+      if (row.status === "confirmed") return { outcome: "already-confirmed" };
+      return { outcome: row.expired ? "expired" : "invalid" };
     },
     async remove(hash) {
       const [row] = await db.query<{ removed: number; expired: boolean | null }>(REMOVE, [hash]);

@@ -8,6 +8,7 @@
  */
 import type { Context } from "@netlify/functions";
 import { LINK_PATHS, type NOTICES } from "../../lib/waitlist/consent";
+import { CONFIRMED_PARAM, STATUS_PATHS } from "../../lib/waitlist/referral";
 import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
 import { SITE } from "../../site";
 import type { ServerConfig } from "../config";
@@ -21,9 +22,9 @@ import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import { mailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
-import { sendRemovalLink } from "../mail/send";
+import { sendRemovalLink, sendStatusEmail } from "../mail/send";
 import { rootKey } from "../secret";
-import { hashToken } from "../tokens";
+import { hashToken, newToken } from "../tokens";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */
 const notice = (key: keyof typeof NOTICES) => `/waitlist/${key}`;
@@ -80,9 +81,25 @@ export function createLinksHandler(deps: ServerDeps) {
     try {
       const store = await deps.store();
       if (url.pathname === LINK_PATHS.confirm) {
-        const outcome = await withTimeout(store.consent.confirm(hashToken(token)), config.dbTimeoutMs);
-        log("info", "waitlist.confirm", { outcome });
-        return seeOther(OUTCOME_PAGES[outcome]);
+        // Confirming makes the person's status link: the confirmation leads to their page, and an e-mail keeps it.
+        const status = newToken();
+        const options = { statusHash: status.hash, referralsPerDay: config.referralsPerDay };
+        const { outcome, email, referral } = await withTimeout(
+          store.consent.confirm(hashToken(token), options),
+          config.dbTimeoutMs,
+        );
+        log("info", "waitlist.confirm", { outcome, referral: referral ?? null });
+        if (outcome !== "confirmed" || !email) return seeOther(OUTCOME_PAGES[outcome]);
+        const mailer = (deps.mailer ?? mailerFor)(config);
+        if (mailer) {
+          const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
+          const site = siteOrigin(config, context, req);
+          afterAnswer(
+            context,
+            sendStatusEmail(store.consent, mailer, email, site, status.token, mailboxKey(root, email)),
+          );
+        }
+        return seeOther(`${STATUS_PATHS.page}?token=${status.token}&${CONFIRMED_PARAM}`);
       }
       if (url.pathname === LINK_PATHS.remove) {
         const outcome = await withTimeout(store.consent.remove(hashToken(token)), config.dbTimeoutMs);

@@ -5,11 +5,19 @@
 import { createHmac } from "node:crypto";
 import { derivedKey, type RootKey } from "../secret";
 
-/** The address without its `+tag`, case-folded: `Victim+News@Example.com` → `victim@example.com`. */
+/** Domains whose mailboxes ignore dots in the local part, and are one domain: Gmail's. */
+const GMAIL = new Set(["gmail.com", "googlemail.com"]);
+
+/**
+ * The address without its `+tag`, case-folded: `Victim+News@Example.com` → `victim@example.com`; for Gmail,
+ * without dots and under one domain too: `J.Doe+x@googlemail.com` → `jdoe@gmail.com`. Also what makes two sign-ups
+ * one person for referrals (src/server/referrals/).
+ */
 export function mailboxOf(email: string): string {
   const at = email.lastIndexOf("@");
-  const local = email.slice(0, at).split("+")[0] ?? "";
-  return `${local}@${email.slice(at + 1)}`.toLowerCase();
+  const domain = email.slice(at + 1).toLowerCase();
+  const local = (email.slice(0, at).split("+")[0] ?? "").toLowerCase();
+  return GMAIL.has(domain) ? `${local.replaceAll(".", "")}@gmail.com` : `${local}@${domain}`;
 }
 
 /** The key the mailbox's e-mails are counted under. */

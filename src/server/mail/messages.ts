@@ -76,6 +76,8 @@ export function removalEmail(links: { remove: string; site: string }): MailMessa
 export function invitationEmail(links: {
   access: string;
   remove: string;
+  /** Their status page, which now shows them invited. */
+  status?: string;
   site: string;
   ttlDays: number;
   confirmedByLink: boolean;
@@ -89,9 +91,36 @@ export function invitationEmail(links: {
       text: `Thank you for waiting: your early access to ${SITE.name} is ready. Create your account with this link (it works once, for ${links.ttlDays} days):`,
       link: { label: "Create my account", href: links.access },
     },
+    ...(links.status
+      ? [
+          {
+            text: "Your status page shows your invitation too:",
+            link: { label: "My waitlist status", href: links.status },
+          },
+        ]
+      : []),
     {
       text: `${why} To take it off the list:`,
       link: { label: "Remove this address", href: links.remove },
+    },
+    signature(links.site),
+  ]);
+}
+
+/**
+ * Sent once a person has confirmed, and again when they ask for it: the private link to their place in line. The
+ * link is theirs alone (whoever has it sees their place and share link), so it says so.
+ */
+export function statusEmail(links: { status: string; remove: string; site: string }): MailMessage {
+  return compose(`Your place on the ${SITE.name} waitlist`, [
+    { text: "Hello," },
+    {
+      text: `Your address is confirmed on the ${SITE.name} waitlist. Your own page shows your place in line, and the link to share with friends; it works until you leave the list. Keep it to yourself:`,
+      link: { label: "My place in line", href: links.status },
+    },
+    {
+      text: "Not for you after all? You can leave the list from that page, or here:",
+      link: { label: "Ask for a removal link", href: links.remove },
     },
     signature(links.site),
   ]);

@@ -1,9 +1,10 @@
 import { LINK_PATHS, MAILBOX_EMAILS_PER_DAY } from "../../lib/waitlist/consent";
+import { STATUS_PATHS } from "../../lib/waitlist/referral";
 import { describeError, log } from "../log";
-import type { ConsentStore } from "../store/types";
+import type { ConsentStore, ReferralStore } from "../store/types";
 import { newToken } from "../tokens";
 import type { Mailer } from "./mailer";
-import { confirmationEmail, removalEmail } from "./messages";
+import { confirmationEmail, removalEmail, statusEmail } from "./messages";
 
 const link = (site: string, path: string, token: string) => `${site}${path}?token=${token}`;
 
@@ -13,17 +14,17 @@ const link = (site: string, path: string, token: string) => `${site}${path}?toke
  * Past MAILBOX_EMAILS_PER_DAY, or when the send fails, the issue is undone (its tokens dropped, the address due
  * again) and logged without the address. Never throws: it runs after the answer, which is the same either way.
  */
-async function issueAndSend(
-  kind: "confirmation" | "removal",
+export async function issueAndSend(
+  kind: "confirmation" | "removal" | "status",
   tokens: number,
-  consent: ConsentStore,
+  consent: Pick<ConsentStore, "mailboxSent">,
   mailboxKey: string,
   issue: (hashes: string[]) => Promise<number | null>,
   send: (links: string[]) => Promise<void>,
+  undo: (id: number, hashes: string[]) => Promise<void>,
 ) {
   const made = Array.from({ length: tokens }, newToken);
   const hashes = made.map((t) => t.hash);
-  const undoKind = kind === "confirmation" ? "confirm" : "remove";
   let id: number | null = null;
   try {
     id = await issue(hashes);
@@ -31,7 +32,7 @@ async function issueAndSend(
     if ((await consent.mailboxSent(mailboxKey)) > MAILBOX_EMAILS_PER_DAY) {
       const issued = id;
       id = null;
-      await consent.unsend(issued, hashes, undoKind);
+      await undo(issued, hashes);
       return log("warn", `mail.${kind}_mailbox_limited`);
     }
     await send(made.map((t) => t.token));
@@ -40,9 +41,9 @@ async function issueAndSend(
     log("error", `mail.${kind}_failed`, describeError(error));
     if (id !== null) {
       const issued = id;
-      await consent
-        .unsend(issued, hashes, undoKind)
-        .catch((failure: unknown) => log("error", "mail.unsend_failed", describeError(failure)));
+      await undo(issued, hashes).catch((failure: unknown) =>
+        log("error", "mail.unsend_failed", describeError(failure)),
+      );
     }
   }
 }
@@ -73,6 +74,7 @@ export function sendConfirmation(
           site,
         }),
       ),
+    (id, hashes) => consent.unsend(id, hashes, "confirm"),
   );
 }
 
@@ -91,5 +93,54 @@ export function sendRemovalLink(
     mailboxKey,
     ([remove = ""]) => consent.issueRemoval(email, remove),
     ([remove = ""]) => mailer.send(email, removalEmail({ remove: link(site, LINK_PATHS.remove, remove), site })),
+    (id, hashes) => consent.unsend(id, hashes, "remove"),
+  );
+}
+
+const statusLinks = (site: string, token: string) => ({
+  status: link(site, STATUS_PATHS.page, token),
+  remove: `${site}${LINK_PATHS.request}`,
+  site,
+});
+
+/**
+ * Sends a person who has just confirmed the link to their status page (its token issued by the confirmation),
+ * within their mailbox's daily e-mails: past them, the page the confirmation led to has shown it already.
+ */
+export async function sendStatusEmail(
+  consent: Pick<ConsentStore, "mailboxSent">,
+  mailer: Mailer,
+  email: string,
+  site: string,
+  token: string,
+  mailboxKey: string,
+) {
+  try {
+    if ((await consent.mailboxSent(mailboxKey)) > MAILBOX_EMAILS_PER_DAY)
+      return log("warn", "mail.status_mailbox_limited");
+    await mailer.send(email, statusEmail(statusLinks(site, token)));
+    log("info", "mail.status_sent");
+  } catch (error) {
+    log("error", "mail.status_failed", describeError(error));
+  }
+}
+
+/** Mails a listed, confirmed address a new link to its status page (at most one per 10 minutes); else nothing. */
+export function sendStatusLink(
+  consent: Pick<ConsentStore, "mailboxSent">,
+  referrals: Pick<ReferralStore, "issueStatus" | "unsendStatus">,
+  mailer: Mailer,
+  email: string,
+  site: string,
+  mailboxKey: string,
+) {
+  return issueAndSend(
+    "status",
+    1,
+    consent,
+    mailboxKey,
+    ([hash = ""]) => referrals.issueStatus(email, hash),
+    ([token = ""]) => mailer.send(email, statusEmail(statusLinks(site, token))),
+    (id, hashes) => referrals.unsendStatus(id, hashes),
   );
 }

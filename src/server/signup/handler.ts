@@ -2,6 +2,7 @@
 import type { Context } from "@netlify/functions";
 import { type Attribution, attributionOf, cleanAttribution, NO_ATTRIBUTION } from "../../lib/waitlist/attribution";
 import { REFERRER_FIELD } from "../../lib/waitlist/capture";
+import { cleanReferralCode, REFERRAL_FIELD, referralCodeOf } from "../../lib/waitlist/referral";
 import { HONEYPOT_FIELD, PROOF_FIELD } from "../../lib/waitlist/rules";
 import { loadValidator } from "../../lib/waitlist/schema";
 import type { ServerConfig } from "../config";
@@ -18,6 +19,7 @@ import { describeError, log } from "../log";
 import { mailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
+import { referralOf } from "../referrals";
 import { rootKey } from "../secret";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 
@@ -67,6 +69,18 @@ function attributionOfRequest(
   const sameSite = referer && URL.canParse(referer) && isOwnOrigin(new URL(referer).origin, config, context, req);
   const from = fields[REFERRER_FIELD];
   return sameSite ? attributionOf(referer, typeof from === "string" ? from : "") : NO_ATTRIBUTION;
+}
+
+/**
+ * The share code the sign-up came by: the island's and /join's field, else (the early dialog's form) the `via` of
+ * this site's page the form was posted from. Malformed or absent: null, and the sign-up goes on.
+ */
+function referralCodeOfRequest(req: Request, fields: Record<string, unknown>, config: ServerConfig, context: Context) {
+  const given = cleanReferralCode(fields[REFERRAL_FIELD]);
+  if (given) return given;
+  const referer = req.headers.get("referer");
+  const sameSite = referer && URL.canParse(referer) && isOwnOrigin(new URL(referer).origin, config, context, req);
+  return sameSite ? referralCodeOf(referer) : null;
 }
 
 /**
@@ -145,6 +159,10 @@ export function createWaitlistHandler(deps: ServerDeps) {
       if (proven && !(await verifyProof(fields[PROOF_FIELD], result.value.email, root))) {
         return reply.error(400, "The anti-spam check did not pass. Please try again.");
       }
+      // The mailbox (for referrals: one mailbox counts once) and the share link the sign-up came by, if any.
+      entry.mailboxKey = mailboxKey(root, entry.email);
+      const code = referralCodeOfRequest(req, fields, config, context);
+      entry.referral = await withTimeout(referralOf(store.referrals, code, entry.email), config.dbTimeoutMs);
       const outcome = await withTimeout(
         proven
           ? store
@@ -156,10 +174,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
       if (outcome.allowed) {
         log("info", "waitlist.signup", { added: outcome.added, proven, db: store.db.kind });
         // A pending address (new, or repeated) is mailed after the answer; a confirmed one never is.
-        if (mailer) {
-          const key = mailboxKey(root, entry.email);
-          afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, site, key));
-        }
+        if (mailer) afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, site, entry.mailboxKey));
         return reply.accepted();
       }
       // Past the free allowance: the dialog is asked to prove it is a browser (a moment of work); the form

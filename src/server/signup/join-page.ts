@@ -9,10 +9,24 @@
  */
 import { readFile } from "node:fs/promises";
 import { JOIN_REFERRER_ID } from "../../lib/waitlist/capture";
+import { JOIN_REFERRAL_ID, REFERRAL_PARAM, referralCodeOf } from "../../lib/waitlist/referral";
 import { escapeHtml, SITE_HEADERS } from "../http/form-page";
 
-/** The field as Astro writes it; the value is put right after its id. */
+/** The fields as Astro writes them; a value is put right after its id. */
 const FIELD_ID = `id="${JOIN_REFERRER_ID}"`;
+const REFERRAL_ID = `id="${JOIN_REFERRAL_ID}"`;
+
+/**
+ * The share code the visit came by: /join's own `via`, else that of the site's page that linked here (a visitor
+ * without JavaScript who followed a share link to the home page, then its link to /join). Nothing is kept.
+ */
+export function referralOfVisit(request: Request): string {
+  const own = new URL(request.url);
+  if (own.searchParams.has(REFERRAL_PARAM)) return referralCodeOf(own.href) ?? "";
+  const referer = request.headers.get("referer");
+  if (!referer || !URL.canParse(referer) || new URL(referer).host !== own.host) return "";
+  return referralCodeOf(referer) ?? "";
+}
 
 /** The referring site's origin as the field carries it, or "" when there is none worth keeping. */
 export function referringOrigin(referer: string | null): string {
@@ -29,7 +43,9 @@ export function createJoinPageHandler(page: URL) {
   let html: Promise<string> | undefined;
   const load = async () => {
     const text = await readFile(page, "utf8");
-    if (text.split(FIELD_ID).length !== 2) throw new Error(`${page.pathname} has no single ${FIELD_ID}`);
+    for (const id of [FIELD_ID, REFERRAL_ID]) {
+      if (text.split(id).length !== 2) throw new Error(`${page.pathname} has no single ${id}`);
+    }
     return text;
   };
   return async (request: Request): Promise<Response> => {
@@ -44,7 +60,10 @@ export function createJoinPageHandler(page: URL) {
     html.catch(() => (html = undefined)); // a failed read is tried again by the next request
     const from = escapeHtml(referringOrigin(request.headers.get("referer")));
     // A function, not a string: `$&`, `$'` and `` $` `` in a string replacement are patterns, and a host may hold `$`.
-    const body = (await html).replace(FIELD_ID, () => (from ? `${FIELD_ID} value="${from}"` : FIELD_ID));
+    const code = referralOfVisit(request);
+    const body = (await html)
+      .replace(FIELD_ID, () => (from ? `${FIELD_ID} value="${from}"` : FIELD_ID))
+      .replace(REFERRAL_ID, () => (code ? `${REFERRAL_ID} value="${code}"` : REFERRAL_ID));
     return new Response(request.method === "HEAD" ? null : body, {
       headers: {
         ...SITE_HEADERS,

@@ -6,6 +6,7 @@ import { ATTRIBUTION_FIELDS, NO_ATTRIBUTION } from "../../lib/waitlist/attributi
 import { addressKeys, columnsOf, type DataKeys, type PersonalData, STORED_PERSON_FIELDS } from "../data-key";
 import type { Db } from "../db/types";
 import type { EntryStatus, WaitlistEntry } from "../entry";
+import { RECORD_REFERRAL } from "../referrals";
 import { HIT, PREVIOUS, PRUNE, type RateRow, RETRY, rateCount, rateParams, VERDICT } from "../store/allowance";
 import type { createSealing } from "../store/sealing";
 import type { RateCount, RateWindow } from "../store/types";
@@ -17,7 +18,7 @@ import type { RateCount, RateWindow } from "../store/types";
 const SEALED_ROWS = "SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0";
 
 /** The columns a sign-up writes, in the order of its statement parameters. */
-const ROW_COLUMNS = [...STORED_PERSON_FIELDS, "terms_version", "status", ...ATTRIBUTION_FIELDS];
+const ROW_COLUMNS = [...STORED_PERSON_FIELDS, "terms_version", "status", ...ATTRIBUTION_FIELDS, "mailbox_key"];
 /** The sign-up's values as parameters $first…, one per ROW_COLUMNS. */
 const rowValues = (first: number) => ROW_COLUMNS.map((_, i) => `$${first + i}::text`).join(", ");
 /**
@@ -32,16 +33,26 @@ const insertRow = (keys: number, first: number, from = "") => `INSERT INTO waitl
       ON CONFLICT ((lower(email))) DO NOTHING
       RETURNING id`;
 
+/**
+ * The referral of the row `added` (referrals/count.ts): after the row's values and its sealing flag come the
+ * referrer's id and the referral's outcome; its mailbox is the row's own mailbox_key.
+ */
+const referralOf = (first: number) => {
+  const after = first + ROW_COLUMNS.length + 1;
+  return RECORD_REFERRAL("added", `$${after}`, `$${first + ROW_COLUMNS.indexOf("mailbox_key")}`, `$${after + 1}`);
+};
+
 export const SIGNUP_SQL = {
-  /** Adds a row (see insertRow); says whether it did, and whether any row is sealed. */
-  insert: `WITH added AS (${insertRow(1, 2)})
+  /** Adds a row (see insertRow) and its referral; says whether it did, and whether any row is sealed. */
+  insert: `WITH added AS (${insertRow(1, 2)}), referral AS (${referralOf(2)})
     SELECT (SELECT count(*)::int FROM added) AS added, EXISTS (${SEALED_ROWS}) AS sealed_rows`,
   /**
    * Counts an attempt, prunes on a window's first, and inserts only while the sliding estimate (this window's
    * attempts + the previous window's × $5) is within the allowance ($4).
    */
   hitAndInsert: `WITH hit AS (${HIT}), previous AS (${PREVIOUS}), pruned AS (${PRUNE}), verdict AS (${VERDICT}),
-    ${RETRY("hit.attempts")}, added AS (${insertRow(6, 7, "FROM verdict WHERE verdict.allowed")})
+    ${RETRY("hit.attempts")}, added AS (${insertRow(6, 7, "FROM verdict WHERE verdict.allowed")}),
+    referral AS (${referralOf(7)})
     SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
       (SELECT allowed FROM verdict) AS allowed, (SELECT seconds FROM retry) AS retry_after,
       (SELECT count(*)::int FROM added) AS added,
@@ -70,7 +81,10 @@ export function createSignupStore(db: Db, dataKeys: DataKeys | null, sealing: Re
       entry.termsVersion ?? null,
       status,
       ...sources(entry),
+      entry.mailboxKey ?? null,
       dataKeys !== null,
+      entry.referral?.referrerId ?? null,
+      entry.referral?.outcome ?? null,
     ];
   };
   return {

@@ -12,6 +12,10 @@ export interface ExportedEntry extends PersonalData, Attribution {
   /** The consent record: the terms agreed to at created_at, and when the address was confirmed. */
   terms_version: string | null;
   confirmed_at: string | null;
+  /** Their share code; the address of whoever shared the link they came by (null: none); their counted referrals. */
+  referral_code: string;
+  referred_by: string | null;
+  referrals: number;
 }
 
 /** Which rows are plain and which sealed, under which key (by id). */
@@ -49,7 +53,12 @@ export interface Store {
   readonly consent: ConsentStore;
   /** Waves of invitations and the product's redemption of their codes (invitations.ts). */
   readonly invites: InviteStore;
-  /** Adds an entry; a repeated address (any case) adds nothing. Resolves to whether a row was added. */
+  /** Share codes, status links and what the console shows of referrals (referrals/store.ts). */
+  readonly referrals: ReferralStore;
+  /**
+   * Adds an entry; a repeated address (any case) adds nothing. Resolves to whether a row was added. An entry that
+   * came by a share link records its referral in the same statement (`entry.referral`).
+   */
   add(entry: WaitlistEntry, status?: EntryStatus): Promise<boolean>;
   /** Every entry, whatever its status. */
   count(): Promise<number>;
@@ -117,6 +126,12 @@ export interface ListPage {
 
 /** What a confirmation link did: confirmed now, had been already, expired, or never was (or its entry went). */
 export type ConfirmOutcome = "confirmed" | "already-confirmed" | "expired" | "invalid";
+export interface ConfirmResult {
+  outcome: ConfirmOutcome;
+  /** Confirmed now: their address (for the status e-mail), and what became of their referral (null: none). */
+  email?: string;
+  referral?: string | null;
+}
 /** What a removal link did: removed now, expired, or never was (or was used: its entry, and it, are gone). */
 export type RemoveOutcome = "removed" | "expired" | "invalid";
 
@@ -129,7 +144,11 @@ export interface ConsentStore {
   unsend(id: number, hashes: string[], kind: "confirm" | "remove"): Promise<void>;
   /** Counts an e-mail about to go to `mailboxKey` (mailbox.ts); resolves to how many it is today, this one included. */
   mailboxSent(mailboxKey: string): Promise<number>;
-  confirm(hash: string): Promise<ConfirmOutcome>;
+  /**
+   * Uses a confirm token. Confirming now issues the person's status link (`statusHash`, when given) and counts
+   * their referral (at most `referralsPerDay` a day per referrer, default 25), and tells their address.
+   */
+  confirm(hash: string, options?: { statusHash?: string; referralsPerDay?: number }): Promise<ConfirmResult>;
   remove(hash: string): Promise<RemoveOutcome>;
 }
 
@@ -143,6 +162,8 @@ export interface WavePreview {
   last: string | null;
   /** Every confirmed person no wave holds. */
   available: number;
+  /** How many of them sign-up order alone would not have taken: moved up by referrals (REFERRAL_PLACES > 0). */
+  movedUp: number;
 }
 
 export interface WaveMember {
@@ -169,20 +190,66 @@ export type RedeemOutcome =
   | { outcome: "used" | "expired" | "unknown" };
 
 export interface InviteStore {
-  preview(next: number): Promise<WavePreview>;
+  /** The next `next` in line (store/line.ts, each counted referral moving its referrer `places` forward). */
+  preview(next: number, places: number): Promise<WavePreview>;
   /** A new wave of `size` run by `owner`; resolves to its id. */
   startWave(owner: string, size: number): Promise<number>;
-  /** Reserves up to `count` more of the oldest confirmed people for the wave; resolves to how many it got. */
-  reserve(wave: number, count: number): Promise<number>;
+  /** Reserves up to `count` more of the next people in line for the wave; resolves to how many it got. */
+  reserve(wave: number, count: number, places: number): Promise<number>;
   members(wave: number): Promise<WaveMember[]>;
   unfinished(staleSeconds: number): Promise<UnfinishedWave[]>;
   takeOver(wave: number, from: string, to: string): Promise<boolean>;
-  prepare(wave: number, id: number, codeHash: string, ttlDays: number, leaveHash: string | null): Promise<boolean>;
+  prepare(
+    wave: number,
+    id: number,
+    codeHash: string,
+    ttlDays: number,
+    leaveHash: string | null,
+    statusHash?: string | null,
+  ): Promise<boolean>;
   /** Notes that person `id`'s e-mail is about to end; false when the wave no longer holds them (they left). */
   attempted(wave: number, id: number): Promise<boolean>;
   sent(wave: number, id: number): Promise<boolean>;
   sentAll(wave: number, ids: number[], codeHashes: string[], ttlDays: number): Promise<number>;
-  release(wave: number, id: number, leaveHash: string | null): Promise<void>;
+  /** Person `id`'s e-mail did not go: they stay confirmed, and the links made for it (`linkHashes`) are dropped. */
+  release(wave: number, id: number, linkHashes: string[]): Promise<void>;
   finish(wave: number): Promise<void>;
   redeem(codeHash: string): Promise<RedeemOutcome>;
+}
+
+// Referrals and the status page (src/server/referrals/store.ts implements them).
+
+/** What a person's status page shows of them. */
+export interface StatusView {
+  id: number;
+  status: EntryStatus;
+  invitedAt: string | null;
+  joinedAt: string | null;
+  /** Their public share code. */
+  code: string;
+  /** Referrals counted for them. */
+  referrals: number;
+}
+
+export interface ReferralSummary {
+  /** Counted referrals in all, and in the window asked for. */
+  counted: number;
+  recent: number;
+  /** The people with the most referrals counted in that window, most first. */
+  top: Array<{ email: string; code: string; counted: number }>;
+}
+
+export interface ReferralStore {
+  /** The person whose share code this is (their id and address, to tell their own mailbox), or null. */
+  referrer(code: string): Promise<{ id: number; email: string } | null>;
+  /** What the status link of hash `hash` shows, or null when no such link works. */
+  status(hash: string): Promise<StatusView | null>;
+  /** For a listed, confirmed address due one: a new status link (its hash) and the entry's id; else null. */
+  issueStatus(email: string, hash: string): Promise<number | null>;
+  /** Undoes issueStatus when its e-mail could not go. */
+  unsendStatus(id: number, hashes: string[]): Promise<void>;
+  /** Deletes the entry whose status link this is; resolves to whether there was one. */
+  leave(hash: string): Promise<boolean>;
+  /** Counted referrals, and the top referrers of the last `days` days. */
+  summary(days: number): Promise<ReferralSummary>;
 }

@@ -1,0 +1,22 @@
+/**
+ * GET /waitlist/status?token=…: a person's private status page; its POST leaves the list
+ * (src/server/referrals/status-handler.ts). The built page and the site's 404 ship beside this module
+ * (netlify.toml's included_files for this function), at the same place relative to it as in the repository.
+ */
+import type { Config } from "@netlify/functions";
+import { getStore } from "../../src/server/app/instance";
+import { getConfig } from "../../src/server/config";
+import { createStatusHandler } from "../../src/server/referrals/status-handler";
+
+export default createStatusHandler(
+  { store: getStore, config: getConfig },
+  {
+    status: new URL("../../dist/waitlist/status.html", import.meta.url),
+    notFound: new URL("../../dist/404.html", import.meta.url),
+  },
+);
+
+export const config: Config = {
+  path: "/waitlist/status",
+  rateLimit: { windowLimit: 600, windowSize: 60, aggregateBy: ["ip", "domain"] },
+};

@@ -1,0 +1,24 @@
+/**
+ * "Copy link" buttons, an enhancement: each `[data-copy="<input id>"]` button is hidden in the HTML (the input's
+ * text can be selected and copied by hand) and shown here, where it can work. The result is said in the page's
+ * `[data-copy-status]` live region.
+ */
+export function enhanceCopyButtons(): void {
+  const status = document.querySelector<HTMLElement>("[data-copy-status]");
+  for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
+    const input = document.getElementById(button.dataset["copy"] ?? "") as HTMLInputElement | null;
+    if (!input) continue;
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      input.select();
+      let copied = false;
+      try {
+        await navigator.clipboard.writeText(input.value);
+        copied = true;
+      } catch {
+        copied = document.execCommand("copy");
+      }
+      if (status) status.textContent = copied ? "Link copied." : "Press Ctrl+C (or ⌘C) to copy the selected link.";
+    });
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * POST /waitlist/link, the "send me my link again" form (src/pages/waitlist/link.astro): e-mails a listed,
+ * confirmed address a new link to its status page, and answers the same page either way (the e-mail goes after
+ * the answer, so not even the time differs). A pending address is sent its confirmation again instead: confirming
+ * is what gives it a place. Limited as the other requests by address are: RATE_LIMIT_MAX per network and window,
+ * one e-mail per address and kind every 10 minutes, and the mailbox's e-mails a day (mail/send.ts).
+ */
+import type { Context } from "@netlify/functions";
+import { STATUS_PATHS } from "../../lib/waitlist/referral";
+import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
+import { SITE } from "../../site";
+import type { ServerDeps } from "../deps";
+import { formErrorPage } from "../http/form-page";
+import { isCrossSite, siteOrigin } from "../http/origin";
+import { clientKey, comeBackLater, rateWindow } from "../http/rate-limit";
+import { mediaType, readFormFields } from "../http/request-body";
+import { afterAnswer, seeOther } from "../http/responses";
+import { withTimeout } from "../http/timeout";
+import { describeError, log } from "../log";
+import { mailboxKey } from "../mail/mailbox";
+import { mailerFor } from "../mail/mailer";
+import { sendConfirmation, sendStatusLink } from "../mail/send";
+import { rootKey } from "../secret";
+
+/** Where the answer is told (a notice page: src/lib/waitlist/consent.ts NOTICES). */
+export const LINK_SENT_PAGE = "/waitlist/link/sent";
+const KEY_PREFIX = "status:";
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+const page = (status: number, title: string, message: string, headers: Record<string, string> = {}) =>
+  formErrorPage(status, title, message, { back: STATUS_PATHS.request, headers });
+
+export function createStatusLinkHandler(deps: ServerDeps) {
+  return async (req: Request, context: Context): Promise<Response> => {
+    if (req.method !== "POST") {
+      return new Response("Method not allowed. Use POST.", { status: 405, headers: { Allow: "POST" } });
+    }
+    const config = deps.config();
+    const type = mediaType(req);
+    if (type !== undefined && type !== FORM_TYPE) {
+      return page(415, "Please use the form", `Content-Type must be ${FORM_TYPE}.`);
+    }
+    if (isCrossSite(req, config, context)) {
+      return page(403, "Please use the form", "Requests are accepted from this site only.");
+    }
+    const read = await readFormFields(req, 4 * 1024);
+    if (!("fields" in read)) return page(read.status, "Please use the form", read.message);
+    const email = (read.fields["email"] ?? "").trim();
+    if (email === "" || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) {
+      return page(400, "Please check the address", "Please enter the e-mail address you signed up with.");
+    }
+    const mailer = (deps.mailer ?? mailerFor)(config);
+    if (!mailer) {
+      return page(
+        503,
+        "Links by e-mail are not set up",
+        `This site cannot send e-mail yet. Write to ${SITE.contactEmail} from the address you signed up with.`,
+      );
+    }
+    try {
+      const store = await deps.store();
+      const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
+      const key = `${KEY_PREFIX}${clientKey(context.ip ?? "", root)}`;
+      const count = await withTimeout(store.hit(key, rateWindow(config), config.rateLimitMax), config.dbTimeoutMs);
+      if (!count.allowed) {
+        log("warn", "waitlist.status_link_rate_limited");
+        const { message, headers } = comeBackLater(count.retryAfter, "Many links have been asked for");
+        return page(429, "Please try again later", message, headers);
+      }
+      const site = siteOrigin(config, context, req);
+      const mailbox = mailboxKey(root, email);
+      afterAnswer(
+        context,
+        sendStatusLink(store.consent, store.referrals, mailer, email, site, mailbox).then(() =>
+          // Not confirmed yet (nothing issued above): the confirmation is what such an address needs.
+          sendConfirmation(store.consent, mailer, email, site, mailbox),
+        ),
+      );
+      return seeOther(LINK_SENT_PAGE);
+    } catch (error) {
+      log("error", "waitlist.status_link_failed", describeError(error));
+      return page(503, "Please try again", "The waitlist is unavailable right now. Please try again.");
+    }
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * A person's private status page, answered by a function because it is theirs alone:
+ *   GET  /waitlist/status?token=…   their place in line, referrals, share link and how to leave
+ *   POST /waitlist/status?token=…   (action=leave) deletes their entry, as a removal link does
+ * The token (256 bits; only its SHA-256 is stored) is made when they confirm, and again when they ask for their
+ * link by e-mail. The page is the built src/pages/waitlist/status.astro with its body filled in here: it works
+ * without JavaScript (the copy button is an enhancement), sets no cookie, is noindex and never stored by a cache.
+ * A token that is wrong, unknown or gone gets the site's own 404 page: the same answer as any missing page.
+ */
+import { readFile } from "node:fs/promises";
+import type { Context } from "@netlify/functions";
+import { CONFIRMED_PARAM } from "../../lib/waitlist/referral";
+import type { ServerDeps } from "../deps";
+import { formErrorPage, SITE_HEADERS } from "../http/form-page";
+import { isCrossSite, siteOrigin } from "../http/origin";
+import { readFormFields } from "../http/request-body";
+import { seeOther } from "../http/responses";
+import { withTimeout } from "../http/timeout";
+import { describeError, log } from "../log";
+import { createLine } from "../store/line";
+import { hashToken } from "../tokens";
+import { statusBody } from "./status-page";
+
+/** The slot the built page keeps for the body (its content is what the file says to anyone who opens it bare). */
+const SLOT = /(<section id="status-body"[^>]*>)[\s\S]*?(<\/section>)/;
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const LEFT_PAGE = "/waitlist/removed";
+
+const PAGE_HEADERS = {
+  ...SITE_HEADERS,
+  "Content-Type": "text/html; charset=utf-8",
+  // Made for one person: never kept by the CDN or the browser, never indexed, and its address (the token) never
+  // sent to another site as a Referer.
+  "Cache-Control": "no-store",
+  "X-Robots-Tag": "noindex",
+  "Referrer-Policy": "no-referrer",
+};
+
+/** A built page, read once per instance (again after a failed read). */
+function builtPage(file: URL, check: (text: string) => boolean) {
+  let text: Promise<string> | undefined;
+  return () => {
+    text ??= readFile(file, "utf8").then((html) => {
+      if (!check(html)) throw new Error(`${file.pathname} is not the page this function fills`);
+      return html;
+    });
+    text.catch(() => (text = undefined));
+    return text;
+  };
+}
+
+export interface StatusPages {
+  /** The built status page (dist/waitlist/status.html). */
+  status: URL;
+  /** The site's 404 page (dist/404.html). */
+  notFound: URL;
+}
+
+export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
+  const statusPage = builtPage(pages.status, (html) => SLOT.test(html));
+  const notFoundPage = builtPage(pages.notFound, () => true);
+  const notFound = async (head = false) =>
+    new Response(head ? null : await notFoundPage(), { status: 404, headers: PAGE_HEADERS });
+
+  return async (req: Request, context: Context): Promise<Response> => {
+    if (req.method !== "GET" && req.method !== "HEAD" && req.method !== "POST") {
+      return new Response("Method not allowed.\n", {
+        status: 405,
+        headers: { ...SITE_HEADERS, Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8" },
+      });
+    }
+    const config = deps.config();
+    const url = new URL(req.url);
+    const token = url.searchParams.get("token") ?? "";
+    const head = req.method === "HEAD";
+    try {
+      if (req.method === "POST") {
+        if (isCrossSite(req, config, context)) {
+          return formErrorPage(403, "Please use the page", "Requests are accepted from this site only.", { back: "/" });
+        }
+        const read = await readFormFields(req, 1024);
+        if (!("fields" in read) || read.fields["action"] !== "leave" || !TOKEN.test(token)) return notFound();
+        const store = await deps.store();
+        const left = await withTimeout(store.referrals.leave(hashToken(token)), config.dbTimeoutMs);
+        log("info", "waitlist.status_leave", { left });
+        return left ? seeOther(LEFT_PAGE) : notFound();
+      }
+      if (!TOKEN.test(token)) return notFound(head);
+      const store = await deps.store();
+      const person = await withTimeout(store.referrals.status(hashToken(token)), config.dbTimeoutMs);
+      if (!person) return notFound(head);
+      const places = config.referralPlaces;
+      const place =
+        person.status === "confirmed"
+          ? await withTimeout(createLine(store.db, places).placeOf(person.id), config.dbTimeoutMs)
+          : null;
+      const body = statusBody({
+        person,
+        place,
+        places,
+        site: siteOrigin(config, context, req),
+        self: `${url.pathname}?token=${token}`,
+        confirmedNow: url.searchParams.has(CONFIRMED_PARAM),
+      });
+      const html = (await statusPage()).replace(SLOT, (_, open: string, close: string) => `${open}${body}${close}`);
+      return new Response(head ? null : html, { headers: PAGE_HEADERS });
+    } catch (error) {
+      log("error", "waitlist.status_failed", describeError(error));
+      return formErrorPage(503, "Please try again", "The waitlist is unavailable right now. Please try again.", {
+        back: `${url.pathname}${url.search}`,
+      });
+    }
+  };
+}

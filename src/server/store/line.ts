@@ -1,0 +1,157 @@
+/**
+ * The line: one definition, used by the status page (src/server/referrals/), the console and every wave
+ * (src/server/invitations/). Beneath the features, as they all read it.
+ *
+ * Who is in it: the confirmed people still waiting (status 'confirmed'; a pending sign-up is not in line yet, an
+ * invited or joined person has left it). Their order: sign-up order (created_at, then id) gives each a sign-up place
+ * `b` (1, 2, 3, …); each counted referral moves its referrer REFERRAL_PLACES places forward, to line number
+ * `L = b − REFERRAL_PLACES × referrals`. The line is ordered by L; where a moved person's L meets someone's sign-up
+ * place, the moved person goes first (they moved into that place); two moved people with one L keep sign-up order.
+ * With REFERRAL_PLACES 0 (the default) L = b: the line is sign-up order and referrals are only shown.
+ *
+ * So a place is explainable: "you signed up 9th; 2 referrals moved you 3 places, to 6th". Worked out without
+ * counting the whole line: a sign-up place is the sum of waitlist_line_tally's hours before one's own (kept by the
+ * tally triggers) plus a count within that hour, and only the moved people (waitlist_referrers_idx) are read whole.
+ */
+import type { Db } from "../db/types";
+
+/** A person in line as the rule needs them: sign-up place and counted referrals. */
+export interface InLine {
+  id: number;
+  /** Sign-up place among the waiting people, from 1. */
+  b: number;
+  referrals: number;
+}
+
+/** Line number and tie-break of a person (see the top of this file): smaller comes first. */
+function key(person: InLine, places: number): [number, number, number] {
+  const moved = places > 0 && person.referrals > 0;
+  return [person.b - places * person.referrals, moved ? 0 : 1, person.b];
+}
+
+/** Whether `a` stands before `b` in line. */
+export function before(a: InLine, b: InLine, places: number): boolean {
+  const [ka, kb] = [key(a, places), key(b, places)];
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return (ka[i] as number) < (kb[i] as number);
+  return false;
+}
+
+/**
+ * The place of `person` among `waiting` people, of whom `movers` are every one with counted referrals (when places
+ * > 0), each with their sign-up place. Counts rather than sorts: everyone else stands in sign-up order, so how many
+ * of them are ahead is a difference of sign-up places.
+ */
+export function placeInLine(person: InLine, movers: readonly InLine[], waiting: number, places: number): number {
+  if (places === 0) return person.b;
+  const others = movers.filter((m) => m.id !== person.id);
+  const moved = person.referrals > 0;
+  // Everyone not moved whose sign-up place is below `limit` is ahead (a moved person wins a tie of L and b).
+  const limit = moved ? person.b - places * person.referrals : person.b;
+  const below = Math.min(Math.max(limit - 1, 0), waiting);
+  const unmovedAhead = below - others.filter((m) => m.b <= below).length - (moved && person.b <= below ? 1 : 0);
+  const movedAhead = others.filter((m) => before(m, person, places)).length;
+  return 1 + unmovedAhead + movedAhead;
+}
+
+/**
+ * The first `limit` of the line, given its head in sign-up order (the first `limit + movers.length` waiting people,
+ * with their sign-up places) and every moved person: merged, not sorted whole.
+ */
+export function headOfLine(head: readonly InLine[], movers: readonly InLine[], places: number, limit: number) {
+  const moved = places > 0 ? [...movers].sort((a, b) => (before(a, b, places) ? -1 : 1)) : [];
+  const movedIds = new Set(moved.map((m) => m.id));
+  const unmoved = head.filter((p) => !movedIds.has(p.id));
+  const line: InLine[] = [];
+  let [i, j] = [0, 0];
+  while (line.length < limit && (i < unmoved.length || j < moved.length)) {
+    const [u, m] = [unmoved[i], moved[j]];
+    if (m && (!u || before(m, u, places))) {
+      line.push(m);
+      j++;
+    } else if (u) {
+      line.push(u);
+      i++;
+    }
+  }
+  return line;
+}
+
+/** Sign-up order, as the indexes (waitlist_confirmed_idx, waitlist_referrers_idx) hold it. */
+const HOUR = (at: string) => `date_trunc('hour', ${at} AT TIME ZONE 'UTC')`;
+/** How many waiting people signed up before row `w` (its created_at and id): the hours before, then its own hour. */
+const WAITING_BEFORE = (w: string) => `(
+    (SELECT coalesce(sum(count), 0) FROM waitlist_line_tally WHERE hour < ${HOUR(`${w}.created_at`)})
+    + (SELECT count(*) FROM waitlist o WHERE o.status = 'confirmed'
+        AND o.created_at >= (${HOUR(`${w}.created_at`)}) AT TIME ZONE 'UTC'
+        AND (o.created_at, o.id) < (${w}.created_at, ${w}.id)))`;
+
+export const LINE_SQL = {
+  /** How many are waiting: the tally's confirmed rows. */
+  waiting: "SELECT coalesce(sum(count), 0)::bigint AS waiting FROM waitlist_tally WHERE status = 'confirmed'",
+  /** Person `$1`'s sign-up place (when they are waiting) and counted referrals. */
+  person: `SELECT w.id, w.status, w.referrals, CASE WHEN w.status = 'confirmed' THEN 1 + ${WAITING_BEFORE("w")} END AS b
+    FROM waitlist w WHERE w.id = $1`,
+  /** Every waiting person with counted referrals, with their sign-up place. */
+  movers: `SELECT w.id, w.referrals, 1 + ${WAITING_BEFORE("w")} AS b, w.invite_wave_id IS NOT NULL AS held
+    FROM waitlist w WHERE w.status = 'confirmed' AND w.referrals > 0`,
+  /** The first `$1` waiting people in sign-up order, with their referrals and whether a wave already holds them. */
+  head: `SELECT id, referrals, invite_wave_id IS NOT NULL AS held FROM waitlist
+    WHERE status = 'confirmed' ORDER BY created_at, id LIMIT $1`,
+  /** How many waiting people a wave holds. */
+  held: "SELECT count(*)::int AS held FROM waitlist WHERE status = 'confirmed' AND invite_wave_id IS NOT NULL",
+} as const;
+
+const inLine = (row: { id: unknown; b: unknown; referrals: unknown }): InLine => ({
+  id: Number(row.id),
+  b: Number(row.b),
+  referrals: Number(row.referrals),
+});
+
+export interface Place {
+  /** Place in line, from 1. */
+  place: number;
+  /** Where sign-up order alone would put them. */
+  signupPlace: number;
+  waiting: number;
+}
+
+/** The line's reads, with REFERRAL_PLACES as `places`. */
+export function createLine(db: Db, places: number) {
+  type Row = { id: number; b: number; referrals: number; held: boolean };
+  const moverRows = async () => (places > 0 ? await db.query<Row>(LINE_SQL.movers) : []);
+  const movers = async () => (await moverRows()).map(inLine);
+  const waiting = async () => Number((await db.query<{ waiting: number }>(LINE_SQL.waiting))[0]?.waiting ?? 0);
+  return {
+    /** Person `id`'s place, or null when they are not waiting (pending, invited, joined, gone). */
+    async placeOf(id: number): Promise<Place | null> {
+      const [row] = await db.query<{ id: number; status: string; referrals: number; b: number | null }>(
+        LINE_SQL.person,
+        [id],
+      );
+      if (row?.status !== "confirmed" || row.b === null) return null;
+      const person = inLine(row);
+      const [all, total] = await Promise.all([movers(), waiting()]);
+      return { place: placeInLine(person, all, total, places), signupPlace: person.b, waiting: total };
+    },
+    /**
+     * The next `limit` people in line whom no wave holds, in line order, and how many of them sign-up order alone
+     * would not have put there (moved up by referrals).
+     */
+    async next(limit: number): Promise<{ ids: number[]; movedUp: number }> {
+      const moving = await moverRows();
+      const all = moving.map(inLine);
+      const held = Number((await db.query<{ held: number }>(LINE_SQL.held))[0]?.held ?? 0);
+      const rows = await db.query<{ id: number; referrals: number; held: boolean }>(LINE_SQL.head, [
+        limit + all.length + held,
+      ]);
+      const heldIds = new Set([...rows, ...moving].filter((r) => r.held).map((r) => Number(r.id)));
+      const head = rows.map((row, index) => inLine({ ...row, b: index + 1 }));
+      const line = headOfLine(head, all, places, limit + held).filter((p) => !heldIds.has(p.id));
+      const taken = line.slice(0, limit);
+      // Sign-up order alone would take the first `limit` not held: anyone past them was moved up.
+      const plain = head.filter((p) => !heldIds.has(p.id)).slice(0, limit);
+      const plainIds = new Set(plain.map((p) => p.id));
+      return { ids: taken.map((p) => p.id), movedUp: taken.filter((p) => !plainIds.has(p.id)).length };
+    },
+  };
+}
