@@ -32,10 +32,9 @@ export const RECORD_REFERRAL = (added: string, referrer: string, mailbox: string
 export const COUNT_REFERRAL = (confirmed: string, cap: string) => `
   referral AS (
     SELECT r.referred_id, r.referrer_id, r.mailbox_key,
+      -- Another row of the mailbox is on the list, confirmed (a counted referral always is: its row goes with it).
       EXISTS (SELECT 1 FROM waitlist o WHERE o.mailbox_key = r.mailbox_key AND o.id <> r.referred_id
-                AND o.status <> 'pending')
-      OR EXISTS (SELECT 1 FROM waitlist_referral c WHERE c.mailbox_key = r.mailbox_key AND c.outcome = 'counted')
-        AS duplicate
+                AND o.status <> 'pending') AS duplicate
     FROM waitlist_referral r JOIN ${confirmed} ON ${confirmed}.id = r.referred_id
     WHERE r.outcome = 'pending'
   ), bumped AS (

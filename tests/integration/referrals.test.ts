@@ -1,0 +1,344 @@
+/**
+ * Referrals and the status page below the browser, as a person goes through them: sign up (by a share link or
+ * not), confirm by the e-mail's link, land on the status page, get its link again. On an embedded Postgres and,
+ * when 127.0.0.1:5432 answers, PostgreSQL directly and through Neon's HTTP protocol, with a real SMTP server.
+ * The browser's side (no JavaScript, axe, nothing kept on the device): tests/e2e/referrals.spec.ts.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Context } from "@netlify/functions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createContext } from "../../dev/local-netlify/netlify-context";
+import type { Store } from "../../src/server/app/store";
+import { readConfig, type ServerConfig } from "../../src/server/config";
+import { previewWave, runWave } from "../../src/server/invitations";
+import { createLinksHandler } from "../../src/server/links/handler";
+import { createStatusLinkHandler } from "../../src/server/referrals/link-handler";
+import { createStatusHandler } from "../../src/server/referrals/status-handler";
+import { createWaitlistHandler } from "../../src/server/signup/handler";
+import { backends, type OpenedStore } from "./backends";
+import { linkTo } from "./consent-harness";
+import { startSmtp, type TestSmtp } from "./smtp";
+
+const ORIGIN = "http://localhost:4321";
+const dir = mkdtempSync(join(tmpdir(), "status-page-"));
+const file = (name: string, html: string) => {
+  writeFileSync(join(dir, name), html);
+  return pathToFileURL(join(dir, name));
+};
+/** Stand-ins for the build: the status page's slot, and the site's 404. */
+const PAGES = {
+  status: file(
+    "status.html",
+    `<!doctype html><main><section id="status-body" aria-label="Your status">bare</section></main>`,
+  ),
+  notFound: file("404.html", "<!doctype html><title>Page not found</title><h1>Nothing here</h1>"),
+};
+
+const configOf = (smtpUrl: string, extra: Record<string, string> = {}) =>
+  readConfig({
+    SMTP_URL: smtpUrl,
+    MAIL_FROM: "Noosphere <hello@noosphere.test>",
+    RATE_LIMIT_MAX: "1000",
+    SITE_URL: ORIGIN,
+    EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
+    ...extra,
+  });
+
+/** The page's text, without its tags. */
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+describe.each(backends("referrals"))("on %s", (_name, available, open) => {
+  const state = {} as { smtp: TestSmtp; store: Store; config: ServerConfig };
+  let opened: OpenedStore | undefined;
+  const deps = { store: async () => state.store, config: () => state.config };
+  const handlers = {
+    signup: createWaitlistHandler(deps),
+    links: createLinksHandler(deps),
+    status: createStatusHandler(deps, PAGES),
+    link: createStatusLinkHandler(deps),
+  };
+  const pending = new Set<Promise<unknown>>();
+
+  beforeAll(async () => {
+    if (!available) return;
+    state.smtp = await startSmtp();
+    opened = await open();
+    state.store = opened.store;
+    state.config = configOf(state.smtp.url);
+  }, 60_000);
+  afterAll(async () => {
+    await opened?.close();
+    await state.smtp?.close();
+  });
+
+  async function call(handler: (r: Request, c: Context) => Promise<Response>, request: Request) {
+    const response = await handler(request, createContext(request, "198.51.100.7", pending));
+    while (pending.size) await Promise.all(pending);
+    return response;
+  }
+  const json = (body: Record<string, unknown>) =>
+    new Request(`${ORIGIN}/api/waitlist`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ termsAccepted: true, ...body }),
+    });
+  /** Signs `email` up (by `code`'s share link when given), confirms it by its e-mail, and returns its status link. */
+  async function join(email: string, code?: string): Promise<string> {
+    expect((await call(handlers.signup, json({ email, ...(code ? { referral: code } : {}) }))).status).toBe(201);
+    return confirm(email);
+  }
+  async function confirm(email: string): Promise<string> {
+    const [mail] = await state.smtp.waitFor(email);
+    if (!mail) throw new Error("no mail");
+    const pressed = await call(
+      handlers.links,
+      new Request(linkTo(mail, "/waitlist/confirm"), {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+      }),
+    );
+    expect(pressed.status).toBe(303);
+    const location = pressed.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/waitlist\/status\?token=[A-Za-z0-9_-]{43}&confirmed$/);
+    return `${ORIGIN}${location.replace("&confirmed", "")}`;
+  }
+  const page = async (link: string) => {
+    const response = await call(handlers.status, new Request(link));
+    return { response, html: await response.text() };
+  };
+  const text = async (link: string) => textOf((await page(link)).html);
+  const codeOf = async (link: string) => /\?via=([0-9a-z]{10})/.exec((await page(link)).html)?.[1] ?? "";
+  const reset = async (extra: Record<string, string> = {}) => {
+    state.config = configOf(state.smtp.url, extra);
+    await state.store.db.query("DELETE FROM waitlist");
+    await state.store.db.query("DELETE FROM waitlist_mailbox_day");
+    state.smtp.messages.length = 0;
+  };
+
+  describe.skipIf(!available)("the line and its referrals", () => {
+    it("the place before and after a referral confirms, with REFERRAL_PLACES 0 and 1000", async () => {
+      await reset();
+      for (const name of ["one", "two", "three", "four", "five"]) await join(`${name}@example.com`);
+      const ann = await join("ann@example.com");
+      expect(await text(ann)).toContain("6th of 6 waiting");
+      expect(await text(ann)).toContain("No referrals yet");
+      const code = await codeOf(ann);
+
+      // Signed up by Ann's link: nothing counts while the address is pending.
+      expect((await call(handlers.signup, json({ email: "bea@example.com", referral: code }))).status).toBe(201);
+      expect(await text(ann)).toContain("6th of 6 waiting");
+      expect(await text(ann)).toContain("No referrals yet");
+      const bea = await confirm("bea@example.com");
+      expect(await text(ann)).toContain("6th of 7 waiting");
+      expect(await text(ann)).toContain("1 confirmed referral");
+      expect(await text(bea)).toContain("7th of 7 waiting");
+
+      // The same list, each counted referral moving its referrer 1,000 places: Ann is first, and says why.
+      state.config = configOf(state.smtp.url, { REFERRAL_PLACES: "1000" });
+      expect(await text(ann)).toContain("1st of 7 waiting");
+      expect(await text(ann)).toContain(
+        "Your referrals moved you up 5 places: by sign-up order alone you would be 6th.",
+      );
+      expect(await text(bea)).toContain("7th of 7 waiting");
+      // One place each: Ann stands where the fifth did, the fifth behind her.
+      state.config = configOf(state.smtp.url, { REFERRAL_PLACES: "1" });
+      expect(await text(ann)).toContain("5th of 7 waiting");
+    });
+
+    it("a mailbox counts once: +tags, Gmail's dots and googlemail.com, and the referrer's own", async () => {
+      await reset();
+      const ann = await join("ann.lee@gmail.com");
+      const code = await codeOf(ann);
+      await join("annlee+friends@googlemail.com", code); // Ann herself
+      await join("bob+1@example.com", code);
+      await join("Bob+2@Example.com", code); // Bob again
+      await join("car.ol@gmail.com", code);
+      await join("carol+x@googlemail.com", code); // Carol again
+      await join("dan@example.com"); // on the list by himself first…
+      await join("dan+ann@example.com", code); // …so his second spelling is nobody new
+      expect(await text(ann)).toContain("2 confirmed referrals");
+      const outcomes = await state.store.db.query<{ email: string; outcome: string }>(
+        "SELECT w.email, r.outcome FROM waitlist_referral r JOIN waitlist w ON w.id = r.referred_id ORDER BY w.id",
+      );
+      expect(outcomes).toEqual([
+        { email: "annlee+friends@googlemail.com", outcome: "self" },
+        { email: "bob+1@example.com", outcome: "counted" },
+        { email: "Bob+2@Example.com", outcome: "duplicate" },
+        { email: "car.ol@gmail.com", outcome: "counted" },
+        { email: "carol+x@googlemail.com", outcome: "duplicate" },
+        { email: "dan+ann@example.com", outcome: "duplicate" },
+      ]);
+    });
+
+    it("a throwaway domain signs up but counts nothing; an unknown or malformed code is no reason to refuse", async () => {
+      await reset();
+      const ann = await join("ann@example.com");
+      const code = await codeOf(ann);
+      await join("someone@mailinator.com", code);
+      await join("unknown-code@example.com", "zzzzzzzzzz");
+      await join("malformed-code@example.com", "<script>");
+      expect(await text(ann)).toContain("No referrals yet");
+      const rows = await state.store.db.query<{ email: string; outcome: string | null }>(
+        "SELECT w.email, r.outcome FROM waitlist w LEFT JOIN waitlist_referral r ON r.referred_id = w.id ORDER BY w.id",
+      );
+      expect(rows).toEqual([
+        { email: "ann@example.com", outcome: null },
+        { email: "someone@mailinator.com", outcome: "disposable" },
+        { email: "unknown-code@example.com", outcome: null },
+        { email: "malformed-code@example.com", outcome: null },
+      ]);
+    });
+
+    it("leaving takes a counted referral back at once", async () => {
+      await reset();
+      const ann = await join("ann@example.com");
+      const code = await codeOf(ann);
+      const bea = await join("bea@example.com", code);
+      await join("cat@example.com", code);
+      expect(await text(ann)).toContain("2 confirmed referrals");
+      // Bea leaves from her status page's button.
+      const left = await call(
+        handlers.status,
+        new Request(bea, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+          body: "action=leave",
+        }),
+      );
+      expect(left.status).toBe(303);
+      expect(left.headers.get("location")).toBe("/waitlist/removed");
+      expect(await text(ann)).toContain("1 confirmed referral");
+      // Cat by the removal link of her e-mail.
+      const [mail] = await state.smtp.waitFor("cat@example.com");
+      await call(
+        handlers.links,
+        new Request(linkTo(mail as NonNullable<typeof mail>, "/waitlist/leave"), {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+        }),
+      );
+      expect(await text(ann)).toContain("No referrals yet");
+      expect((await page(bea)).response.status).toBe(404);
+    });
+
+    it("at most REFERRALS_PER_DAY count per referrer and day; the rest are recorded", async () => {
+      await reset({ REFERRALS_PER_DAY: "2" });
+      const ann = await join("ann@example.com");
+      const code = await codeOf(ann);
+      for (const name of ["bea", "cat", "dee"]) await join(`${name}@example.com`, code);
+      expect(await text(ann)).toContain("2 confirmed referrals");
+      const outcomes = await state.store.db.query<{ outcome: string }>(
+        "SELECT outcome FROM waitlist_referral ORDER BY referred_id",
+      );
+      expect(outcomes.map((r) => r.outcome)).toEqual(["counted", "counted", "over-limit"]);
+      // A new day (UTC) opens new places.
+      await state.store.db.query(
+        "UPDATE waitlist SET referrals_day = referrals_day - 1 WHERE email = 'ann@example.com'",
+      );
+      await join("eve@example.com", code);
+      expect(await text(ann)).toContain("3 confirmed referrals");
+    });
+
+    it("a wave follows the line, the dry run says who moved up, and the invitation links the status page", async () => {
+      await reset({ REFERRAL_PLACES: "1000" });
+      await join("first@example.com");
+      await join("second@example.com");
+      const ann = await join("ann@example.com");
+      await join("bea@example.com", await codeOf(ann));
+      expect(await previewWave(state.store, 1, 0)).toMatchObject({ count: 1, movedUp: 0 });
+      expect(await previewWave(state.store, 1, 1000)).toMatchObject({ count: 1, movedUp: 1 });
+      expect(await previewWave(state.store, 2, 1000)).toMatchObject({ count: 2, movedUp: 1 });
+      const before = state.smtp.messages.length;
+      const mailer = (await import("../../src/server/mail/mailer")).mailerFor(state.config);
+      if (!mailer) throw new Error("no mailer");
+      const report = await runWave({
+        store: state.store,
+        next: 1,
+        delivery: { kind: "mail", mailer },
+        accessUrl: new URL("https://app.noosphere.test/signup"),
+        siteUrl: ORIGIN,
+        ttlDays: 30,
+        referralPlaces: 1000,
+      });
+      mailer.close();
+      expect(report.invited).toBe(1);
+      const invitation = state.smtp.messages.slice(before);
+      expect(invitation.map((m) => m.to)).toEqual(["ann@example.com"]);
+      const statusLink = linkTo(invitation[0] as NonNullable<(typeof invitation)[0]>, "/waitlist/status");
+      expect(await text(statusLink)).toContain("You are invited");
+      expect(await text(ann)).toContain("You are invited");
+      expect(await text(ann)).toContain("1 confirmed referral");
+      expect(await text(await join("late@example.com"))).toContain("4th of 4 waiting");
+    });
+  });
+
+  describe.skipIf(!available)("the status page", () => {
+    it("sets no cookie, is noindex and no-store, and never names a referred person", async () => {
+      await reset();
+      const ann = await join("ann@example.com");
+      const bea = await join("bea.secret@example.com", await codeOf(ann));
+      for (const link of [ann, bea]) {
+        const { response, html } = await page(link);
+        expect(response.status).toBe(200);
+        expect(response.headers.get("set-cookie")).toBeNull();
+        expect(response.headers.get("cache-control")).toBe("no-store");
+        expect(response.headers.get("x-robots-tag")).toBe("noindex");
+        expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+        expect(html).not.toContain("bea.secret");
+        expect(html).not.toContain("ann@example.com");
+      }
+    });
+
+    it("a wrong, unknown or used-up token gets the same 404 as any missing page", async () => {
+      await reset();
+      for (const link of [
+        `${ORIGIN}/waitlist/status`,
+        `${ORIGIN}/waitlist/status?token=short`,
+        `${ORIGIN}/waitlist/status?token=${"A".repeat(43)}`,
+        `${ORIGIN}/waitlist/status?token=${"A".repeat(42)}%3C`,
+      ]) {
+        const { response, html } = await page(link);
+        expect(response.status).toBe(404);
+        expect(html).toBe("<!doctype html><title>Page not found</title><h1>Nothing here</h1>");
+      }
+    });
+
+    it("the confirmation's e-mail carries the link; asking again mails a new one, the same answer for anyone", async () => {
+      await reset();
+      const link = await join("ann@example.com");
+      const [mail] = (await state.smtp.waitFor("ann@example.com", 2)).slice(1);
+      expect(mail?.subject).toBe("Your place on the Noosphere waitlist");
+      expect(mail && linkTo(mail, "/waitlist/status")).toBe(link);
+      const ask = (email: string) =>
+        call(
+          handlers.link,
+          new Request(`${ORIGIN}/waitlist/link`, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+            body: new URLSearchParams({ email }).toString(),
+          }),
+        );
+      const [listed, unlisted] = [await ask("ANN@example.com"), await ask("nobody@example.com")];
+      for (const answer of [listed, unlisted]) {
+        expect(answer.status).toBe(303);
+        expect(answer.headers.get("location")).toBe("/waitlist/link/sent");
+      }
+      const [again] = (await state.smtp.waitFor("ann@example.com", 3)).slice(2);
+      const second = again ? linkTo(again, "/waitlist/status") : "";
+      expect(second).not.toBe(link);
+      expect(await text(second)).toContain("1st of 1 waiting");
+      expect(await text(link)).toContain("1st of 1 waiting");
+      expect(state.smtp.messages.some((m) => m.to === "nobody@example.com")).toBe(false);
+      // A second ask within 10 minutes sends nothing more.
+      await ask("ann@example.com");
+      expect(state.smtp.messages.filter((m) => m.to.toLowerCase() === "ann@example.com")).toHaveLength(3);
+    });
+  });
+});
