@@ -279,6 +279,22 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
     });
   });
 
+  describe.skipIf(!available)("the exports", () => {
+    it("end with the person's code, who referred them and how many of their referrals count", async () => {
+      await reset();
+      const ann = await join("ann@example.com");
+      const code = await codeOf(ann);
+      await join("bea@example.com", code);
+      await join("ann+me@example.com", code);
+      const rows = (await state.store.list()).map((e) => [e.email, e.referral_code, e.referred_by, e.referrals]);
+      expect(rows).toEqual([
+        ["ann@example.com", code, null, 1],
+        ["bea@example.com", expect.stringMatching(/^[0-9a-hjkmnp-tv-z]{10}$/), "ann@example.com", 0],
+        ["ann+me@example.com", expect.stringMatching(/^[0-9a-hjkmnp-tv-z]{10}$/), "ann@example.com", 0],
+      ]);
+    });
+  });
+
   describe.skipIf(!available)("the status page", () => {
     it("sets no cookie, is noindex and no-store, and never names a referred person", async () => {
       await reset();
