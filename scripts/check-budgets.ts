@@ -3,7 +3,7 @@
  * page can load (islands, renderers and their imports, inline scripts) at most 102 KB; CSS at most 12 KB;
  * HTML at most 20 KB; no parser-blocking script in <head>; no stylesheet request (CSS inline); the font subset,
  * woff2, with metric-matched fallbacks, and not preloaded (it loads after the first paint).
- * Functions, zipped by Netlify's own bundler from netlify.toml: at most 1.1 MB each. JavaScript before any
+ * Functions, zipped by Netlify's own bundler from netlify.toml: at most 1.5 MB each. JavaScript before any
  * interaction, measured in Chromium (load + 5 s idle, desktop and mobile): at most 10 KB per page. Each page,
  * headers and brotli body as served, within a new connection's first round trip (14.6 KB).
  */
@@ -26,9 +26,10 @@ export const BUDGETS = {
   css: 12_000,
   html: 20_000,
   font: 30_000,
-  // The sign-up function carries nodemailer for the optional confirmation e-mails; it is imported only when
-  // SMTP_URL is set, so a cold start without mail loads none of it.
-  functionZip: 1_100_000,
+  // The sign-up function carries nodemailer for the optional confirmation e-mails (imported only when SMTP_URL is
+  // set) and the registry's throwaway-domain list (mailchecker, 56,000 domains, about 600 KB zipped; imported only
+  // by a sign-up that came by a share link): a cold start without either loads neither. Was 1.1 MB before the list.
+  functionZip: 1_500_000,
   jsBeforeInteraction: 10_000,
   // Status line, headers and brotli body: what arrives in a new connection's first congestion window. One byte
   // more and the page waits a second round trip before it can paint (150 ms in Lighthouse's mobile preset).
@@ -125,5 +126,5 @@ if (write) {
   );
 }
 console.log(
-  "budgets: all pages within JS 102 KB (≤ 10 KB before interaction), CSS 12 KB, HTML 20 KB (gzip), 14.6 KB on the wire (brotli, headers included); CSS inline, font subset with metric-matched fallbacks; functions ≤ 1.1 MB zipped",
+  "budgets: all pages within JS 102 KB (≤ 10 KB before interaction), CSS 12 KB, HTML 20 KB (gzip), 14.6 KB on the wire (brotli, headers included); CSS inline, font subset with metric-matched fallbacks; functions ≤ 1.5 MB zipped",
 );

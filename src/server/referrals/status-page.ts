@@ -76,9 +76,9 @@ function share({ person, site }: StatusPageInput): string {
   const link = escapeHtml(shareLink(site, person.code));
   return `<h2 class="${H2}">Share your link</h2>
 <p class="${P}">Send it to anyone who would like ${escapeHtml(SITE.name)}. It carries only your share code, nothing else about you.</p>
-<div class="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
+<div class="mt-4 flex flex-col gap-3">
 <p class="grow"><label for="share-link" class="block text-sm font-semibold text-ink-900">Your share link</label>
-<input id="share-link" type="text" readonly value="${link}" class="mt-1.5 block w-full rounded-lg border border-ink-200 bg-white px-3.5 py-2.5 font-mono text-base text-ink-900 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600"></p>
+<input id="share-link" type="text" readonly value="${link}" class="mt-1.5 block w-full rounded-lg border border-ink-200 bg-white px-3.5 py-2.5 text-base text-ink-900 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600"></p>
 <p><button type="button" data-copy="share-link" hidden class="rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Copy link</button></p>
 </div>
 <p class="mt-2 text-sm text-ink-700" data-copy-status role="status"></p>`;
@@ -96,10 +96,10 @@ function leave({ self }: StatusPageInput): string {
 /** The page's body for `input`. */
 export function statusBody(input: StatusPageInput): string {
   const notice = input.confirmedNow
-    ? `<p class="mb-8 rounded-lg bg-brand-100 px-4 py-3 font-semibold text-ink-950" role="status">Thank you: your address is confirmed. We have e-mailed you the link to this page too.</p>`
+    ? `<p class="mt-6 rounded-lg bg-brand-100 px-4 py-3 font-semibold text-ink-950" role="status">Thank you: your address is confirmed. We have e-mailed you the link to this page too.</p>`
     : "";
   return `<div class="mx-auto max-w-2xl px-5 py-16 sm:px-8 sm:py-20">
-${notice}<h1 class="text-4xl font-bold tracking-tight text-ink-950">Your place on the ${escapeHtml(SITE.name)} waitlist</h1>
+<h1 class="text-4xl font-bold tracking-tight text-ink-950">Your place on the ${escapeHtml(SITE.name)} waitlist</h1>${notice}
 ${standing(input)}
 ${referrals(input)}
 ${share(input)}
