@@ -2,9 +2,10 @@
  * What other features may use of letting people in (the console previews, runs and continues waves, and re-offers
  * their files): the rest of this folder is its own.
  */
+
+export type { WaveSlice } from "../run/slice";
 export { inviteCsvRow } from "./delivery";
 export { newInviteCode } from "./invite-store";
-export type { WaveSlice } from "./slice";
 export {
   continueWave,
   earlyAccessBase,

@@ -16,20 +16,18 @@
  *   spent, then pauses its wave: the wave keeps its people, so no other wave takes them, and is owned by nobody,
  *   so the next request continues it (continueWave), or any later run completes it as it would a dead one.
  */
-import { hostname } from "node:os";
 import { LINK_PATHS } from "../../lib/waitlist/consent";
 import { STATUS_PATHS } from "../../lib/waitlist/referral";
 import { invitationEmail } from "../mail/messages";
+import { isOwnerDead, PAUSED_OWNER, runOwner } from "../run/owner";
+import { type Budget, budgetOf, spent, type WaveSlice } from "../run/slice";
 import type { Store } from "../store/types";
 import { newToken } from "../tokens";
 import { type Delivery, inviteCsvRow, isRefusal, NoLongerHeld, reason } from "./delivery";
 import { newInviteCode } from "./invite-store";
-import { type Budget, budgetOf, spent, type WaveSlice } from "./slice";
 
 /** A live wave beats before every e-mail (each bounded by the mailer's 10–20 s timeouts): five minutes of silence is death. */
 export const WAVE_STALE_SECONDS = 300;
-/** The owner of a paused wave: nobody is sending it, so whoever comes next may take it over at once. */
-export const PAUSED_OWNER = "paused";
 
 export class InviteConfigError extends Error {
   override name = "InviteConfigError";
@@ -59,20 +57,9 @@ export function inviteLink(base: URL, code: string): string {
 /** A person's private status page (src/server/referrals/status-handler.ts). */
 export const statusLink = (siteUrl: string, token: string) => `${siteUrl}${STATUS_PATHS.page}?token=${token}`;
 
-/** Who runs a wave: this host and process, so a later run on the same host can tell a dead owner at once. */
-export const waveOwner = (role = "cli") => `${role}@${hostname()}:${process.pid}`;
-
-function ownerIsDead(owner: string, stale: boolean): boolean {
-  if (stale || owner === PAUSED_OWNER) return true;
-  const match = /@(.+):(\d+)$/.exec(owner);
-  if (!match || match[1] !== hostname()) return false;
-  try {
-    process.kill(Number(match[2]), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
+/** Who runs a wave: this host and process (run/owner.ts). */
+export const waveOwner = runOwner;
+export { PAUSED_OWNER };
 
 export interface WaveOptions {
   store: Store;
@@ -204,7 +191,7 @@ export async function runWave(options: WaveOptions): Promise<WaveReport> {
   const budget = budgetOf(options.slice);
   const report = blank();
   for (const wave of await store.invites.unfinished(WAVE_STALE_SECONDS)) {
-    if (wave.owner === owner || !ownerIsDead(wave.owner, wave.stale) || spent(budget)) continue;
+    if (wave.owner === owner || !isOwnerDead(wave.owner, wave.stale) || spent(budget)) continue;
     if (!(await store.invites.takeOver(wave.id, wave.owner, owner))) continue;
     report.resumed = true;
     if (!(await sendSlice(wave.id, options, owner, budget, report))) return report;

@@ -1,6 +1,7 @@
 /**
- * A run's share of a wave of invitations (invitations.ts): the console sends for a bounded time per request, so
- * a function call always ends within Netlify's 60 s, and pauses the wave for the next request to continue.
+ * A run's share of a long job (a wave of invitations, an update to the list): the console sends for a bounded time
+ * per request, so a function call always ends within Netlify's 60 s, and pauses the job for the next request to
+ * continue. Beneath the features that send in slices.
  */
 
 /**

@@ -1,0 +1,24 @@
+/**
+ * Who runs a long job (a wave, an update to the list), written on its row: this host and process, so a later run
+ * on the same host can tell a dead owner at once, and anyone can tell one that stopped beating. Beneath the features.
+ */
+import { hostname } from "node:os";
+
+/** The owner of a paused job: nobody is running it, so whoever comes next may take it over at once. */
+export const PAUSED_OWNER = "paused";
+
+/** This process, as the owner of a job it runs (`role`: cli, console-…). */
+export const runOwner = (role = "cli") => `${role}@${hostname()}:${process.pid}`;
+
+/** Whether a job's owner is gone: paused, silent for too long (`stale`), or a process of this host that has ended. */
+export function isOwnerDead(owner: string, stale: boolean): boolean {
+  if (stale || owner === PAUSED_OWNER) return true;
+  const match = /@(.+):(\d+)$/.exec(owner);
+  if (!match || match[1] !== hostname()) return false;
+  try {
+    process.kill(Number(match[2]), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
