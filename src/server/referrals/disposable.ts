@@ -7,7 +7,8 @@ let domains: Promise<Set<string>> | undefined;
 
 /** Whether `email`'s domain (or a domain it is under) is a throwaway one. */
 export async function isDisposable(email: string): Promise<boolean> {
-  domains ??= import("mailchecker").then((module) => module.blacklist());
+  // A CommonJS package: Node's ESM loader offers its exports as `default` only (vitest's, as names too).
+  domains ??= import("mailchecker").then((module) => module.default.blacklist());
   const listed = await domains;
   const labels = email
     .slice(email.lastIndexOf("@") + 1)
