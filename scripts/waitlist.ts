@@ -3,14 +3,15 @@
  *   count                                      every status, sign-ups per day and top sources for 14 days
  *   export [--format csv|mail-csv|json] [--since DATE] [--confirmed-only]   entries to standard output, streamed
  *   invite --next N [--yes]                    lets the N oldest confirmed in (a dry run without --yes)
+ *   update --subject S --body-file F [--yes]   writes to the people who said yes to updates (a dry run without --yes)
  *   purge-pending --older-than 14d [--yes]     deletes never-confirmed sign-ups (a dry run without --yes)
  *   encrypt                                    seals every row not yet under DATA_KEY (resumable)
  * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
  * Any failure is one line on standard error and exit status 2 (1: a wave some of whose e-mails were refused);
- * only `invite --yes` and `purge-pending --yes` change anything.
+ * only `invite --yes`, `update --yes` and `purge-pending --yes` change anything.
  */
 import { once } from "node:events";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PURGE_MIN_DAYS } from "../src/lib/waitlist/consent";
@@ -24,7 +25,7 @@ import { openPgliteDb } from "../src/server/db/pglite";
 import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export/rows";
 import { earlyAccessBase, InviteConfigError } from "../src/server/invitations/wave";
 import { explainDbError } from "./lib/db-errors";
-import { count, encrypt, invite } from "./lib/waitlist-commands";
+import { count, encrypt, invite, update } from "./lib/waitlist-commands";
 
 const HELP = `Usage: npm run waitlist -- <command> [options]
 
@@ -41,6 +42,11 @@ Commands:
     --next N                  required: how many (the N who signed up first)
     --yes                     really invite; without it, only says how many and from which sign-up days
                               needs EARLY_ACCESS_URL (the product's sign-up page); codes work INVITE_TTL_DAYS (30)
+  update                      e-mails an update to the confirmed people who said yes to updates (needs mail)
+    --subject TEXT            required: one line
+    --body-file PATH          required: the plain text (at most 100 KB); links are made clickable
+    --yes                     really send; without it, only says how many it would reach. Killed or cut off?
+                              Run the same command again: it goes on where it stopped, nobody mailed twice
   purge-pending               deletes sign-ups never confirmed (only when confirmation by e-mail is on)
     --older-than 14d          required: untouched for that long (days, e.g. 14d; or hours, e.g. 36h)
     --yes                     really delete; without it, only says how many would go
@@ -65,6 +71,8 @@ const { positionals, values } = (() => {
         "confirmed-only": { type: "boolean" },
         "older-than": { type: "string" },
         next: { type: "string" },
+        subject: { type: "string" },
+        "body-file": { type: "string" },
         yes: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -78,7 +86,7 @@ if (values.help || !command || command === "help") {
   console.log(HELP);
   process.exit(command || values.help ? 0 : 2);
 }
-if (!["count", "export", "invite", "purge-pending", "encrypt"].includes(command)) {
+if (!["count", "export", "invite", "update", "purge-pending", "encrypt"].includes(command)) {
   fail(`unknown command "${command}"\n\n${HELP}`);
 }
 /** --older-than in hours: `14d` or `36h`. */
@@ -107,6 +115,18 @@ if (command === "invite") {
   }
 }
 
+let body = "";
+if (command === "update") {
+  if (values.subject === undefined) fail("update needs --subject with the update's subject, in quotes");
+  const file = values["body-file"];
+  if (!file) fail("update needs --body-file with the path of the update's text");
+  try {
+    body = readFileSync(file, "utf8");
+  } catch (error) {
+    fail(`cannot read --body-file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
 const format = (values.format ?? "csv") as ExportFormat;
 if (!EXPORT_FORMATS.includes(format)) fail(`--format must be ${EXPORT_FORMATS.join(", ")}; not "${values.format}"`);
 let since: Date | undefined;
@@ -131,6 +151,8 @@ if (connection.kind === "embedded" && !existsSync(join(connection.dataDir, "pg")
     console.log(`Nothing to seal: there is no embedded database in ${connection.dataDir}/.`);
   else if (command === "invite")
     console.log(`Nobody to invite: there is no embedded database in ${connection.dataDir}/.`);
+  else if (command === "update")
+    fail(`Nobody would receive this update: there is no embedded database in ${connection.dataDir}/.`);
   else console.log(`Nothing to purge: there is no embedded database in ${connection.dataDir}/.`);
   process.exit(0);
 }
@@ -157,6 +179,8 @@ try {
     await count(store, source);
   } else if (command === "invite") {
     exitCode = await invite({ store, source, next, yes: values.yes ?? false, base: accessUrl as URL });
+  } else if (command === "update") {
+    exitCode = await update({ store, source, subject: values.subject ?? "", body, yes: values.yes ?? false, fail });
   } else if (command === "export") {
     const confirmedOnly = values["confirmed-only"] ?? false;
     // Streamed batch by batch, waiting for stdout to drain: memory holds one batch whatever the list's size.

@@ -1,5 +1,5 @@
 /**
- * What `npm run waitlist -- count | invite | encrypt` do and print, given the store the command opened
+ * What `npm run waitlist -- count | invite | update | encrypt` do and print, given the store the command opened
  * (scripts/waitlist.ts parses the arguments and opens it).
  */
 
@@ -9,6 +9,9 @@ import { visibleControls } from "../../src/server/csv";
 import { ENTRY_STATUSES } from "../../src/server/entry";
 import { previewWave, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
+import { runOwner } from "../../src/server/run/owner";
+import { rootKey } from "../../src/server/secret";
+import { checkDraft, createUpdateStore, NOBODY_TO_REACH, sendUpdate } from "../../src/server/updates";
 import { SITE } from "../../src/site";
 
 interface InviteRun {
@@ -136,4 +139,66 @@ export async function count(store: Store, source: string): Promise<void> {
   for (const { value: source, count } of sources) {
     console.log(`  ${visibleControls(source ?? "(none)").padEnd(24)} ${String(count).padStart(5)}`);
   }
+}
+
+interface UpdateCommand {
+  store: Store;
+  source: string;
+  subject: string;
+  body: string;
+  yes: boolean;
+  fail: (message: string) => never;
+}
+
+/**
+ * `update`: a dry run says how many people the update would reach; with --yes it sends it (src/server/updates/),
+ * or goes on with the same update (same subject and body) where a killed or cut run left it.
+ */
+export async function update({ store, source, subject, body, yes, fail }: UpdateCommand): Promise<number> {
+  const config = getConfig();
+  const checked = checkDraft(subject, body);
+  if ("problem" in checked) return fail(`${checked.problem} Nothing was sent.`);
+  const { draft } = checked;
+  if (!config.mail) return fail("updates need e-mail: set SMTP_URL and MAIL_FROM. Nothing was sent.");
+  const updates = createUpdateStore(store.db, store.dataKeys);
+  const same = await updates.same(draft.subject, draft.body);
+  if (same?.finished) {
+    fail(
+      `this update ("${visibleControls(draft.subject)}") was sent on ${same.createdAt.toISOString().slice(0, 10)} to ${plural(same.sent, "person", "people")}; to send another, change its subject or text. Nothing was sent.`,
+    );
+  }
+  const audience = await updates.audience();
+  if (!same && audience === 0) fail(`${NOBODY_TO_REACH} Nothing was sent.`);
+  if (!yes) {
+    console.log(
+      same
+        ? `Dry run: this update was started on ${same.createdAt.toISOString().slice(0, 10)} and is not finished; --yes goes on where it stopped, in ${source}.`
+        : `Dry run: would send "${visibleControls(draft.subject)}" to ${plural(audience, "person", "people")} who said yes to updates, in ${source}. Run again with --yes to send it.`,
+    );
+    return 0;
+  }
+  const id = same ? same.id : (await updates.create(draft.subject, draft.body, "CLI", null)).id;
+  const mailer = createSmtpMailer(config.mail, { pool: true });
+  const report = await sendUpdate(id, {
+    updates,
+    mailer,
+    root: await rootKey(config, store),
+    site: config.siteUrl ?? SITE.url,
+    owner: runOwner("cli"),
+    ratePerSecond: config.mailRatePerSecond,
+  }).finally(() => mailer.close());
+  if (!report) return fail("another run is sending this update right now; nothing was sent by this one.");
+  const parts = [
+    `${same ? "Went on with" : "Sent"} the update in ${source}: ${plural(report.sent, "e-mail")} accepted`,
+  ];
+  if (report.failed > 0) parts.push(`${report.failed} refused by the SMTP server (recorded)`);
+  if (report.skipped > 0) parts.push(`${report.skipped} skipped (stopped updates or left meanwhile)`);
+  console.log(`${parts.join("; ")}.`);
+  if (report.stopped) {
+    console.log(
+      `Stopped early: the SMTP server could not be used (${report.stopped}). ${plural(report.remaining, "person is", "people are")} still to be sent it: run the same command again.`,
+    );
+    return 1;
+  }
+  return report.failed > 0 ? 1 : 0;
 }

@@ -61,6 +61,11 @@ export interface ServerConfig {
    * stays in sign-up order and referrals are only shown). src/server/store/line.ts defines the line.
    */
   referralPlaces: number;
+  /**
+   * How many update e-mails a second a send may start (MAIL_RATE_PER_SECOND, default 10, within most providers'
+   * limits); 0 (or `unlimited`): as fast as the SMTP server answers.
+   */
+  mailRatePerSecond: number;
   /** Who may use the operators' console (ADMIN_EMAILS, comma-separated), case-folded; empty: nobody by e-mail. */
   adminEmails: string[];
   /**
@@ -103,6 +108,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     inviteRedeemTokenProblem: redeem.problem,
     referralsPerDay: positiveInt(env["REFERRALS_PER_DAY"], 25),
     referralPlaces: wholeNumber(env["REFERRAL_PLACES"], 0),
+    mailRatePerSecond:
+      env["MAIL_RATE_PER_SECOND"]?.trim() === "unlimited" ? 0 : wholeNumber(env["MAIL_RATE_PER_SECOND"], 10),
     adminEmails: (env["ADMIN_EMAILS"] ?? "")
       .split(",")
       .map((address) => address.trim().toLowerCase())

@@ -13,6 +13,8 @@ export interface CapturedMail {
   text: string;
   html: string;
   headers: ParsedMail["headers"];
+  /** Each header as it arrived, unfolded (`List-Unsubscribe: <…>`), by lower-case name. */
+  rawHeaders: Map<string, string>;
   /** Every https?:// link in the text part. */
   links: string[];
 }
@@ -87,6 +89,7 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
           text,
           html: typeof mail.html === "string" ? mail.html : "",
           headers: mail.headers,
+          rawHeaders: new Map(mail.headerLines.map((h) => [h.key, h.line.replace(/\r?\n[ \t]+/g, " ")])),
           links: text.match(/https?:\/\/\S+/g) ?? [],
         });
         for (const listener of listeners) listener();

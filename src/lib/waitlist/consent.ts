@@ -71,6 +71,11 @@ export const NOTICES = {
     body: "It may have been used already, or cut short when it was copied. To join, sign up again; to leave, ask for a new removal link.",
     actions: [join, askRemoval],
   },
+  unsubscribed: {
+    title: "You won't get these updates",
+    body: "If that link was yours, you will not receive any more updates from us. You stay on the waitlist, and we will still write when your early access is ready.",
+    actions: [home, { label: "Leave the waitlist altogether", href: "/waitlist/remove" }],
+  },
   "link/sent": {
     title: "Check your inbox",
     body: "If that address is on the waitlist, we've sent it the link to its status page (or, if it is not confirmed yet, a new confirmation link).",
@@ -100,6 +105,11 @@ export const ACTION_PAGES = {
     body: "Enter the address you signed up with. If it is on the waitlist, we'll e-mail it the link to your status page: your place in line, your referrals and your share link.",
     label: "Email",
     button: "Send me my link",
+  },
+  unsubscribe: {
+    title: "Stop these updates",
+    body: "One click and we stop sending you updates. You stay on the waitlist, and we will still write when your early access is ready.",
+    button: "Stop these updates",
   },
   request: {
     title: "Leave the waitlist",

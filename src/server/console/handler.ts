@@ -31,6 +31,7 @@ import {
 } from "./pages";
 import { createSessions, SESSION_HOURS, SIGN_IN_LINK_MINUTES } from "./sessions";
 import { cookieValue, sessionCookie, signIn, signInMode } from "./sign-in";
+import { continueUpdate, UPDATES_MAX_BODY, type UpdateVisit, updatesAction, updatesHome } from "./updates";
 import { waveFile } from "./wave-files";
 import { invite, WAVE_SLICE_MS, type WaveDeps } from "./waves";
 
@@ -63,9 +64,22 @@ interface Visit {
 }
 
 /** A route that needs no session (signing in and out), or one answered 401 without a session. */
-type Route =
+type Route = { maxBody?: number } & (
   | { open: true; run: (visit: Visit) => Promise<Response> | Response }
-  | { open?: false; run: (visit: Visit & { who: string }) => Promise<Response> | Response };
+  | { open?: false; run: (visit: Visit & { who: string }) => Promise<Response> | Response }
+);
+
+/** What an update's step is given (updates.ts): the visit, its slice of time, and who in the logs. */
+const updateVisit = (visit: Visit & { who: string }): UpdateVisit => ({
+  store: visit.store,
+  config: visit.config,
+  admin: visit.who,
+  origin: visit.origin,
+  mailer: visit.mailer,
+  fields: visit.fields,
+  slice: visit.deps.waveSlice ?? { ms: WAVE_SLICE_MS },
+  logId: visit.logId(visit.who),
+});
 
 /** The pages: GET (and HEAD). Signed out, the console's own path is the sign-in page. */
 const PAGES: Record<string, Route> = {
@@ -84,6 +98,7 @@ const PAGES: Record<string, Route> = {
   [CONSOLE_PATHS.exportPart]: {
     run: ({ req, store, config, who, logId }) => exportPart(req, store, config, who, logId(who)),
   },
+  [CONSOLE_PATHS.updates]: { run: (visit) => updatesHome(updateVisit(visit)) },
 };
 
 /** The actions: a POST from one of the console's forms. */
@@ -122,6 +137,8 @@ const ACTIONS: Record<string, Route> = {
     run: ({ store, config, who, logId, deps, fields }) =>
       exportPage({ store, config, admin: who, logId: logId(who), size: deps.partSize }, fields["format"] ?? ""),
   },
+  [CONSOLE_PATHS.updates]: { maxBody: UPDATES_MAX_BODY, run: (visit) => updatesAction(updateVisit(visit)) },
+  [CONSOLE_PATHS.updatesContinue]: { run: (visit) => continueUpdate(updateVisit(visit)) },
 };
 
 /** The e-mailed link's button: a single-use token for a session. */
@@ -186,7 +203,7 @@ export function createConsoleHandler(deps: ConsoleDeps) {
       if (isGet && !route) return message(404, "Not found", "There is nothing here.");
       let fields: Record<string, string> = {};
       if (!isGet) {
-        const read = await readFormFields(req, MAX_BODY);
+        const read = await readFormFields(req, ACTIONS[path]?.maxBody ?? MAX_BODY);
         if (!("fields" in read)) return message(read.status, "Please use the form", read.message);
         fields = read.fields;
       }

@@ -17,6 +17,8 @@ export const CONSOLE_PATHS = {
   remove: `${CONSOLE_PATH}/remove`,
   export: `${CONSOLE_PATH}/export`,
   exportPart: `${CONSOLE_PATH}/export/part`,
+  updates: `${CONSOLE_PATH}/updates`,
+  updatesContinue: `${CONSOLE_PATH}/updates/continue`,
 } as const;
 
 /** The most people one wave from the console invites (sent in slices: waves.ts); larger waves belong to the CLI. */
@@ -46,7 +48,11 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 td{overflow-wrap:anywhere}
 form.inline{display:inline}
 label{display:block;font-weight:600;margin:0 0 4px}
-input,select{font:inherit;padding:8px 10px;border:1px solid #5e6a92;border-radius:8px;min-height:44px;max-width:100%}
+input,select,textarea{font:inherit;padding:8px 10px;border:1px solid #5e6a92;border-radius:8px;min-height:44px;max-width:100%}
+input[type=text],textarea{width:100%}
+.mail{border:1px dashed #5e6a92;border-radius:8px;padding:12px 16px;margin:0 0 12px}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;font:14px/1.5 ui-monospace,monospace}
+nav.areas{display:flex;gap:16px}
 button{font:inherit;font-weight:600;min-height:44px;padding:8px 16px;border-radius:8px;border:1px solid #4b2fc9;background:#4b2fc9;color:#fff;cursor:pointer}
 button.quiet{background:#fff;color:#4b2fc9}
 button.danger{background:#b42318;border-color:#b42318}
@@ -87,7 +93,8 @@ const NAME = `${SITE.name} console`;
 
 function layout(title: string, body: string, admin: string | null): string {
   const who = admin
-    ? `<p>Signed in as ${h(admin === "token" ? "the admin token" : admin)}</p>
+    ? `<nav class="areas" aria-label="Console"><a href="${CONSOLE_PATH}">Waitlist</a><a href="${CONSOLE_PATHS.updates}">Updates</a></nav>
+<p>Signed in as ${h(admin === "token" ? "the admin token" : admin)}</p>
 <form method="post" action="${CONSOLE_PATHS.signOut}" class="inline"><button type="submit" class="quiet">Sign out</button></form>`
     : "";
   return `<!doctype html>

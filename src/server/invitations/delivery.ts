@@ -15,16 +15,7 @@ export type Delivery =
   | { kind: "mail"; mailer: Mailer }
   | { kind: "csv"; write: (text: string, ids: readonly number[]) => Promise<void> };
 
-/** Refused for this recipient (a 4xx/5xx answer to the envelope or message), as opposed to no server to talk to. */
-export function isRefusal(error: unknown): boolean {
-  const { code, responseCode } = error as { code?: string; responseCode?: number };
-  return typeof responseCode === "number" && responseCode >= 400 && code !== "ECONNECTION" && code !== "EAUTH";
-}
-
-/** Thrown before an e-mail's last bytes when its person is no longer the wave's (they left): that e-mail is abandoned. */
-export class NoLongerHeld extends Error {
-  override name = "NoLongerHeld";
-}
+export { isRefusal, NoLongerHeld, reason } from "../mail/outcome";
 
 /**
  * One row of the team's file for its mail tool: the address and link exactly as stored (plain RFC 4180: a
@@ -33,9 +24,3 @@ export class NoLongerHeld extends Error {
  */
 export const inviteCsvRow = (email: string, name: string | null, link: string) =>
   `${csvCell(email, { exact: true })},${csvCell(name)},${csvCell(link, { exact: true })}\r\n`;
-
-/** What went wrong, for people: the class and SMTP answer, never an address. */
-export function reason(error: unknown): string {
-  const { code, responseCode } = error as { code?: string; responseCode?: number };
-  return [error instanceof Error ? error.name : "Error", code, responseCode].filter(Boolean).join(" ");
-}

@@ -7,6 +7,10 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Headers of a message to a list (List-Unsubscribe, …); none for the site's one-to-one e-mails. */
+  headers?: Record<string, string>;
+  /** Its Message-ID (`<…@host>`): the same for a message sent again, so a mailbox keeps one. Else nodemailer's. */
+  messageId?: string;
 }
 
 export interface SendOptions {
@@ -92,6 +96,8 @@ export function createSmtpMailer(mail: NonNullable<ServerConfig["mail"]>, use: {
         subject: message.subject,
         text: message.text,
         html: message.html,
+        ...(message.headers ? { headers: message.headers } : {}),
+        ...(message.messageId ? { messageId: message.messageId } : {}),
         ...(beforeCommit ? { beforeCommit } : {}),
       } as import("nodemailer").SendMailOptions);
     },

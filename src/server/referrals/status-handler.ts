@@ -100,6 +100,7 @@ export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
         places,
         site: siteOrigin(config, context, req),
         self: `${url.pathname}?token=${token}`,
+        token,
         confirmedNow: url.searchParams.has(CONFIRMED_PARAM),
       });
       const html = (await statusPage()).replace(SLOT, (_, open: string, close: string) => `${open}${body}${close}`);

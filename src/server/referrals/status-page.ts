@@ -9,6 +9,7 @@ import { SITE } from "../../site";
 import { escapeHtml } from "../http/form-page";
 import type { Place } from "../store/line";
 import type { StatusView } from "../store/types";
+import { updatesSection } from "../updates";
 
 const ORDINAL_SUFFIX: Record<string, string> = { one: "st", two: "nd", few: "rd", other: "th" };
 const ordinalRules = new Intl.PluralRules("en", { type: "ordinal" });
@@ -34,6 +35,8 @@ export interface StatusPageInput {
   site: string;
   /** The page's own address (the token in it), for the leave form. */
   self: string;
+  /** The status link's token, for the updates choice. */
+  token: string;
   /** They arrive from their confirmation link. */
   confirmedNow: boolean;
 }
@@ -103,6 +106,7 @@ export function statusBody(input: StatusPageInput): string {
 ${standing(input)}
 ${referrals(input)}
 ${share(input)}
+${input.person.status === "confirmed" ? updatesSection(input.person.updates, input.token) : ""}
 ${leave(input)}
 <p class="mt-12 text-sm text-ink-700">Lost this page? <a class="font-semibold text-brand-700 underline" href="${STATUS_PATHS.request}">Get its link by e-mail again</a>.</p>
 </div>`;

@@ -15,7 +15,7 @@ export const REFERRAL_SQL = {
   /** The person whose share code is `$1`. */
   referrer: `SELECT id, ${PERSON_COLUMNS} FROM waitlist WHERE referral_code = $1`,
   /** The person a status link (hash `$1`) belongs to, as their page shows them. */
-  status: `SELECT w.id, w.status, w.invited_at, w.joined_at, w.referral_code, w.referrals
+  status: `SELECT w.id, w.status, w.invited_at, w.joined_at, w.referral_code, w.referrals, w.updates_consent
     FROM waitlist_token t JOIN waitlist w ON w.id = t.waitlist_id
     WHERE t.token_hash = $1 AND t.purpose = 'status' AND t.expires_at > now()`,
   /**
@@ -69,6 +69,7 @@ export function createReferralStore(db: Db, dataKeys: DataKeys | null): Referral
         joined_at: unknown;
         referral_code: string;
         referrals: number;
+        updates_consent: boolean | null;
       }>(REFERRAL_SQL.status, [hash]);
       if (!row) return null;
       return {
@@ -78,6 +79,7 @@ export function createReferralStore(db: Db, dataKeys: DataKeys | null): Referral
         joinedAt: iso(row.joined_at),
         code: row.referral_code,
         referrals: Number(row.referrals),
+        updates: row.updates_consent,
       };
     },
     async issueStatus(email, hash) {

@@ -229,6 +229,8 @@ export interface StatusView {
   code: string;
   /** Referrals counted for them. */
   referrals: number;
+  /** Their choice about updates (null: never asked). */
+  updates: boolean | null;
 }
 
 export interface ReferralSummary {

@@ -1,0 +1,20 @@
+/**
+ * POST /waitlist/updates (a person's choice, from their status page) and POST /waitlist/unsubscribe (an update's
+ * one-click unsubscribe, RFC 8058): src/server/updates/handler.ts. Only POST: a GET of /waitlist/unsubscribe is the
+ * static page with the button. The page the unsubscribe answers with ships beside this module (netlify.toml).
+ */
+import type { Config } from "@netlify/functions";
+import { getStore } from "../../src/server/app/instance";
+import { getConfig } from "../../src/server/config";
+import { createUpdatesHandler } from "../../src/server/updates/handler";
+
+export default createUpdatesHandler(
+  { store: getStore, config: getConfig },
+  { unsubscribed: new URL("../../dist/waitlist/unsubscribed.html", import.meta.url) },
+);
+
+export const config: Config = {
+  path: ["/waitlist/updates", "/waitlist/unsubscribe"],
+  method: "POST",
+  rateLimit: { windowLimit: 600, windowSize: 60, aggregateBy: ["ip", "domain"] },
+};

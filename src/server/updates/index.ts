@@ -1,0 +1,9 @@
+/**
+ * What other features use of updates: the console and the CLI write, preview and send them; the status page shows
+ * the choice. The consent and unsubscribe endpoints are this folder's own (handler.ts).
+ */
+export { UPDATES_PATHS, UPDATES_WORDS, UPDATES_WORDS_VERSION, updatesSection } from "./consent";
+export { bodyHtml, updateEmail } from "./message";
+export { checkDraft, type Draft, MAX_BODY_BYTES, NOBODY_TO_REACH } from "./rules";
+export { sendUpdate, UPDATE_STALE_SECONDS, type UpdateReport, type UpdateRun } from "./send";
+export { createUpdateStore, type PastUpdate, type UpdateStore } from "./store";

@@ -1,0 +1,113 @@
+/**
+ * An update as an e-mail: the team's plain text as written, a simple HTML part made from it (paragraphs, line
+ * breaks, links made clickable; nothing else, no images, no tracking, links left as written), the product's name
+ * from src/site.ts, and what RFC 8058 asks of a message to a list: a List-Unsubscribe URL of the site that works by
+ * one POST, List-Unsubscribe-Post, a visible "Stop these updates" link, and a Message-ID on the site's domain.
+ *
+ * Each recipient's unsubscribe token and Message-ID are derived from the update and the person under the server's
+ * secret, never stored: a message sent again (a run that died while it was on its way) is the same message, with
+ * the same Message-ID, so a mailbox that already has it keeps one.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { SITE } from "../../site";
+import { escapeHtml } from "../http/form-page";
+import type { MailMessage } from "../mail/mailer";
+import { derivedKey, type RootKey } from "../secret";
+import { UPDATES_PATHS } from "./consent";
+import type { Draft } from "./rules";
+
+const ID_BYTES = 8;
+const MAC_BYTES = 16;
+
+const mac = (root: RootKey, purpose: string, update: number, person: number) =>
+  createHmac("sha256", derivedKey(root, purpose)).update(`${update}.${person}`).digest();
+
+/** Person `person`'s unsubscribe token for update `update`: their ids and a MAC (43 characters, base64url). */
+export function unsubscribeToken(root: RootKey, update: number, person: number): string {
+  const ids = Buffer.alloc(ID_BYTES * 2);
+  ids.writeBigUInt64BE(BigInt(update), 0);
+  ids.writeBigUInt64BE(BigInt(person), ID_BYTES);
+  return Buffer.concat([ids, mac(root, "unsubscribe", update, person).subarray(0, MAC_BYTES)]).toString("base64url");
+}
+
+/** The update and person a token names, when its MAC is the server's; null for anything else. */
+export function readUnsubscribeToken(root: RootKey, token: string): { update: number; person: number } | null {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const bytes = Buffer.from(token, "base64url");
+  if (bytes.length !== ID_BYTES * 2 + MAC_BYTES) return null;
+  const update = Number(bytes.readBigUInt64BE(0));
+  const person = Number(bytes.readBigUInt64BE(ID_BYTES));
+  const expected = mac(root, "unsubscribe", update, person).subarray(0, MAC_BYTES);
+  return timingSafeEqual(expected, bytes.subarray(ID_BYTES * 2)) ? { update, person } : null;
+}
+
+/** The message's id on the site's domain, the same each time this person is sent this update. */
+export const messageId = (root: RootKey, site: string, update: number, person: number) =>
+  `<${mac(root, "message-id", update, person).subarray(0, 18).toString("base64url")}@${new URL(site).hostname}>`;
+
+const LINK = /\bhttps?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'"]/g;
+
+/** Escaped text with its http(s) links made clickable, as written (no redirect, nothing added). */
+const linked = (text: string, styled: boolean) => {
+  let html = "";
+  let at = 0;
+  for (const match of text.matchAll(LINK)) {
+    html += escapeHtml(text.slice(at, match.index));
+    const style = styled ? ' style="color:#4c2fd1"' : "";
+    html += `<a href="${escapeHtml(match[0])}"${style}>${escapeHtml(match[0])}</a>`;
+    at = match.index + match[0].length;
+  }
+  return html + escapeHtml(text.slice(at));
+};
+
+/**
+ * The body's paragraphs (blank lines) with their line breaks, as HTML; `styled`: with the inline styles mail
+ * clients need (the console's preview, whose CSP allows no inline style, shows it without).
+ */
+export const bodyHtml = (body: string, styled = true) =>
+  body
+    .split(/\n{2,}/)
+    .map(
+      (paragraph) =>
+        `<p${styled ? ' style="margin:0 0 16px"' : ""}>${paragraph
+          .split("\n")
+          .map((line) => linked(line, styled))
+          .join("<br>")}</p>`,
+    )
+    .join("\n");
+
+export const why = `You are receiving this because you asked for updates when you joined the ${SITE.name} waitlist.`;
+
+/** The e-mail of `draft` for one recipient, whose unsubscribe link is `unsubscribe`. */
+export function updateEmail(
+  draft: Draft,
+  links: { unsubscribe: string; site: string; messageId: string },
+): MailMessage {
+  const text = `${draft.body}\n\n--\n${why}\nStop these updates: ${links.unsubscribe}\n\n— ${SITE.name}\n${links.site}\n`;
+  const html = `<!doctype html>
+<html lang="${SITE.locale}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(draft.subject)}</title></head>
+<body style="margin:0;padding:24px;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:16px;line-height:1.5;color:#1a1a2e">
+<div style="max-width:560px;margin:0 auto">
+${bodyHtml(draft.body)}
+<hr style="border:0;border-top:1px solid #cdd3e6;margin:24px 0">
+<p style="margin:0 0 8px;font-size:14px;color:#334066">${escapeHtml(why)} <a href="${escapeHtml(links.unsubscribe)}" style="color:#4c2fd1;font-weight:600">Stop these updates</a></p>
+<p style="margin:0;font-size:14px;color:#334066">— ${escapeHtml(SITE.name)}<br><a href="${escapeHtml(links.site)}" style="color:#4c2fd1">${escapeHtml(links.site)}</a></p>
+</div>
+</body>
+</html>
+`;
+  return {
+    subject: draft.subject,
+    text,
+    html,
+    headers: {
+      "List-Unsubscribe": `<${links.unsubscribe}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+    messageId: links.messageId,
+  };
+}
+
+/** The unsubscribe URL of a token. */
+export const unsubscribeLink = (site: string, token: string) => `${site}${UPDATES_PATHS.unsubscribe}?token=${token}`;

@@ -1,0 +1,208 @@
+/**
+ * Updates to the list below the browser: the choice on the status page, who receives an update (exactly the
+ * consenting confirmed people, once each), its headers as RFC 8058 asks, the provider's one-click POST and a
+ * forged token, a send cut half-way and continued, a refused recipient. On PGlite, PostgreSQL and Neon's HTTP
+ * protocol, with a real SMTP server. The console's flow in the browser: tests/e2e/updates.spec.ts.
+ */
+import type { Context } from "@netlify/functions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createContext } from "../../dev/local-netlify/netlify-context";
+import type { Store } from "../../src/server/app/store";
+import { readConfig, type ServerConfig } from "../../src/server/config";
+import { createSmtpMailer } from "../../src/server/mail/mailer";
+import { rootKey } from "../../src/server/secret";
+import { newToken } from "../../src/server/tokens";
+import { createUpdateStore, sendUpdate } from "../../src/server/updates";
+import { createUpdatesHandler } from "../../src/server/updates/handler";
+import { backends, type OpenedStore } from "./backends";
+import { startSmtp, type TestSmtp } from "./smtp";
+
+const ORIGIN = "http://localhost:4321";
+const REFUSED = "refused@example.com";
+const config = (smtpUrl: string): ServerConfig =>
+  readConfig({ SMTP_URL: smtpUrl, MAIL_FROM: "Noosphere <hello@noosphere.test>", SITE_URL: ORIGIN });
+
+describe.each(backends("updates"))("on %s", (_name, available, open) => {
+  const state = {} as { smtp: TestSmtp; store: Store; config: ServerConfig };
+  let opened: OpenedStore | undefined;
+  const pending = new Set<Promise<unknown>>();
+  beforeAll(async () => {
+    if (!available) return;
+    state.smtp = await startSmtp({ refuse: [REFUSED] });
+    opened = await open();
+    state.store = opened.store;
+    state.config = config(state.smtp.url);
+  }, 60_000);
+  afterAll(async () => {
+    await opened?.close();
+    await state.smtp?.close();
+  });
+
+  // The unsubscribe page is the built notice; a stand-in file says which page it is.
+  const unsubscribed = new URL(`file://${process.cwd()}/tests/integration/fixtures/unsubscribed.html`);
+  const handler = createUpdatesHandler(
+    { store: async () => state.store, config: () => state.config },
+    { unsubscribed },
+  );
+  const call = async (request: Request) => {
+    const response = await handler(request, createContext(request, "198.51.100.9", pending) as Context);
+    while (pending.size) await Promise.all(pending);
+    return response;
+  };
+
+  /** People as they stand: [address, status, consent (null: never asked)]. */
+  async function seed(people: Array<[string, string, boolean | null]>) {
+    await state.store.db.query("DELETE FROM waitlist");
+    await state.store.db.query("DELETE FROM waitlist_update");
+    state.smtp.messages.length = 0;
+    for (const [email, status, consent] of people) {
+      await state.store.db.query(
+        "INSERT INTO waitlist (email, name, status, updates_consent, updates_consent_at) VALUES ($1, $2, $3, $4, CASE WHEN $4::boolean IS NOT NULL THEN now() END)",
+        [email, email.split("@")[0], status, consent],
+      );
+    }
+  }
+  const updates = () => createUpdateStore(state.store.db, state.store.dataKeys);
+  async function send(id: number, slice?: { ms: number; people: number }) {
+    const mailer = createSmtpMailer(state.config.mail as NonNullable<ServerConfig["mail"]>);
+    try {
+      return await sendUpdate(id, {
+        updates: updates(),
+        mailer,
+        root: await rootKey(state.config, state.store),
+        site: ORIGIN,
+        owner: `test-${id}-${Math.random()}`,
+        ratePerSecond: 0,
+        ...(slice ? { slice } : {}),
+      });
+    } finally {
+      mailer.close();
+    }
+  }
+  const received = () => state.smtp.messages.map((m) => m.to).sort();
+  const DRAFT = {
+    subject: "What we built in March",
+    body: "Hello!\n\nThe graph view is in: https://noosphere.test/graph.\nMore soon.",
+  };
+
+  describe.skipIf(!available)("who gets an update", () => {
+    it("exactly the confirmed people who said yes, once each", async () => {
+      await seed([
+        ["yes-1@example.com", "confirmed", true],
+        ["yes-2@example.com", "confirmed", true],
+        ["never-asked@example.com", "confirmed", null],
+        ["said-no@example.com", "confirmed", false],
+        ["pending-yes@example.com", "pending", true],
+        ["invited-yes@example.com", "invited", true],
+      ]);
+      expect(await updates().audience()).toBe(2);
+      const { id, recipients } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      expect(recipients).toBe(2);
+      // One leaves after the update was recorded, before their turn: not mailed.
+      await state.store.db.query(
+        "INSERT INTO waitlist (email, status, updates_consent) VALUES ('late@example.com', 'confirmed', true)",
+      );
+      await state.store.db.query("DELETE FROM waitlist WHERE email = 'yes-2@example.com'");
+      expect(await send(id)).toEqual({ sent: 1, failed: 0, skipped: 0, stopped: null, remaining: 0 });
+      expect(received()).toEqual(["yes-1@example.com"]);
+      // Sending it again sends nothing.
+      expect(await send(id)).toEqual({ sent: 0, failed: 0, skipped: 0, stopped: null, remaining: 0 });
+      expect(received()).toEqual(["yes-1@example.com"]);
+    });
+
+    it("carries RFC 8058's headers, a visible link to stop, a Message-ID on the site's domain, and no tracking", async () => {
+      await seed([["ada@example.com", "confirmed", true]]);
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      await send(id);
+      const [mail] = state.smtp.messages;
+      if (!mail) throw new Error("no mail");
+      const unsubscribe = mail.links.find((l) => l.startsWith(`${ORIGIN}/waitlist/unsubscribe?token=`)) ?? "";
+      expect(unsubscribe).toMatch(/^http:\/\/localhost:4321\/waitlist\/unsubscribe\?token=[A-Za-z0-9_-]{43}$/);
+      expect(mail.rawHeaders.get("list-unsubscribe")).toBe(`List-Unsubscribe: <${unsubscribe}>`);
+      expect(mail.rawHeaders.get("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+      expect(mail.rawHeaders.get("message-id")).toMatch(/^Message-ID: <[A-Za-z0-9_-]{24}@localhost>$/);
+      expect(mail.subject).toBe("What we built in March");
+      expect(mail.text).toBe(
+        `Hello!\n\nThe graph view is in: https://noosphere.test/graph.\nMore soon.\n\n--\nYou are receiving this because you asked for updates when you joined the Noosphere waitlist.\nStop these updates: ${unsubscribe}\n\n— Noosphere\nhttp://localhost:4321\n`,
+      );
+      expect(mail.html).toContain(
+        '<a href="https://noosphere.test/graph" style="color:#4c2fd1">https://noosphere.test/graph</a>.',
+      );
+      expect(mail.html).toContain(
+        `<a href="${unsubscribe}" style="color:#4c2fd1;font-weight:600">Stop these updates</a>`,
+      );
+      expect(mail.html).not.toMatch(/<img|<script|url\(/i);
+    });
+  });
+
+  describe.skipIf(!available)("stopping them", () => {
+    it("the provider's one-click POST stops exactly that person; a forged token answers the same and stops nobody", async () => {
+      await seed([
+        ["ada@example.com", "confirmed", true],
+        ["bob@example.com", "confirmed", true],
+      ]);
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      await send(id);
+      const mail = state.smtp.messages.find((m) => m.to === "ada@example.com");
+      const link = /<(.+)>/.exec(mail?.rawHeaders.get("list-unsubscribe") ?? "")?.[1] ?? "";
+      const post = (href: string) =>
+        call(
+          new Request(href, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            body: "List-Unsubscribe=One-Click",
+          }),
+        );
+      const forged = await post(`${ORIGIN}/waitlist/unsubscribe?token=${newToken().token}`);
+      const real = await post(link);
+      for (const answer of [forged, real]) {
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get("set-cookie")).toBeNull();
+      }
+      expect(await forged.text()).toBe(await (await post(link)).text());
+      const rows = await state.store.db.query<{
+        email: string;
+        updates_consent: boolean;
+        updates_consent_words: string;
+      }>("SELECT email, updates_consent, updates_consent_words FROM waitlist ORDER BY email");
+      expect(rows).toEqual([
+        { email: "ada@example.com", updates_consent: false, updates_consent_words: "one-click" },
+        { email: "bob@example.com", updates_consent: true, updates_consent_words: null },
+      ]);
+      expect((await updates().list(1))[0]).toMatchObject({ sent: 2, unsubscribed: 1 });
+      // A GET (a link scanner) is not this function's: the static page answers it, and nothing changes.
+      expect((await call(new Request(link))).status).toBe(405);
+    });
+  });
+
+  describe.skipIf(!available)("a send cut off, and a refusal", () => {
+    it("a send cut after two goes on where it stopped: nobody twice, nobody skipped", async () => {
+      await seed(
+        ["a", "b", "c", "d", "e"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]),
+      );
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      expect(await send(id, { ms: 60_000, people: 2 })).toMatchObject({ sent: 2, remaining: 3 });
+      expect((await updates().list(1))[0]).toMatchObject({ finished: false, remaining: 3, owner: "paused" });
+      expect(await send(id, { ms: 60_000, people: 2 })).toMatchObject({ sent: 2, remaining: 1 });
+      expect(await send(id)).toMatchObject({ sent: 1, remaining: 0 });
+      expect(received()).toEqual(["a@example.com", "b@example.com", "c@example.com", "d@example.com", "e@example.com"]);
+    });
+
+    it("a refused recipient is recorded and the others still get it", async () => {
+      await seed([
+        ["a@example.com", "confirmed", true],
+        [REFUSED, "confirmed", true],
+        ["z@example.com", "confirmed", true],
+      ]);
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      expect(await send(id)).toEqual({ sent: 2, failed: 1, skipped: 0, stopped: null, remaining: 0 });
+      expect(received()).toEqual(["a@example.com", "z@example.com"]);
+      const [row] = await state.store.db.query<{ state: string; error: string }>(
+        "SELECT r.state, r.error FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id WHERE w.email = $1",
+        [REFUSED],
+      );
+      expect(row?.state).toBe("failed");
+      expect(row?.error).toMatch(/550/);
+    });
+  });
+});
