@@ -24,8 +24,12 @@ import { DataDirLockedError } from "../src/server/db/lock";
 import { openPgliteDb } from "../src/server/db/pglite";
 import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export/rows";
 import { earlyAccessBase, InviteConfigError } from "../src/server/invitations/wave";
+import { logToStandardError } from "../src/server/log";
 import { explainDbError } from "./lib/db-errors";
 import { count, encrypt, invite, update } from "./lib/waitlist-commands";
+
+// Standard output is the command's answer (a CSV, a summary): the server's log lines go to standard error.
+logToStandardError();
 
 const HELP = `Usage: npm run waitlist -- <command> [options]
 

@@ -2,9 +2,16 @@
  * One JSON line per event. Callers pass only non-personal fields: never an e-mail, a name, an IP or a
  * connection string.
  */
+let toStandardError = false;
+
+/** Every line to standard error from now on: a command whose standard output is its answer (the CLI) calls it. */
+export function logToStandardError(): void {
+  toStandardError = true;
+}
+
 export function log(level: "info" | "warn" | "error", event: string, fields: Record<string, unknown> = {}): void {
   const line = JSON.stringify({ time: new Date().toISOString(), level, event, ...fields });
-  if (level === "error") console.error(line);
+  if (level === "error" || toStandardError) console.error(line);
   else if (level === "warn") console.warn(line);
   else console.log(line);
 }

@@ -128,7 +128,7 @@ describe("npm run waitlist -- invite on the embedded database", () => {
       "2",
     );
     expect(dry.stdout).toBe(
-      `Dry run: would invite 2 of 4 confirmed sign-ups waiting in the embedded database in ${dataDir}/, who signed up from 2026-01-02 to 2026-01-03 (UTC), by e-mail.\nRun again with --yes to invite them.\n`,
+      `Dry run: would invite 2 of 4 confirmed sign-ups waiting in the embedded database in ${dataDir}/, who signed up from 2026-01-02 to 2026-01-03 (UTC), by e-mail.\nIn sign-up order (REFERRAL_PLACES=0: referrals move nobody).\nRun again with --yes to invite them.\n`,
     );
 
     const count = await cli(env, "count");

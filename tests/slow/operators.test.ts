@@ -123,7 +123,7 @@ describe("GET /api/waitlist/export", () => {
     // A pending entry is listed with its status, and left out with ?confirmed-only.
     await (await getStore()).add({ name: null, email: "waiting@example.com", message: null }, "pending");
     expect(await (await exportHandler(exportRequest(TOKEN))).text()).toMatch(
-      /,waiting@example\.com,,pending,,,,,,,,,,,,\r\n/,
+      /,waiting@example\.com,,pending,,,,,,,,,,,,,[0-9a-z]{10},,0\r\n/,
     );
     const confirmedOnly = await exportHandler(
       new Request("http://localhost/api/waitlist/export?confirmed-only", {
@@ -132,7 +132,7 @@ describe("GET /api/waitlist/export", () => {
     );
     const rows = (await confirmedOnly.text()).trim().split("\r\n").slice(1);
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((row) => /,confirmed(,[^,]*){12}$/.test(row))).toBe(true);
+    expect(rows.every((row) => /,confirmed(,[^,]*){15}$/.test(row))).toBe(true);
   });
 });
 
@@ -172,8 +172,11 @@ describe("npm run waitlist (CLI) on the embedded database", () => {
         "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals\r\n",
       ),
     ).toBe(true);
-    expect(csv).toContain(`,"'=HYPERLINK(""x"")",csv@example.com,"Why: a, ""b""\nc",confirmed,,,,,,,,,,,,\r\n`);
-    expect(csv).toContain(",waiting@example.com,,pending,,,,,,,,,,,,\r\n");
+    // …then the share code the database gave the row, no referrer, no referrals.
+    expect(csv).toMatch(
+      /,"'=HYPERLINK\(""x""\)",csv@example\.com,"Why: a, ""b""\nc",confirmed,,,,,,,,,,,,,[0-9a-z]{10},,0\r\n/,
+    );
+    expect(csv).toMatch(/,waiting@example\.com,,pending,,,,,,,,,,,,,[0-9a-z]{10},,0\r\n/);
     const confirmedOnly = (await cli("export", "--confirmed-only")).stdout;
     expect(confirmedOnly).toContain("csv@example.com");
     expect(confirmedOnly).not.toContain("waiting@example.com");

@@ -3,9 +3,12 @@
  * - every recipient at most once: one run sends an update at a time (its owner, taken by one UPDATE); a recipient
  *   is marked `sent` once the SMTP server accepted their message (its answer to the final "." read);
  * - nobody skipped: a run that dies or is cut (the platform's 60 s, a SIGKILL, an SMTP server that stops answering)
- *   leaves the rest `queued`, and the next run (the console's Continue, the CLI's same command) goes on from there.
- *   A recipient whose message was on its way when a run died (`attempted`) is sent it again, as the same message
- *   (the same Message-ID: message.ts), the price of never leaving someone counted sent whom no server accepted;
+ *   leaves the rest `queued`, and the next run (the console's Continue, the CLI's same command) goes on from there;
+ * - a recipient whose message was on its way when a run died (`attempted`: marked just before its last byte) is
+ *   counted sent, not sent again, and recorded as unconfirmed. A run dies in that instant almost only while it
+ *   waits for the server's answer to a message the server already has: sending it again would mail them twice,
+ *   which an update must never do (invitations choose the other way: a code must arrive). Its Message-ID is the
+ *   same each time anyway (message.ts), should a message ever go twice;
  * - a refusal for one address (a 4xx/5xx answer) is recorded on that recipient and the run goes on;
  * - someone who stopped updates or left after the update was recorded is skipped, even while their message is on
  *   its way (checked before its last bytes);
@@ -22,6 +25,8 @@ import type { UpdateStore } from "./store";
 /** A live run beats with every message: five minutes of silence is death, as for waves. */
 export const UPDATE_STALE_SECONDS = 300;
 const BATCH = 100;
+/** What a recipient's record says when their message was on its way as a run died, and is counted sent. */
+export const IN_DOUBT = "unconfirmed: the run ended before the SMTP server's answer";
 
 export interface UpdateRun {
   updates: UpdateStore;
@@ -40,6 +45,7 @@ export interface UpdateRun {
 }
 
 export interface UpdateReport {
+  /** Messages this run had accepted by the SMTP server (an earlier run's unconfirmed one is counted on the update). */
   sent: number;
   failed: number;
   skipped: number;
@@ -76,6 +82,10 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
     for (const person of batch) {
       if (spent(budget)) break sending;
       if (budget) budget.dealt++;
+      if (person.inDoubt) {
+        await updates.done(id, person.id, "sent", IN_DOUBT);
+        continue;
+      }
       if (!person.still) {
         await updates.done(id, person.id, "skipped");
         report.skipped++;

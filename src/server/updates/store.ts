@@ -44,7 +44,7 @@ export const UPDATE_SQL = {
    * The next `$2` recipients of update `$1` still to be dealt with, in order, with whether they may still be sent
    * it (confirmed, on the list, still saying yes).
    */
-  next: `SELECT r.waitlist_id AS id, ${PERSON_COLUMNS.split(", ")
+  next: `SELECT r.waitlist_id AS id, r.state, ${PERSON_COLUMNS.split(", ")
     .map((c) => `w.${c}`)
     .join(", ")}, (${AUDIENCE}) AS still
     FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id
@@ -166,8 +166,16 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
       return (await db.query(UPDATE_SQL.take, [id, from, to])).length === 1;
     },
     async next(id: number, limit: number) {
-      const rows = await db.query<StoredPerson & { id: number; still: boolean }>(UPDATE_SQL.next, [id, limit]);
-      return rows.map((row) => ({ id: n(row.id), email: personOf(dataKeys, row).email, still: row.still }));
+      const rows = await db.query<StoredPerson & { id: number; state: string; still: boolean }>(UPDATE_SQL.next, [
+        id,
+        limit,
+      ]);
+      return rows.map((row) => ({
+        id: n(row.id),
+        email: personOf(dataKeys, row).email,
+        still: row.still,
+        inDoubt: row.state === "attempted",
+      }));
     },
     async attempted(id: number, person: number): Promise<boolean> {
       return (await db.query(UPDATE_SQL.attempted, [id, person])).length === 1;
