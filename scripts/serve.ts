@@ -31,8 +31,13 @@ async function describeAtRest(store: Store): Promise<string> {
   return `sealed with DATA_KEY (key ${keys.current.id})${left}`;
 }
 
-// A bearer token short enough to guess is refused before anything is served, one line per variable.
-const tokenProblems = [getConfig().adminTokenProblem, getConfig().inviteRedeemTokenProblem].filter((p) => p !== null);
+// A bearer token short enough to guess, or a webhook setting that cannot be used, is refused before anything is
+// served, one line per variable.
+const tokenProblems = [
+  getConfig().adminTokenProblem,
+  getConfig().inviteRedeemTokenProblem,
+  getConfig().webhookProblem,
+].filter((p) => p !== null);
 if (tokenProblems.length > 0) {
   for (const problem of tokenProblems) console.error(problem);
   process.exit(1);

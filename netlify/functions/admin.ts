@@ -2,9 +2,11 @@ import type { Config } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createConsoleHandler } from "../../src/server/console/handler";
+import { withWebhooks } from "../../src/server/webhooks";
 
 /** The operators' console, /admin and its forms (src/server/console/handler.ts). */
-export default createConsoleHandler({ store: getStore, config: getConfig });
+const deps = { store: getStore, config: getConfig };
+export default withWebhooks(createConsoleHandler(deps), deps);
 
 // Literal paths: Netlify reads this object without running the module (CONSOLE_PATHS in pages.ts names the same).
 export const config: Config = {
@@ -17,6 +19,11 @@ export const config: Config = {
     "/admin/remove",
     "/admin/export",
     "/admin/export/part",
+    "/admin/updates",
+    "/admin/updates/continue",
+    "/admin/webhooks",
+    "/admin/audit",
+    "/admin/person",
   ],
   rateLimit: { windowLimit: 600, windowSize: 60, aggregateBy: ["ip", "domain"] },
 };

@@ -7,13 +7,15 @@ import type { Config } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createStatusHandler } from "../../src/server/referrals/status-handler";
+import { withWebhooks } from "../../src/server/webhooks";
 
-export default createStatusHandler(
-  { store: getStore, config: getConfig },
-  {
+const deps = { store: getStore, config: getConfig };
+export default withWebhooks(
+  createStatusHandler(deps, {
     status: new URL("../../dist/waitlist/status.html", import.meta.url),
     notFound: new URL("../../dist/404.html", import.meta.url),
-  },
+  }),
+  deps,
 );
 
 export const config: Config = {

@@ -7,10 +7,12 @@ import type { Config } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createUpdatesHandler } from "../../src/server/updates/handler";
+import { withWebhooks } from "../../src/server/webhooks";
 
-export default createUpdatesHandler(
-  { store: getStore, config: getConfig },
-  { unsubscribed: new URL("../../dist/waitlist/unsubscribed.html", import.meta.url) },
+const deps = { store: getStore, config: getConfig };
+export default withWebhooks(
+  createUpdatesHandler(deps, { unsubscribed: new URL("../../dist/waitlist/unsubscribed.html", import.meta.url) }),
+  deps,
 );
 
 export const config: Config = {

@@ -2,9 +2,12 @@ import type { Config } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
+import { withWebhooks } from "../../src/server/webhooks";
 
 /** POST /api/waitlist (the pipeline is src/server/signup/handler.ts), on the process's store and configuration. */
-export default createWaitlistHandler({ store: getStore, config: getConfig });
+const deps = { store: getStore, config: getConfig };
+// After a change is answered, its webhook goes at once (src/server/webhooks/).
+export default withWebhooks(createWaitlistHandler(deps), deps);
 
 export const config: Config = {
   path: "/api/waitlist",

@@ -66,6 +66,12 @@ export interface ServerConfig {
    * limits); 0 (or `unlimited`): as fast as the SMTP server answers.
    */
   mailRatePerSecond: number;
+  /** WEBHOOK_URL and WEBHOOK_SECRET (Standard Webhooks); null: webhooks off (both unset) or refused (below). */
+  webhook: { url: string; secret: string } | null;
+  /** Set when WEBHOOK_URL or WEBHOOK_SECRET cannot be used: `npm start` and the functions stop with this line. */
+  webhookProblem: string | null;
+  /** How long the audit log keeps an entry (AUDIT_DAYS, default 365); the daily purge deletes older ones. */
+  auditDays: number;
   /** Who may use the operators' console (ADMIN_EMAILS, comma-separated), case-folded; empty: nobody by e-mail. */
   adminEmails: string[];
   /**
@@ -110,6 +116,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     referralPlaces: wholeNumber(env["REFERRAL_PLACES"], 0),
     mailRatePerSecond:
       env["MAIL_RATE_PER_SECOND"]?.trim() === "unlimited" ? 0 : wholeNumber(env["MAIL_RATE_PER_SECOND"], 10),
+    ...webhookConfig(env),
+    auditDays: positiveInt(env["AUDIT_DAYS"], 365),
     adminEmails: (env["ADMIN_EMAILS"] ?? "")
       .split(",")
       .map((address) => address.trim().toLowerCase())
@@ -186,6 +194,35 @@ function dataKeyConfig(env: Record<string, string | undefined>): Pick<ServerConf
 function positiveInt(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
   return value !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * WEBHOOK_URL: https, or http on this machine only (development); WEBHOOK_SECRET: `whsec_` and the base64 of at least
+ * 24 random bytes, as Standard Webhooks' libraries make and read it. Both unset: off. Anything else: one line
+ * saying what to fix, and nothing starts.
+ */
+function webhookConfig(env: Record<string, string | undefined>): Pick<ServerConfig, "webhook" | "webhookProblem"> {
+  const url = env["WEBHOOK_URL"]?.trim() || null;
+  const secret = env["WEBHOOK_SECRET"]?.trim() || null;
+  if (!url && !secret) return { webhook: null, webhookProblem: null };
+  const off = (problem: string) => ({ webhook: null, webhookProblem: problem });
+  if (!url) return off("WEBHOOK_SECRET is set but WEBHOOK_URL is not: set both, or neither (webhooks off).");
+  if (!secret)
+    return off("WEBHOOK_URL is set but WEBHOOK_SECRET is not: set it to whsec_ and 24+ random bytes in base64.");
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  const local = parsed?.protocol === "http:" && LOOPBACK_HOSTS.has(parsed.hostname);
+  if (!parsed || (parsed.protocol !== "https:" && !local)) {
+    return off(`WEBHOOK_URL must be an https:// address (http:// only for localhost), not "${url}".`);
+  }
+  const key = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : "";
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(key) || Buffer.from(key, "base64").length < 24) {
+    return off(
+      "WEBHOOK_SECRET must be whsec_ followed by at least 24 random bytes in base64: make one with `echo whsec_$(openssl rand -base64 32)`.",
+    );
+  }
+  return { webhook: { url: parsed.href, secret }, webhookProblem: null };
 }
 
 /** 0 or more (a count that may be off); anything else is the fallback. */

@@ -186,7 +186,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
       try {
         const first = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(first.stdout).toContain(
-          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources, 0004_admin_sessions, 0005_server_secret, 0006_answers_consent_and_sealing, 0007_mailbox_limits, 0008_console_at_scale, 0009_admin_keyed_hashes, 0010_console_wave_records, 0011_referrals_and_status, 0012_updates",
+          "db:migrate: PostgreSQL (DATABASE_URL): applied 0001_waitlist, 0002_confirmation, 0003_invitations_and_sources, 0004_admin_sessions, 0005_server_secret, 0006_answers_consent_and_sealing, 0007_mailbox_limits, 0008_console_at_scale, 0009_admin_keyed_hashes, 0010_console_wave_records, 0011_referrals_and_status, 0012_updates, 0013_webhooks_and_audit",
         );
         const again = await script("scripts/migrate.ts", { DATABASE_URL: fresh.url });
         expect(again.stdout).toContain("already up to date");
@@ -207,6 +207,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0010_console_wave_records" },
           { name: "0011_referrals_and_status" },
           { name: "0012_updates" },
+          { name: "0013_webhooks_and_audit" },
         ]);
       } finally {
         await fresh.drop();

@@ -3,7 +3,8 @@ import { DataKeyError } from "../data-key";
 import { chooseConnection } from "../db/connection";
 import { openNetworkDb } from "../db/network";
 import type { Db } from "../db/types";
-import { log } from "../log";
+import { describeError, log } from "../log";
+import { syncWebhooks } from "../webhooks";
 import { createStore, type Store } from "./store";
 
 type OpenEmbedded = (dataDir: string) => Promise<Db>;
@@ -21,6 +22,7 @@ export function allowEmbeddedDatabase(open: OpenEmbedded): void {
 /** Opens the configured database (see chooseConnection) as a store; a malformed DATA_KEY stops here. */
 export async function openStore(config: ServerConfig = getConfig()): Promise<Store> {
   if (config.dataKeyProblem) throw new DataKeyError(config.dataKeyProblem);
+  if (config.webhookProblem) throw new ConfigError(config.webhookProblem);
   const connection = chooseConnection(config);
   if (connection.kind === "embedded" && !openEmbedded) {
     throw new ConfigError("No database configured: set DATABASE_URL, or add Netlify Database (NETLIFY_DB_URL).");
@@ -49,8 +51,20 @@ export function getStore(): Promise<Store> {
       current = undefined;
     });
   }
+  // Webhook events are recorded exactly while this process has WEBHOOK_URL (the database writes them): said to the
+  // database once per instance, and again on the next call if the database could not be reached.
+  if (!synced) {
+    const store = current;
+    synced = store.then((opened) => syncWebhooks(opened, getConfig()));
+    synced.catch((error: unknown) => {
+      synced = undefined;
+      log("warn", "webhooks.sync_failed", describeError(error));
+    });
+  }
   return current;
 }
+
+let synced: Promise<void> | undefined;
 
 /** Closes the store for good: nothing in this process opens it again (a graceful shutdown's last step). */
 export async function shutDownStore(): Promise<void> {
@@ -62,5 +76,6 @@ export async function shutDownStore(): Promise<void> {
 export async function closeStore(): Promise<void> {
   const store = current;
   current = undefined;
+  synced = undefined;
   if (store) await (await store).close();
 }

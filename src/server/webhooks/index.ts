@@ -1,0 +1,67 @@
+/**
+ * Webhooks, for the rest of the server: switching the outbox on, delivering right after a change is answered (the
+ * platform's waitUntil), on schedule, and from the CLI, and what the console shows and does. Events themselves are
+ * written by the database, in the change's own transaction (migration 0013).
+ */
+import { randomBytes } from "node:crypto";
+import type { Context } from "@netlify/functions";
+import type { ServerConfig } from "../config";
+import type { ServerDeps } from "../deps";
+import { afterAnswer } from "../http/responses";
+import { describeError, log } from "../log";
+import type { Store } from "../store/types";
+import { type DeliveryReport, deliverDue } from "./deliver";
+import { createWebhookStore } from "./store";
+
+export { ATTEMPT_TIMEOUT_MS, type DeliveryReport, deliverDue, eventBody } from "./deliver";
+export { createWebhookStore, type EventRow, MAX_ATTEMPTS, RETRY_SECONDS, type WebhookStore } from "./store";
+
+/** A run's name on the leases it holds. */
+export const deliveryWorker = (role: string) => `${role}-${randomBytes(6).toString("hex")}`;
+
+/** Records events from now on exactly while this process has WEBHOOK_URL (the server and functions call it). */
+export async function syncWebhooks(store: Store, config: ServerConfig): Promise<void> {
+  await createWebhookStore(store.db).setEnabled(config.webhook !== null);
+}
+
+/** Delivers what is due, within `ms`; nothing when webhooks are off. */
+export async function deliverNow(
+  store: Store,
+  config: ServerConfig,
+  role: string,
+  ms?: number,
+): Promise<DeliveryReport | null> {
+  if (!config.webhook) return null;
+  return deliverDue({
+    store: createWebhookStore(store.db),
+    dataKeys: store.dataKeys,
+    webhook: config.webhook,
+    worker: deliveryWorker(role),
+    ...(ms === undefined ? {} : { deadline: Date.now() + ms }),
+  });
+}
+
+/** How long delivery after an answer may take: well within a function's own limit. */
+const AFTER_ANSWER_MS = 20_000;
+
+/**
+ * A function's handler that, after answering a POST (every change to the list is one), delivers the events due
+ * (the one it just wrote, first try at once). Whatever the receiver does, the answer has already gone.
+ */
+export function withWebhooks<H extends (req: Request, context: Context) => Promise<Response>>(
+  handler: H,
+  deps: ServerDeps,
+): H {
+  return (async (req: Request, context: Context) => {
+    const response = await handler(req, context);
+    const config = deps.config();
+    if (req.method === "POST" && config.webhook) {
+      const work = deps
+        .store()
+        .then((store) => deliverNow(store, config, "after-answer", AFTER_ANSWER_MS))
+        .catch((error: unknown) => log("error", "webhooks.deliver_failed", describeError(error)));
+      afterAnswer(context, work);
+    }
+    return response;
+  }) as H;
+}

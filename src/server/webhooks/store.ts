@@ -1,0 +1,175 @@
+/**
+ * The outbox in SQL. Events are written by the database itself, in the statement (and so the transaction) that
+ * changes the list (migration 0013's triggers), only while webhooks are on; this module switches them on, hands one
+ * due event at a time to a worker under a lease (so two workers never send one event at once), and records each
+ * attempt: delivered (its person snapshot emptied), tried again later on the schedule, or failed.
+ */
+import type { Db } from "../db/types";
+
+/** After a failed attempt n (1, 2, …), the wait before the next: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then daily ×3. */
+export const RETRY_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 86_400, 86_400, 86_400] as const;
+/** Attempts in all: the first, at once, and one after each wait. */
+export const MAX_ATTEMPTS = RETRY_SECONDS.length + 1;
+/** A worker's hold on an event: longer than one attempt (10 s at most) with room to record it. */
+export const LEASE_SECONDS = 60;
+
+export interface OutboxEvent {
+  id: string;
+  type: string;
+  waitlistId: number | null;
+  occurredAt: string;
+  person: Record<string, unknown> | null;
+  attempts: number;
+}
+
+export interface EventRow {
+  id: string;
+  type: string;
+  occurredAt: string;
+  state: "pending" | "delivered" | "failed";
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastAnswer: string | null;
+  lastError: string | null;
+}
+
+export const WEBHOOK_SQL = {
+  /** Webhooks on or off, as the configuration of the process that opened the store says. */
+  setEnabled: "UPDATE waitlist_webhook_state SET enabled = $1 WHERE enabled IS DISTINCT FROM $1",
+  state: "SELECT enabled, paused_at, paused_reason FROM waitlist_webhook_state",
+  pause: "UPDATE waitlist_webhook_state SET paused_at = now(), paused_reason = $1 WHERE paused_at IS NULL",
+  resume: "UPDATE waitlist_webhook_state SET paused_at = NULL, paused_reason = NULL",
+  /**
+   * The next due event for worker `$1`, leased to it for LEASE_SECONDS and counted as an attempt. SKIP LOCKED and
+   * the lease: another worker takes another event, or none.
+   */
+  claim: `UPDATE waitlist_webhook_event SET lease_owner = $1, lease_until = now() + make_interval(secs => ${LEASE_SECONDS}),
+      attempts = attempts + 1, last_attempt_at = now()
+    WHERE id = (
+      SELECT id FROM waitlist_webhook_event
+      WHERE state = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
+        AND NOT EXISTS (SELECT 1 FROM waitlist_webhook_state WHERE paused_at IS NOT NULL)
+      ORDER BY next_attempt_at, occurred_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id, type, waitlist_id, occurred_at, person, attempts`,
+  /** Acknowledged (a 2xx) while worker `$2` held it: never sent again; the person's snapshot is dropped. */
+  delivered: `UPDATE waitlist_webhook_event SET state = 'delivered', delivered_at = now(), person = NULL,
+      lease_owner = NULL, lease_until = NULL, last_status = $3, last_answer = $4, last_error = NULL
+    WHERE id = $1 AND lease_owner = $2 AND state = 'pending' RETURNING id`,
+  /** Not acknowledged: tried again after `$5` seconds, or (null) failed for good. */
+  missed: `UPDATE waitlist_webhook_event SET lease_owner = NULL, lease_until = NULL, last_status = $3, last_answer = $4,
+      last_error = $6,
+      state = CASE WHEN $5::int IS NULL THEN 'failed' ELSE 'pending' END,
+      next_attempt_at = CASE WHEN $5::int IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $5::int) END
+    WHERE id = $1 AND lease_owner = $2 AND state = 'pending' RETURNING id`,
+  /** A failed event (or one waiting for its next try) goes again now: its tries start over. */
+  retry: `UPDATE waitlist_webhook_event SET state = 'pending', next_attempt_at = now(), attempts = 0
+    WHERE id = $1 AND state IN ('failed', 'pending') RETURNING id`,
+  /** A test event, written like the others (it names nobody). */
+  test: `INSERT INTO waitlist_webhook_event (id, type, person) VALUES (waitlist_webhook_new_id(), 'webhook.test', NULL)
+    RETURNING id`,
+  /** The latest `$1` events, newest first (`$2`: one person's only, when set). */
+  recent: `SELECT id, type, occurred_at, state, attempts, CASE WHEN state = 'pending' THEN next_attempt_at END AS next_attempt_at,
+      last_status, last_answer, last_error
+    FROM waitlist_webhook_event WHERE ($2::bigint IS NULL OR waitlist_id = $2::bigint)
+    ORDER BY occurred_at DESC, id DESC LIMIT $1`,
+  counts: `SELECT state, count(*)::int AS n FROM waitlist_webhook_event GROUP BY state`,
+} as const;
+
+const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
+
+export function createWebhookStore(db: Db) {
+  return {
+    async setEnabled(enabled: boolean): Promise<void> {
+      await db.query(WEBHOOK_SQL.setEnabled, [enabled]);
+    },
+    async state() {
+      const [row] = await db.query<{ enabled: boolean; paused_at: unknown; paused_reason: string | null }>(
+        WEBHOOK_SQL.state,
+      );
+      return {
+        enabled: row?.enabled ?? false,
+        pausedAt: iso(row?.paused_at),
+        pausedReason: row?.paused_reason ?? null,
+      };
+    },
+    async pause(reason: string): Promise<void> {
+      await db.query(WEBHOOK_SQL.pause, [reason]);
+    },
+    async resume(): Promise<void> {
+      await db.query(WEBHOOK_SQL.resume);
+    },
+    async claim(worker: string): Promise<OutboxEvent | null> {
+      const [row] = await db.query<{
+        id: string;
+        type: string;
+        waitlist_id: number | null;
+        occurred_at: unknown;
+        person: Record<string, unknown> | string | null;
+        attempts: number;
+      }>(WEBHOOK_SQL.claim, [worker]);
+      if (!row) return null;
+      return {
+        id: row.id,
+        type: row.type,
+        waitlistId: row.waitlist_id === null ? null : Number(row.waitlist_id),
+        occurredAt: iso(row.occurred_at) ?? "",
+        person: typeof row.person === "string" ? (JSON.parse(row.person) as Record<string, unknown>) : row.person,
+        attempts: Number(row.attempts),
+      };
+    },
+    async delivered(id: string, worker: string, status: number, answer: string): Promise<boolean> {
+      return (await db.query(WEBHOOK_SQL.delivered, [id, worker, status, answer])).length === 1;
+    },
+    async missed(
+      id: string,
+      worker: string,
+      status: number | null,
+      answer: string | null,
+      retryInSeconds: number | null,
+      error: string | null,
+    ): Promise<void> {
+      await db.query(WEBHOOK_SQL.missed, [id, worker, status, answer, retryInSeconds, error]);
+    },
+    async retry(id: string): Promise<boolean> {
+      return (await db.query(WEBHOOK_SQL.retry, [id])).length === 1;
+    },
+    async test(): Promise<string> {
+      return String((await db.query<{ id: string }>(WEBHOOK_SQL.test))[0]?.id);
+    },
+    async recent(limit: number, waitlistId: number | null = null): Promise<EventRow[]> {
+      const rows = await db.query<{
+        id: string;
+        type: string;
+        occurred_at: unknown;
+        state: EventRow["state"];
+        attempts: number;
+        next_attempt_at: unknown;
+        last_status: number | null;
+        last_answer: string | null;
+        last_error: string | null;
+      }>(WEBHOOK_SQL.recent, [limit, waitlistId]);
+      return rows.map((r) => ({
+        id: r.id,
+        type: r.type,
+        occurredAt: iso(r.occurred_at) ?? "",
+        state: r.state,
+        attempts: Number(r.attempts),
+        nextAttemptAt: iso(r.next_attempt_at),
+        lastStatus: r.last_status === null ? null : Number(r.last_status),
+        lastAnswer: r.last_answer,
+        lastError: r.last_error,
+      }));
+    },
+    async counts(): Promise<Record<EventRow["state"], number>> {
+      const counts = { pending: 0, delivered: 0, failed: 0 };
+      for (const row of await db.query<{ state: EventRow["state"]; n: number }>(WEBHOOK_SQL.counts)) {
+        counts[row.state] = Number(row.n);
+      }
+      return counts;
+    },
+  };
+}
+
+export type WebhookStore = ReturnType<typeof createWebhookStore>;

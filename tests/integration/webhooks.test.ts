@@ -1,0 +1,200 @@
+/**
+ * Webhooks below the browser, with a real receiver on 127.0.0.1 that verifies every request with the
+ * `standardwebhooks` package: each kind of change becomes one event written in the change's own statement, a
+ * receiver failing twice then answering 200 gets the same webhook-id each time and acknowledges it once, two
+ * workers never send one event twice, a slow receiver times out and is tried again, a 410 pauses deliveries, and an
+ * event written before its process died still goes out. On PGlite, PostgreSQL and Neon's HTTP protocol.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "../../src/server/app/store";
+import { createWebhookStore, deliverDue } from "../../src/server/webhooks";
+import { backends, type OpenedStore } from "./backends";
+
+const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwVeJMTd8T6fgy";
+
+interface Received {
+  id: string;
+  type: string;
+  body: Record<string, unknown>;
+  answered: number;
+}
+
+/** A receiver: verifies each request, answers as `answer` says (default 200), and keeps what it acknowledged. */
+async function startReceiver() {
+  const verifier = new Webhook(SECRET);
+  const received: Received[] = [];
+  const state = { answer: (_id: string, _n: number): number | "hang" => 200, bad: 0 };
+  const server: Server = createServer(async (req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const payload = Buffer.concat(chunks).toString("utf8");
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+    try {
+      verifier.verify(payload, headers);
+    } catch {
+      state.bad++;
+      res.writeHead(400).end("bad signature");
+      return;
+    }
+    const id = headers["webhook-id"] ?? "";
+    const tries = received.filter((r) => r.id === id).length + 1;
+    const answer = state.answer(id, tries);
+    if (answer === "hang") return; // never answers
+    const body = JSON.parse(payload) as Record<string, unknown>;
+    received.push({ id, type: String(body["type"]), body, answered: answer });
+    res.writeHead(answer, { "Content-Type": "text/plain" }).end(`${"x".repeat(2000)}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return {
+    url,
+    received,
+    state,
+    acknowledged: () => received.filter((r) => r.answered >= 200 && r.answered < 300),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe.each(backends("webhooks"))("on %s", (_name, available, open) => {
+  let opened: OpenedStore | undefined;
+  let store: Store;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    if (!available) return;
+    receiver = await startReceiver();
+    opened = await open();
+    store = opened.store;
+    await createWebhookStore(store.db).setEnabled(true);
+  }, 60_000);
+  afterAll(async () => {
+    await opened?.close();
+    await receiver?.close();
+  });
+
+  const hooks = () => createWebhookStore(store.db);
+  const deliver = (worker = "test", timeoutMs?: number) =>
+    deliverDue({
+      store: hooks(),
+      dataKeys: store.dataKeys,
+      webhook: { url: receiver.url, secret: SECRET },
+      worker,
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
+  /** Makes every waiting event due now: the schedule's clock, moved. */
+  const due = () => store.db.query("UPDATE waitlist_webhook_event SET next_attempt_at = now() WHERE state = 'pending'");
+  const reset = async () => {
+    await store.db.query("DELETE FROM waitlist");
+    await store.db.query("DELETE FROM waitlist_webhook_event");
+    await hooks().resume();
+    receiver.received.length = 0;
+    receiver.state.answer = () => 200;
+  };
+
+  describe.skipIf(!available)("events", () => {
+    it("each change is one event, verified by the receiver's own library, with the person unsealed", async () => {
+      await reset();
+      await store.add({ name: "Ada", email: "ada@example.com", message: null }, "pending");
+      await store.db.query("UPDATE waitlist SET status = 'confirmed' WHERE email = 'ada@example.com'");
+      await store.db.query("UPDATE waitlist SET updates_consent = true WHERE email = 'ada@example.com'");
+      await store.db.query("UPDATE waitlist SET updates_consent = false WHERE email = 'ada@example.com'");
+      await store.db.query("UPDATE waitlist SET status = 'invited' WHERE email = 'ada@example.com'");
+      await store.db.query("UPDATE waitlist SET status = 'joined' WHERE email = 'ada@example.com'");
+      await store.erase("ada@example.com");
+      expect(await deliver()).toEqual({ delivered: 6, retrying: 0, failed: 0, gone: false });
+      expect(receiver.received.map((r) => r.type)).toEqual([
+        "waitlist.signed_up",
+        "waitlist.confirmed",
+        "waitlist.unsubscribed",
+        "waitlist.invited",
+        "waitlist.joined",
+        "waitlist.removed",
+      ]);
+      expect(receiver.state.bad).toBe(0);
+      const [first] = receiver.received;
+      expect(first?.id).toMatch(/^msg_[0-9a-f]{32}$/);
+      expect(first?.body).toMatchObject({
+        type: "waitlist.signed_up",
+        data: { email: "ada@example.com", name: "Ada", status: "pending", source: null, referrals: 0 },
+      });
+      expect(String(first?.body["timestamp"])).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      // Delivered: the person's snapshot is gone from the outbox.
+      const kept = await store.db.query<{ person: unknown }>("SELECT person FROM waitlist_webhook_event");
+      expect(kept.every((row) => row.person === null)).toBe(true);
+    });
+
+    it("a receiver failing twice then answering 200: the same webhook-id each time, acknowledged once", async () => {
+      await reset();
+      receiver.state.answer = (_id, tries) => (tries <= 2 ? 500 : 200);
+      await store.add({ name: null, email: "bob@example.com", message: null });
+      expect(await deliver()).toEqual({ delivered: 0, retrying: 1, failed: 0, gone: false });
+      const [waiting] = await hooks().recent(1);
+      expect(waiting).toMatchObject({ state: "pending", attempts: 1, lastStatus: 500 });
+      expect((waiting?.lastAnswer ?? "").length).toBe(1024);
+      // Not due yet: the next try waits 5 seconds.
+      expect(await deliver()).toEqual({ delivered: 0, retrying: 0, failed: 0, gone: false });
+      await due();
+      await deliver();
+      await due();
+      expect(await deliver()).toEqual({ delivered: 1, retrying: 0, failed: 0, gone: false });
+      expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
+      expect(receiver.received.map((r) => r.answered)).toEqual([500, 500, 200]);
+      await due();
+      expect(await deliver()).toEqual({ delivered: 0, retrying: 0, failed: 0, gone: false });
+      expect(receiver.acknowledged()).toHaveLength(1);
+    });
+
+    it("two workers at once never send one event twice", async () => {
+      await reset();
+      for (let i = 0; i < 20; i++) await store.add({ name: null, email: `p${i}@example.com`, message: null });
+      const [a, b] = await Promise.all([deliver("worker-a"), deliver("worker-b")]);
+      expect((a?.delivered ?? 0) + (b?.delivered ?? 0)).toBe(20);
+      const ids = receiver.received.map((r) => r.id);
+      expect(new Set(ids).size).toBe(20);
+      expect(ids).toHaveLength(20);
+    });
+
+    it("a slow receiver times out and is tried again; a 410 pauses deliveries until re-enabled", async () => {
+      await reset();
+      receiver.state.answer = (_id, tries) => (tries === 1 ? "hang" : 200);
+      await store.add({ name: null, email: "slow@example.com", message: null });
+      expect(await deliver("test", 200)).toEqual({ delivered: 0, retrying: 1, failed: 0, gone: false });
+      expect((await hooks().recent(1))[0]).toMatchObject({ lastError: "no answer within 0.2 s", attempts: 1 });
+      await due();
+      receiver.state.answer = () => 410;
+      expect(await deliver()).toMatchObject({ gone: true });
+      expect((await hooks().state()).pausedReason).toBe("The receiver answered 410 Gone.");
+      await store.add({ name: null, email: "next@example.com", message: null });
+      expect(await deliver()).toEqual({ delivered: 0, retrying: 0, failed: 0, gone: false });
+      receiver.state.answer = () => 200;
+      await hooks().resume();
+      expect(await deliver()).toMatchObject({ delivered: 2 });
+    });
+
+    it("an event written before its process died still goes out: it is in the change's own statement", async () => {
+      await reset();
+      // The sign-up's statement wrote its event; nothing delivered it (the process died at once).
+      await store.add({ name: null, email: "crash@example.com", message: null });
+      const [row] = await store.db.query<{ type: string; state: string }>(
+        "SELECT type, state FROM waitlist_webhook_event",
+      );
+      expect(row).toEqual({ type: "waitlist.signed_up", state: "pending" });
+      expect(await deliver("next-process")).toMatchObject({ delivered: 1 });
+      expect(receiver.acknowledged().map((r) => r.type)).toEqual(["waitlist.signed_up"]);
+    });
+
+    it("webhooks off: changes record nothing", async () => {
+      await reset();
+      await hooks().setEnabled(false);
+      await store.add({ name: null, email: "quiet@example.com", message: null });
+      expect(await store.db.query("SELECT id FROM waitlist_webhook_event")).toEqual([]);
+      await hooks().setEnabled(true);
+    });
+  });
+});

@@ -1,0 +1,47 @@
+/** WEBHOOK_URL and WEBHOOK_SECRET as config.ts reads them: off, on, or one line saying what to fix. */
+import { describe, expect, it } from "vitest";
+import { readConfig } from "../../src/server/config";
+
+const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwVeJMTd8T6fgy";
+const BAD_SECRET =
+  "WEBHOOK_SECRET must be whsec_ followed by at least 24 random bytes in base64: make one with `echo whsec_$(openssl rand -base64 32)`.";
+
+describe("the webhook settings", () => {
+  it.each([
+    [{}, null, null],
+    [{ WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: SECRET }, "https://crm.example.com/hooks", null],
+    [{ WEBHOOK_URL: "http://localhost:8080/in", WEBHOOK_SECRET: SECRET }, "http://localhost:8080/in", null],
+    [{ WEBHOOK_URL: "http://127.0.0.1:9/in", WEBHOOK_SECRET: SECRET }, "http://127.0.0.1:9/in", null],
+    [
+      { WEBHOOK_URL: "http://crm.example.com/hooks", WEBHOOK_SECRET: SECRET },
+      null,
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://crm.example.com/hooks".',
+    ],
+    [
+      { WEBHOOK_URL: "ftp://x", WEBHOOK_SECRET: SECRET },
+      null,
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "ftp://x".',
+    ],
+    [
+      { WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" },
+      null,
+      BAD_SECRET,
+    ],
+    [{ WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: "whsec_c2hvcnQ=" }, null, BAD_SECRET],
+    [{ WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: "whsec_not base64!" }, null, BAD_SECRET],
+    [
+      { WEBHOOK_URL: "https://crm.example.com/hooks" },
+      null,
+      "WEBHOOK_URL is set but WEBHOOK_SECRET is not: set it to whsec_ and 24+ random bytes in base64.",
+    ],
+    [
+      { WEBHOOK_SECRET: SECRET },
+      null,
+      "WEBHOOK_SECRET is set but WEBHOOK_URL is not: set both, or neither (webhooks off).",
+    ],
+  ])("%j", (env, url, problem) => {
+    const config = readConfig(env);
+    expect(config.webhook?.url ?? null).toBe(url);
+    expect(config.webhookProblem).toBe(problem);
+  });
+});
