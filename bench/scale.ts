@@ -19,13 +19,20 @@ import { join, resolve } from "node:path";
 import pg from "pg";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { type RunningServer, startServer } from "../scripts/lib/server-process";
+import { ordinal } from "../src/server/referrals/status-page";
+import { newToken } from "../src/server/tokens";
 import { createTestDatabase } from "../tests/integration/postgres";
 import {
   consoleDownload,
   type DownloadReport,
+  EXPECTED_PLACE_SQL,
   fillSql,
   httpDownload,
   KNOWN_PERSON,
+  REFERRAL_TOP,
+  referralFillSql,
+  STATUS_PEOPLE_SQL,
+  STATUS_TOKEN_SQL,
   timeCommand,
   treeRssMb,
   unescapeHtml,
@@ -36,6 +43,13 @@ const EARLY_ACCESS_URL = "https://app.noosphere.test/signup";
 /** The sign-up the fill made at every size (10,000 and up), found by its whole address and by a part of it. */
 const SOUGHT = KNOWN_PERSON.n;
 const WAVE = 1000;
+/** Status pages and share-link sign-ups: this many timed requests each, unless STATUS_TIME_MS is spent first. */
+const STATUS_SAMPLES = 50;
+/** Time a person's status page may take in all (then at least MIN_SAMPLES): a slow line is reported, not waited on. */
+const STATUS_TIME_MS = 20_000;
+const MIN_SAMPLES = 5;
+/** REFERRAL_PLACES of the second server, whose status pages are reported beside the default's (0). */
+const PLACES_MOVED = 1000;
 
 const BUDGET = {
   pageMedianMs: 100,
@@ -46,6 +60,8 @@ const BUDGET = {
   responseMs: 60_000,
   memoryMb: 100,
   signUpMs: 100,
+  /** A status page's median, with REFERRAL_PLACES at its default (0): the issue's requirement. */
+  statusMs: 100,
   commandMs: 5000,
 };
 
@@ -72,6 +88,27 @@ interface Timing {
   n: number;
   /** Every answer was what the step asks for (status, and the content it must show). */
   ok: boolean;
+  /** The unmeasured first request (code and plans loaded), when there was one. */
+  first?: number;
+}
+
+/** A person's status page, timed, and the place it had to show (worked out apart: EXPECTED_PLACE_SQL). */
+interface StatusTiming extends Timing {
+  place: number;
+}
+
+/** What the referrals' fill made, and what their paths took. The before code has none of it. */
+interface ReferralRun {
+  fillSeconds: number;
+  /** Waiting (confirmed) people after the fill. */
+  confirmed: number;
+  referrers: number;
+  counted: number;
+  statusLinks: number;
+  /** REFERRAL_PLACES ("0", "1000") → who (first in line, …) → their status page. */
+  status: Record<string, Record<string, StatusTiming>>;
+  /** `POST /api/waitlist` with a share code, a new address each time. */
+  shareSignUp: Timing;
 }
 
 interface RunResult {
@@ -87,22 +124,42 @@ interface RunResult {
   signUp: Timing;
   count: Timing;
   dryRun: Timing;
+  /** Only for the after code (its schema has referrals). */
+  referrals?: ReferralRun;
   /** What went wrong beside the figures (a command's failure), for the reader of the table. */
   notes: string[];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-/** Runs `step` once unmeasured (the first request of a path loads its code and plans), then `n` times, timed. */
-async function timed(n: number, step: () => Promise<boolean>, warmUp = true): Promise<Timing> {
-  let ok = warmUp ? await step() : true;
+/**
+ * Runs `step` once unmeasured (the first request of a path loads its code and plans), then `n` times, timed; with
+ * `budgetMs`, stops once the timed runs have taken that long in all (after MIN_SAMPLES), so a slow path is measured
+ * fewer times rather than for minutes.
+ */
+async function timed(n: number, step: () => Promise<boolean>, warmUp = true, budgetMs = Infinity): Promise<Timing> {
+  let first: number | undefined;
+  let ok = true;
+  if (warmUp) {
+    const started = performance.now();
+    ok = await step();
+    first = performance.now() - started;
+  }
   const times: number[] = [];
-  for (let i = 0; i < n; i++) {
+  let spent = 0;
+  while (times.length < n && (spent < budgetMs || times.length < MIN_SAMPLES)) {
     const started = performance.now();
     ok = (await step()) && ok;
     times.push(performance.now() - started);
+    spent += times.at(-1) ?? 0;
   }
-  return { median: median(times), max: Math.max(...times), n, ok };
+  return {
+    median: median(times),
+    max: Math.max(...times),
+    n: times.length,
+    ok,
+    ...(first === undefined ? {} : { first }),
+  };
 }
 
 /**
@@ -130,6 +187,62 @@ async function signIn(base: string): Promise<string> {
   return cookie;
 }
 
+/** Runs `use` with a client of the database at `url`, closed after (the database is dropped only once none is open). */
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The referrals' fill (bench/lib/scale-measure.ts referralFillSql), timed, and what it made. */
+async function fillReferrals(client: pg.Client): Promise<Omit<ReferralRun, "status" | "shareSignUp">> {
+  const started = performance.now();
+  for (const statement of referralFillSql()) await client.query(statement);
+  const fillSeconds = (performance.now() - started) / 1000;
+  const { rows } = await client.query<{ confirmed: number; referrers: number; counted: number; links: number }>(
+    `SELECT (SELECT count(*) FROM waitlist WHERE status = 'confirmed')::int AS confirmed,
+      (SELECT count(*) FROM waitlist WHERE status = 'confirmed' AND referrals > 0)::int AS referrers,
+      (SELECT count(*) FROM waitlist_referral WHERE outcome = 'counted')::int AS counted,
+      (SELECT count(*) FROM waitlist_token WHERE purpose = 'status')::int AS links`,
+  );
+  const made = rows[0];
+  return {
+    fillSeconds,
+    confirmed: made?.confirmed ?? 0,
+    referrers: made?.referrers ?? 0,
+    counted: made?.counted ?? 0,
+    statusLinks: made?.links ?? 0,
+  };
+}
+
+/** A person whose status page the bench opens: picked by STATUS_PEOPLE_SQL, with a status link only it knows. */
+interface StatusPerson {
+  who: string;
+  id: number;
+  code: string;
+  referrals: number;
+  /** The raw token of their link (the database keeps its hash, as src/server/tokens.ts makes it). */
+  token: string;
+}
+
+async function statusPeople(client: pg.Client, size: number): Promise<StatusPerson[]> {
+  const { rows } = await client.query<{ who: string; id: string; referral_code: string; referrals: number }>(
+    STATUS_PEOPLE_SQL,
+    [size],
+  );
+  const people: StatusPerson[] = [];
+  for (const row of rows) {
+    const { token, hash } = newToken();
+    await client.query(STATUS_TOKEN_SQL, [hash, row.id]);
+    people.push({ who: row.who, id: Number(row.id), code: row.referral_code, referrals: row.referrals, token });
+  }
+  return people;
+}
+
 async function measure(treeName: RunResult["tree"], tree: string, size: number): Promise<RunResult> {
   // The before code's pages take seconds at a million: 3 samples say as much there.
   const samples = treeName === "before" && size >= 1_000_000 ? 3 : 5;
@@ -149,18 +262,30 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
     await client.connect();
     let fillSeconds = 0;
     let analyzeSeconds = 0;
+    // The referrals and status links, on the after code's schema only (the before code's has no such tables).
+    let referralFill: Omit<ReferralRun, "status" | "shareSignUp"> | undefined;
+    let people: StatusPerson[] = [];
     try {
       let started = performance.now();
       await client.query(fillSql(size));
       fillSeconds = (performance.now() - started) / 1000;
+      if (treeName === "after") referralFill = await fillReferrals(client);
       started = performance.now();
       // Every table, as autovacuum would have by the time a list is this long: the tallies beside waitlist.
       await client.query("VACUUM ANALYZE");
       analyzeSeconds = (performance.now() - started) / 1000;
+      if (referralFill) people = await statusPeople(client, size);
     } finally {
       await client.end();
     }
     console.log(`  filled in ${fillSeconds.toFixed(1)} s, VACUUM ANALYZE ${analyzeSeconds.toFixed(1)} s`);
+    if (referralFill) {
+      console.log(
+        `  referrals filled in ${referralFill.fillSeconds.toFixed(1)} s: ${referralFill.referrers.toLocaleString("en")} ` +
+          `referrers, ${referralFill.counted.toLocaleString("en")} counted referrals, ` +
+          `${referralFill.statusLinks.toLocaleString("en")} status links`,
+      );
+    }
 
     const env = { DATABASE_URL: database.url, WAITLIST_ADMIN_TOKEN: TOKEN, EARLY_ACCESS_URL, SMTP_URL: "" };
     server = await serveFrom(tree, env, join(dataDir, "data"));
@@ -216,6 +341,45 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
     const httpReport = await httpDownload(base, server.pid, idleMb, TOKEN);
     console.log(`  HTTP export: ${describeDownload(httpReport, size)}`);
 
+    /**
+     * Each person's status page on the server at `at`, the place it shows checked against EXPECTED_PLACE_SQL
+     * (worked out now: a sign-up since moves no one below, but the line's length is not checked).
+     */
+    const statusPages = async (at: string, places: number) => {
+      const { rows } = await withClient(database.url, (c) =>
+        c.query<{ id: string; place: string }>(EXPECTED_PLACE_SQL, [places, people.map((p) => p.id)]),
+      );
+      const timings: Record<string, StatusTiming> = {};
+      for (const person of people) {
+        const place = Number(rows.find((row) => Number(row.id) === person.id)?.place ?? 0);
+        const expected = `id="status-place">${ordinal(place)} of `;
+        const timing = await timed(
+          STATUS_SAMPLES,
+          async () => {
+            const res = await fetch(`${at}/waitlist/status?token=${person.token}`);
+            const text = await res.text();
+            if (res.status === 200 && text.includes(expected)) return true;
+            const shown = /id="status-place">([^<]*)</.exec(text)?.[1];
+            const note =
+              `status page of the ${person.who} with REFERRAL_PLACES=${places} answered ${res.status}` +
+              `${shown ? ` showing “${shown}”` : ""}, not ${ordinal(place)}`;
+            if (!notes.includes(note)) notes.push(note);
+            return false;
+          },
+          true,
+          STATUS_TIME_MS,
+        );
+        timings[person.who] = { ...timing, place };
+        console.log(
+          `  status page, ${person.who} (${ordinal(place)}), REFERRAL_PLACES=${places}: ` +
+            `${ms(timing.median)} ms median, ${ms(timing.max)} ms max of ${timing.n}, first ${ms(timing.first ?? 0)} ms`,
+        );
+      }
+      return timings;
+    };
+    const status: ReferralRun["status"] = {};
+    if (referralFill) status["0"] = await statusPages(base, 0);
+
     let n = 0;
     const signUp = await timed(samples, async () => {
       const res = await fetch(`${base}/api/waitlist`, {
@@ -232,8 +396,67 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
       return res.status === 201;
     });
     console.log(`  sign-up: ${ms(signUp.median)} ms median, ${ms(signUp.max)} ms max`);
+
+    // Sign-ups through the share link of the person in the middle of the line, each a new address (startServer
+    // sets RATE_LIMIT_MAX=100000 and NETLIFY_RATE_LIMIT=off, so no allowance or proof of work is in the way). Mail is
+    // off, so each is stored confirmed with its referral 'pending': one row per request, checked after.
+    let shareSignUp: Timing | undefined;
+    const referrer = people.find((person) => person.who === "middle of the line");
+    if (referralFill && referrer) {
+      let shared = 0;
+      shareSignUp = await timed(
+        STATUS_SAMPLES,
+        async () => {
+          const res = await fetch(`${base}/api/waitlist`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", Origin: new URL(base).origin },
+            body: JSON.stringify({
+              name: "Share Bench",
+              email: `share-${shared++}@bench.example`,
+              why: "bench",
+              termsAccepted: true,
+              referral: referrer.code,
+            }),
+          });
+          const text = await res.text();
+          if (res.status === 201) return true;
+          const note = `a sign-up through a share link answered ${res.status}: ${text.slice(0, 120)}`;
+          if (!notes.includes(note)) notes.push(note);
+          return false;
+        },
+        true,
+        STATUS_TIME_MS,
+      );
+      // Each sign-up's referral row (the fill gave this person none), by its outcome: 'pending' for every one (the
+      // addresses are neither the referrer's mailbox nor a throwaway domain's).
+      const { rows } = await withClient(database.url, (c) =>
+        c.query<{ outcome: string; n: number }>(
+          "SELECT outcome, count(*)::int AS n FROM waitlist_referral WHERE referrer_id = $1 GROUP BY 1 ORDER BY 1",
+          [referrer.id],
+        ),
+      );
+      const pending = rows.find((row) => row.outcome === "pending")?.n ?? 0;
+      const outcomes = rows.map((row) => `${row.n} ${row.outcome}`).join(", ") || "none";
+      if (pending !== shared) {
+        shareSignUp.ok = false;
+        notes.push(`${shared} sign-ups through a share link recorded these referrals: ${outcomes}`);
+      }
+      console.log(
+        `  sign-up through a share link: ${ms(shareSignUp.median)} ms median, ${ms(shareSignUp.max)} ms max of ` +
+          `${shareSignUp.n}, first ${ms(shareSignUp.first ?? 0)} ms; referrals recorded of ${shared}: ${outcomes}`,
+      );
+    }
     await server.stop();
     server = undefined;
+
+    // The same status pages from a server whose referrals move people (REFERRAL_PLACES > 0): every status page
+    // then reads all the moved people (store/line.ts). Reported beside the default, with no budget of its own.
+    if (referralFill) {
+      server = await serveFrom(tree, { ...env, REFERRAL_PLACES: String(PLACES_MOVED) }, join(dataDir, "moved"));
+      status[String(PLACES_MOVED)] = await statusPages(server.url, PLACES_MOVED);
+      await server.stop();
+      server = undefined;
+    }
 
     // Each command a fresh process, as typed: start-up is part of what a person waits for, so no warm-up.
     const commandEnv = { ...process.env, DATABASE_URL: database.url, EARLY_ACCESS_URL };
@@ -270,6 +493,7 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
       signUp,
       count,
       dryRun,
+      ...(referralFill && shareSignUp ? { referrals: { ...referralFill, status, shareSignUp } } : {}),
       notes,
     };
   } finally {
@@ -371,6 +595,56 @@ const measureRows = (
   return `| ${label} | ${cells.join(" | ")} | ≤ ${ms(budget)} ms: ${faults.length ? `✗ ${faults.join("; ")}` : "✓"} |`;
 });
 
+// Referrals and status pages: the after code's runs only (the before code has no such pages).
+const referralRuns = after.filter((run) => run.referrals);
+const people = Object.keys(referralRuns[0]?.referrals?.status["0"] ?? {});
+const referralRows = ["0", String(PLACES_MOVED)].flatMap((places) =>
+  people.map((who) => {
+    const budgeted = places === "0";
+    const label = `status page, ${who} (\`REFERRAL_PLACES=${places}\`)`;
+    const faults: string[] = [];
+    const cells = referralRuns.map((run) => {
+      const t = run.referrals?.status[places]?.[who];
+      if (!t) return "—";
+      if (!t.ok) faults.push(`${sizeName(run.size)}: wrong answer`);
+      if (budgeted && t.median > BUDGET.statusMs) faults.push(`${sizeName(run.size)} median ${ms(t.median)} ms`);
+      return `${ms(t.median)} (${ms(t.max)}) · ${t.n} · ${ordinal(t.place)}${t.ok ? "" : " ✗"}`;
+    });
+    failures.push(...faults.map((fault) => `${label}: ${fault}`));
+    const verdict = faults.length ? `✗ ${faults.join("; ")}` : "✓";
+    const budget = budgeted
+      ? `≤ ${BUDGET.statusMs} ms: ${verdict}`
+      : `reported only${faults.length ? `: ${verdict}` : ""}`;
+    return `| ${label} | ${cells.join(" | ")} | ${budget} |`;
+  }),
+);
+{
+  const label = "a sign-up through a share link (`POST /api/waitlist` with `referral`)";
+  const faults: string[] = [];
+  const cells = referralRuns.map((run) => {
+    const t = run.referrals?.shareSignUp;
+    if (!t) return "—";
+    if (!t.ok) faults.push(`${sizeName(run.size)}: wrong answer`);
+    if (t.median > BUDGET.signUpMs) faults.push(`${sizeName(run.size)} median ${ms(t.median)} ms`);
+    return `${ms(t.median)} (${ms(t.max)}) · ${t.n} · first ${ms(t.first ?? 0)}${t.ok ? "" : " ✗"}`;
+  });
+  failures.push(...faults.map((fault) => `${label}: ${fault}`));
+  referralRows.push(
+    `| ${label} | ${cells.join(" | ")} | ≤ ${BUDGET.signUpMs} ms: ${faults.length ? `✗ ${faults.join("; ")}` : "✓"} |`,
+  );
+}
+const referralFills = referralRuns
+  .map((run) => {
+    const r = run.referrals;
+    if (!r) return "";
+    return (
+      `${sizeName(run.size)}: ${r.referrers.toLocaleString("en")} referrers (${((100 * r.referrers) / r.confirmed).toFixed(1)}% ` +
+      `of the confirmed), ${r.counted.toLocaleString("en")} counted referrals, ${r.statusLinks.toLocaleString("en")} ` +
+      `status links, in ${r.fillSeconds.toFixed(1)} s`
+    );
+  })
+  .join("; ");
+
 const downloadRows = columns.flatMap((run) =>
   (["console", "http"] as const).map((path) => {
     const d = run.downloads[path];
@@ -423,6 +697,32 @@ const body = [
   `| --- | ${columns.map(() => "---:").join(" | ")} | --- |`,
   ...measureRows,
   "",
+  ...(referralRuns.length
+    ? [
+        "### Status pages and share links (after code)",
+        "",
+        "Beside the fill above, by SQL before `VACUUM ANALYZE` (bench/lib/scale-measure.ts `referralFillSql`): the",
+        `confirmed rows whose id ends in 07 have 1–3 counted referrals (those ending in 0007: ${REFERRAL_TOP}), each a`,
+        "counted `waitlist_referral` row of a later person who confirmed; every person who",
+        "confirmed has a status link (its hash, as the confirmation stores it). Then four people get a status link of",
+        "`src/server/tokens.ts`'s `newToken()`, whose token the bench keeps: the first, the middle and the last waiting",
+        `person in sign-up order without referrals, and the top referrer nearest the middle. ${referralFills}.`,
+        "",
+        "`GET /waitlist/status?token=…` of each, after one unmeasured request, then up to",
+        `${STATUS_SAMPLES} timed (fewer once ${STATUS_TIME_MS / 1000} s are spent, at least ${MIN_SAMPLES}), before the sign-ups; every answer must`,
+        "be 200 and show the place the whole line numbered by window functions gives (not store/line.ts's arithmetic).",
+        `With \`REFERRAL_PLACES=0\` (the default), then from a second server with \`REFERRAL_PLACES=${PLACES_MOVED}\`. A sign-up through`,
+        "the middle person's share code, a new address each time, timed the same way (mail off, so each is stored",
+        "confirmed with its referral pending; every one's referral row checked). The people are those of the list as",
+        "filled (the sign-ups come after them). Cells: ms median (max) · requests timed · the place shown, or the",
+        "first, unmeasured request's ms (a share code's first sign-up loads the disposable-domain list).",
+        "",
+        `| | ${referralRuns.map(head).join(" | ")} | budget |`,
+        `| --- | ${referralRuns.map(() => "---:").join(" | ")} | --- |`,
+        ...referralRows,
+        "",
+      ]
+    : []),
   "The whole list downloaded as a browser or a script does it (`Accept-Encoding: gzip, deflate, br, zstd`): the",
   'console\'s form, then every part its page links to; the HTTP export, then every `Link: rel="next"` until none.',
   `Sizes are bodies as sent (compressed when the server compresses). Budget per response ≤ ${BUDGET.responseBytes / 1_000_000} MB on the wire`,

@@ -70,6 +70,77 @@ export function fillSql(rows: number): string {
       (ARRAY[NULL, '@someone on the fediverse', NULL, 'A friend sent me the link.', NULL])[1 + g % 5] AS connect) AS a`;
 }
 
+/**
+ * Referrals and status links as a list that has had them for its 180 days holds them (migration 0011), for the
+ * tree whose schema has them, run after fillSql. Statements in order:
+ *
+ * 1. Referrers: the confirmed rows with an id ending in 07 (about 1.3% of the confirmed, so about 0.7% of the list);
+ *    each has 1–3 referrals, and one in 10,000 rows (id ending in 0007) is a top referrer with REFERRAL_TOP. The
+ *    referred are the next rows after the referrer that are not pending (within 100 ids, so no row is referred
+ *    twice), each a waitlist_referral row counted when they confirmed, with a mailbox key of its own on both rows.
+ * 2. Each referrer's `referrals`, from its counted rows (as the confirming statement keeps it).
+ * 3. A status link for every person who confirmed (made when they did): only its hash, of no raw token anyone
+ *    knows, so the table is the size it would be; the bench adds the few it asks for (statusTokenSql).
+ */
+export const REFERRAL_TOP = 40;
+export function referralFillSql(): string[] {
+  return [
+    `INSERT INTO waitlist_referral (referred_id, referrer_id, mailbox_key, outcome, created_at, counted_at)
+      SELECT d.id, r.id, 'bench:' || d.id, 'counted', d.created_at, d.confirmed_at
+      FROM waitlist r
+      CROSS JOIN LATERAL (SELECT o.id, o.created_at, o.confirmed_at FROM waitlist o
+        WHERE o.id > r.id AND o.id < r.id + 100 AND o.status <> 'pending'
+        ORDER BY o.id LIMIT (CASE WHEN r.id % 10000 = 7 THEN ${REFERRAL_TOP} ELSE 1 + r.id / 100 % 3 END)) d
+      WHERE r.status = 'confirmed' AND r.id % 100 = 7`,
+    `UPDATE waitlist w SET mailbox_key = r.mailbox_key FROM waitlist_referral r WHERE w.id = r.referred_id`,
+    `UPDATE waitlist w SET referrals = c.n
+      FROM (SELECT referrer_id, count(*)::int AS n FROM waitlist_referral WHERE outcome = 'counted'
+            GROUP BY referrer_id) c
+      WHERE w.id = c.referrer_id`,
+    `INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at, created_at)
+      SELECT encode(sha256(convert_to('bench-status-' || id || '-' || random(), 'UTF8')), 'hex'), id, 'status',
+        'infinity', confirmed_at
+      FROM waitlist WHERE status <> 'pending'`,
+  ];
+}
+
+/**
+ * The people whose status pages the bench opens, picked by SQL from the list as filled ($1: its size): the first,
+ * the one nearest the middle and the last in sign-up order among the waiting without referrals, and the top
+ * referrer nearest the middle (moved forward when REFERRAL_PLACES > 0).
+ */
+export const STATUS_PEOPLE_SQL = `
+  (SELECT 'first in line' AS who, id, referral_code, referrals FROM waitlist
+    WHERE status = 'confirmed' AND referrals = 0 ORDER BY created_at, id LIMIT 1)
+  UNION ALL
+  (SELECT 'middle of the line', id, referral_code, referrals FROM waitlist
+    WHERE status = 'confirmed' AND referrals = 0 ORDER BY abs(id - $1::bigint / 2), id LIMIT 1)
+  UNION ALL
+  (SELECT 'last in line', id, referral_code, referrals FROM waitlist
+    WHERE status = 'confirmed' AND referrals = 0 ORDER BY created_at DESC, id DESC LIMIT 1)
+  UNION ALL
+  (SELECT 'top referrer nearest the middle', id, referral_code, referrals FROM waitlist
+    WHERE status = 'confirmed' AND referrals > 0 ORDER BY referrals DESC, abs(id - $1::bigint / 2), id LIMIT 1)`;
+
+/** A status link for person $2 whose raw token the bench holds ($1: its hash, by src/server/tokens.ts). */
+export const STATUS_TOKEN_SQL = `INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
+  VALUES ($1, $2, 'status', 'infinity')`;
+
+/**
+ * Where people $2 (ids) stand in line with REFERRAL_PLACES $1, worked out the slow and obvious way (the whole line
+ * numbered by window functions), not by src/server/store/line.ts: what their status page must say. The rule is that
+ * file's: line number b − places × referrals, a moved person first on a tie, then sign-up order.
+ */
+export const EXPECTED_PLACE_SQL = `
+  WITH line AS (
+    SELECT id, referrals, row_number() OVER (ORDER BY created_at, id) AS b FROM waitlist WHERE status = 'confirmed'
+  ), ordered AS (
+    SELECT id, row_number() OVER (
+      ORDER BY b - $1::int * referrals, CASE WHEN $1::int > 0 AND referrals > 0 THEN 0 ELSE 1 END, b) AS place
+    FROM line
+  )
+  SELECT id, place FROM ordered WHERE id = ANY($2::bigint[])`;
+
 /** Resident memory (VmRSS) of `pid` and every process under it, in MB: the server as the machine sees it. */
 export function treeRssMb(pid: number): number {
   const pids = [pid];

@@ -14,6 +14,8 @@ export const EXPORT_SQL = {
     LEFT JOIN LATERAL (
       SELECT r.email AS ref_email, r.key_id AS ref_key_id, r.sealed AS ref_sealed
       FROM waitlist_referral rr JOIN waitlist r ON r.id = rr.referrer_id WHERE rr.referred_id = waitlist.id
+      -- One row at most (the primary key): LIMIT makes the planner look each one up, never merge-join the table.
+      LIMIT 1
     ) ref ON true
     WHERE id > $1::bigint AND ($5::bigint IS NULL OR id <= $5::bigint)
       AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)

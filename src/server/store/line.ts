@@ -91,9 +91,19 @@ export const LINE_SQL = {
   /** Person `$1`'s sign-up place (when they are waiting) and counted referrals. */
   person: `SELECT w.id, w.status, w.referrals, CASE WHEN w.status = 'confirmed' THEN 1 + ${WAITING_BEFORE("w")} END AS b
     FROM waitlist w WHERE w.id = $1`,
-  /** Every waiting person with counted referrals, with their sign-up place. */
-  movers: `SELECT w.id, w.referrals, 1 + ${WAITING_BEFORE("w")} AS b, w.invite_wave_id IS NOT NULL AS held
-    FROM waitlist w WHERE w.status = 'confirmed' AND w.referrals > 0`,
+  /**
+   * Every waiting person with counted referrals, with their sign-up place: the tally's running total before their
+   * hour (computed once, not once per person), then a count within that hour.
+   */
+  movers: `WITH hours AS (
+      SELECT hour, sum(count) OVER (ORDER BY hour) - count AS before FROM waitlist_line_tally
+    )
+    SELECT w.id, w.referrals, w.invite_wave_id IS NOT NULL AS held,
+      1 + coalesce(h.before, 0) + (SELECT count(*) FROM waitlist o WHERE o.status = 'confirmed'
+        AND o.created_at >= (${HOUR("w.created_at")}) AT TIME ZONE 'UTC'
+        AND (o.created_at, o.id) < (w.created_at, w.id)) AS b
+    FROM waitlist w LEFT JOIN hours h ON h.hour = ${HOUR("w.created_at")}
+    WHERE w.status = 'confirmed' AND w.referrals > 0`,
   /** The first `$1` waiting people in sign-up order, with their referrals and whether a wave already holds them. */
   head: `SELECT id, referrals, invite_wave_id IS NOT NULL AS held FROM waitlist
     WHERE status = 'confirmed' ORDER BY created_at, id LIMIT $1`,
