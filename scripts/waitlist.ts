@@ -4,6 +4,7 @@
  *   export [--format csv|mail-csv|json] [--since DATE] [--confirmed-only]   entries to standard output, streamed
  *   invite --next N [--yes]                    lets the N oldest confirmed in (a dry run without --yes)
  *   update --subject S --body-file F [--yes]   writes to the people who said yes to updates (a dry run without --yes)
+ *   webhooks deliver                           delivers the webhook events that are due, now
  *   purge-pending --older-than 14d [--yes]     deletes never-confirmed sign-ups (a dry run without --yes)
  *   encrypt                                    seals every row not yet under DATA_KEY (resumable)
  * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
@@ -17,6 +18,7 @@ import { parseArgs } from "node:util";
 import { PURGE_MIN_DAYS } from "../src/lib/waitlist/consent";
 import { allowEmbeddedDatabase, openStore } from "../src/server/app/instance";
 import type { Store } from "../src/server/app/store";
+import { audit } from "../src/server/audit";
 import { getConfig } from "../src/server/config";
 import { DataKeyError } from "../src/server/data-key";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
@@ -25,6 +27,7 @@ import { openPgliteDb } from "../src/server/db/pglite";
 import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export/rows";
 import { earlyAccessBase, InviteConfigError } from "../src/server/invitations/wave";
 import { logToStandardError } from "../src/server/log";
+import { deliverNow } from "../src/server/webhooks";
 import { explainDbError } from "./lib/db-errors";
 import { count, encrypt, invite, update } from "./lib/waitlist-commands";
 
@@ -51,6 +54,8 @@ Commands:
     --body-file PATH          required: the plain text (at most 100 KB); links are made clickable
     --yes                     really send; without it, only says how many it would reach. Killed or cut off?
                               Run the same command again: it goes on where it stopped, nobody mailed twice
+  webhooks deliver            delivers the webhook events that are due now (needs WEBHOOK_URL and WEBHOOK_SECRET);
+                              the scheduled function does the same every minute
   purge-pending               deletes sign-ups never confirmed (only when confirmation by e-mail is on)
     --older-than 14d          required: untouched for that long (days, e.g. 14d; or hours, e.g. 36h)
     --yes                     really delete; without it, only says how many would go
@@ -90,7 +95,7 @@ if (values.help || !command || command === "help") {
   console.log(HELP);
   process.exit(command || values.help ? 0 : 2);
 }
-if (!["count", "export", "invite", "update", "purge-pending", "encrypt"].includes(command)) {
+if (!["count", "export", "invite", "update", "webhooks", "purge-pending", "encrypt"].includes(command)) {
   fail(`unknown command "${command}"\n\n${HELP}`);
 }
 /** --older-than in hours: `14d` or `36h`. */
@@ -117,6 +122,12 @@ if (command === "invite") {
     if (error instanceof InviteConfigError) fail(error.message);
     throw error;
   }
+}
+
+if (command === "webhooks") {
+  if (positionals[1] !== "deliver") fail('webhooks needs what to do: "webhooks deliver"');
+  if (getConfig().webhookProblem) fail(getConfig().webhookProblem as string);
+  if (!getConfig().webhook) fail("webhooks are off: set WEBHOOK_URL and WEBHOOK_SECRET to deliver them.");
 }
 
 let body = "";
@@ -183,20 +194,33 @@ try {
     await count(store, source);
   } else if (command === "invite") {
     exitCode = await invite({ store, source, next, yes: values.yes ?? false, base: accessUrl as URL });
+    if (values.yes) await audit(store.db, "CLI", "wave", { size: next, exit: exitCode });
   } else if (command === "update") {
     exitCode = await update({ store, source, subject: values.subject ?? "", body, yes: values.yes ?? false, fail });
+    if (values.yes) await audit(store.db, "CLI", "update", { subject: values.subject ?? "", exit: exitCode });
+  } else if (command === "webhooks") {
+    const report = await deliverNow(store, config, "cli");
+    console.log(
+      `Webhooks in ${source}: ${report?.delivered ?? 0} delivered, ${report?.retrying ?? 0} to be tried again, ${report?.failed ?? 0} failed for good${report?.gone ? "; the receiver answered 410 Gone: deliveries are paused until re-enabled in the console" : ""}.`,
+    );
+    exitCode = report && (report.retrying > 0 || report.failed > 0 || report.gone) ? 1 : 0;
   } else if (command === "export") {
     const confirmedOnly = values["confirmed-only"] ?? false;
     // Streamed batch by batch, waiting for stdout to drain: memory holds one batch whatever the list's size.
     const batches = await openBatches(store, { since, confirmedOnly, timeoutMs: getConfig().dbTimeoutMs * 4 });
+    let bytes = 0;
     for await (const parts of exportParts(batches, format)) {
-      if (!process.stdout.write(parts.join(""))) await once(process.stdout, "drain");
+      const text = parts.join("");
+      bytes += Buffer.byteLength(text);
+      if (!process.stdout.write(text)) await once(process.stdout, "drain");
     }
+    await audit(store.db, "CLI", "export", { via: "cli", format, bytes, confirmedOnly });
   } else if (command === "encrypt") {
     exitCode = await encrypt(store, config, source, fail);
   } else {
     const apply = values.yes ?? false;
     const { matched, purged } = await store.purgePending(olderThanHours, apply);
+    if (apply) await audit(store.db, "CLI", "purge-pending", { olderThanHours, purged });
     const what = `${matched} pending sign-up${matched === 1 ? "" : "s"} untouched for ${values["older-than"]}`;
     console.log(
       apply

@@ -1,6 +1,7 @@
 import type { Config } from "@netlify/functions";
 import { PURGE_MIN_DAYS } from "../../src/lib/waitlist/consent";
 import { getStore } from "../../src/server/app/instance";
+import { createAuditLog } from "../../src/server/audit";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
 
@@ -9,6 +10,14 @@ import { describeError, log } from "../../src/server/log";
  * life of a confirmation link; a shorter setting purges nothing and logs an error). Off unless that variable is set; `npm run waitlist -- purge-pending --older-than 14d` does the same by hand.
  */
 export default async (): Promise<Response> => {
+  // The audit log keeps AUDIT_DAYS (365) days: older entries go every day, whatever the pending purge's setting.
+  try {
+    const store = await getStore();
+    const removed = await createAuditLog(store.db).purge(getConfig().auditDays);
+    log("info", "audit.purged", { days: getConfig().auditDays, removed });
+  } catch (error) {
+    log("error", "audit.purge_failed", describeError(error));
+  }
   const days = getConfig().purgePendingAfterDays;
   if (days === null) {
     log("info", "waitlist.purge_off");

@@ -6,12 +6,16 @@ import type { Config } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
-import { deliverNow } from "../../src/server/webhooks";
+import { deliverNow, syncWebhooks } from "../../src/server/webhooks";
 
 export default async (): Promise<Response> => {
   const config = getConfig();
-  if (!config.webhook) return new Response(null, { status: 204 });
   try {
+    // Webhooks unset (or unset since): the database stops recording events for nobody.
+    if (!config.webhook) {
+      await syncWebhooks(await getStore(), config);
+      return new Response(null, { status: 204 });
+    }
     await deliverNow(await getStore(), config, "scheduled", 25_000);
     return new Response(null, { status: 204 });
   } catch (error) {

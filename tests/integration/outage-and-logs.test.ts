@@ -57,12 +57,14 @@ describe("a database that hangs", () => {
 
   // The database never answers: the test's own timeout (well above DB_TIMEOUT_MS) is the bound.
   it("answers 503 within the bounded time, with one log line and no personal data", { timeout: 5000 }, async () => {
-    const { result: res, lines } = await captureLogs(() =>
+    const { result: res, lines: all } = await captureLogs(() =>
       call(post({ ...valid, email: "slow.person@example.com", name: "Slow Person" }), "203.0.113.200"),
     );
+    // Which secret is in use is said once per process, by whichever test of this worker reads it first.
+    const lines = all.filter((line) => !line.includes('"event":"server.secret"'));
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ error: "The waitlist is unavailable right now. Please try again." });
-    expect(lines).toHaveLength(1);
+    expect(lines, lines.join("\n")).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? "")).toMatchObject({ level: "error", event: "waitlist.store_failed" });
     expect(lines[0]).not.toMatch(/slow|secret|example|203\.0\.113/i);
   });

@@ -51,9 +51,9 @@ export function getStore(): Promise<Store> {
       current = undefined;
     });
   }
-  // Webhook events are recorded exactly while this process has WEBHOOK_URL (the database writes them): said to the
-  // database once per instance, and again on the next call if the database could not be reached.
-  if (!synced) {
+  // With WEBHOOK_URL, the database records webhook events (its triggers write them): said to it once per instance,
+  // and again on the next call if it could not be reached. Without, the scheduled delivery switches them off.
+  if (!synced && getConfig().webhook) {
     const store = current;
     synced = store.then((opened) => syncWebhooks(opened, getConfig()));
     synced.catch((error: unknown) => {

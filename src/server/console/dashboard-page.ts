@@ -143,7 +143,7 @@ function newest(d: Dashboard): string {
     .map(
       (
         r,
-      ) => `<tr><td data-label="Signed up">${h(r.created_at.slice(0, 16).replace("T", " "))}</td><td data-label="Email">${h(r.email)}</td><td data-label="Name">${h(r.name ?? "")}</td><td data-label="Status">${STATUS_LABELS[r.status]}</td><td data-label="Source">${h(r.source ?? "")}</td><td data-label="Referrals">${r.referrals} <span class="note">· code ${h(r.referralCode)}</span></td>
+      ) => `<tr><td data-label="Signed up">${h(r.created_at.slice(0, 16).replace("T", " "))}</td><td data-label="Email"><a href="${CONSOLE_PATHS.person}?id=${r.id}">${h(r.email)}</a></td><td data-label="Name">${h(r.name ?? "")}</td><td data-label="Status">${STATUS_LABELS[r.status]}</td><td data-label="Source">${h(r.source ?? "")}</td><td data-label="Referrals">${r.referrals} <span class="note">· code ${h(r.referralCode)}</span></td>
 <td><form method="post" action="${CONSOLE_PATHS.remove}" class="inline"><input type="hidden" name="email" value="${h(r.email)}"><button type="submit" class="quiet" aria-label="Remove ${h(r.email)}">Remove</button></form></td></tr>`,
     )
     .join("");

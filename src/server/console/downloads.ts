@@ -10,6 +10,7 @@
  *   page made: a link edited by hand is a 400, never a read of the whole table.
  */
 import { createHmac } from "node:crypto";
+import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import {
   download,
@@ -77,6 +78,12 @@ export async function exportPage(
   const format = EXPORT_FORMATS.includes(asked as ExportFormat) ? (asked as ExportFormat) : "csv";
   const { parts } = await planParts(store, format, config.dbTimeoutMs, size);
   log("info", "admin.export", { admin: logId, format, parts: parts.length });
+  await audit(store.db, admin, "export", {
+    via: "console",
+    format,
+    parts: parts.length,
+    rows: parts.reduce((n, p) => n + p.rows, 0),
+  });
   if (parts.length === 0)
     return message(200, "Download the list", "There are no sign-ups yet: nothing to download.", admin);
   const { extension } = EXPORT_TYPES[format];

@@ -7,6 +7,7 @@
  */
 import type { Context } from "@netlify/functions";
 import { LIMITS } from "../../lib/waitlist/rules";
+import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import type { ServerDeps } from "../deps";
 import { isCrossSite, siteOrigin } from "../http/origin";
@@ -16,6 +17,7 @@ import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import { type Mailer, mailerFor } from "../mail/mailer";
 import type { Store } from "../store/types";
+import { auditPage } from "./audit";
 import { dashboard } from "./dashboard";
 import { type DownloadDeps, exportPage, exportPart } from "./downloads";
 import { adminIdentity } from "./identity";
@@ -29,11 +31,13 @@ import {
   type SignInMode,
   signInPage,
 } from "./pages";
+import { type PersonVisit, personAction, personPage } from "./person";
 import { createSessions, SESSION_HOURS, SIGN_IN_LINK_MINUTES } from "./sessions";
 import { cookieValue, sessionCookie, signIn, signInMode } from "./sign-in";
 import { continueUpdate, UPDATES_MAX_BODY, type UpdateVisit, updatesAction, updatesHome } from "./updates";
 import { waveFile } from "./wave-files";
 import { invite, WAVE_SLICE_MS, type WaveDeps } from "./waves";
+import { WEBHOOK_NOTICES, webhooksAction, webhooksPage } from "./webhooks";
 
 export { atRestWarning } from "./dashboard";
 export { SESSION_COOKIE, SIGN_IN_MAILS_PER_HOUR, signInMode } from "./sign-in";
@@ -69,6 +73,16 @@ type Route = { maxBody?: number } & (
   | { open?: false; run: (visit: Visit & { who: string }) => Promise<Response> | Response }
 );
 
+/** What a person's page is given. */
+const personVisit = (visit: Visit & { who: string }): PersonVisit => ({
+  store: visit.store,
+  config: visit.config,
+  admin: visit.who,
+  origin: visit.origin,
+  mailer: visit.mailer,
+  fields: visit.fields,
+});
+
 /** What an update's step is given (updates.ts): the visit, its slice of time, and who in the logs. */
 const updateVisit = (visit: Visit & { who: string }): UpdateVisit => ({
   store: visit.store,
@@ -99,6 +113,12 @@ const PAGES: Record<string, Route> = {
     run: ({ req, store, config, who, logId }) => exportPart(req, store, config, who, logId(who)),
   },
   [CONSOLE_PATHS.updates]: { run: (visit) => updatesHome(updateVisit(visit)) },
+  [CONSOLE_PATHS.webhooks]: {
+    run: ({ store, config, who, url }) =>
+      webhooksPage(store, config, who, WEBHOOK_NOTICES[url.searchParams.get("done") ?? ""] ?? ""),
+  },
+  [CONSOLE_PATHS.audit]: { run: ({ store, config, who, url }) => auditPage(store, config, who, url) },
+  [CONSOLE_PATHS.person]: { run: (visit) => personPage(personVisit(visit), visit.url.searchParams.get("id") ?? "") },
 };
 
 /** The actions: a POST from one of the console's forms. */
@@ -113,7 +133,10 @@ const ACTIONS: Record<string, Route> = {
     open: true,
     run: async ({ cookie, who, store, origin, logId }) => {
       if (cookie) await createSessions(store.db).end(cookie);
-      if (who) log("info", "admin.sign_out", { admin: logId(who) });
+      if (who) {
+        log("info", "admin.sign_out", { admin: logId(who) });
+        await audit(store.db, who, "sign-out");
+      }
       return seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(origin, "", 0) });
     },
   },
@@ -130,6 +153,8 @@ const ACTIONS: Record<string, Route> = {
       if (fields["confirm"] !== "yes") return removeConfirmPage(who, email);
       const removed = await withTimeout(store.erase(email), config.dbTimeoutMs);
       log("info", "admin.remove", { admin: logId(who), removed });
+      // The removed person's address is not kept, not even here.
+      await audit(store.db, who, "remove", { removed });
       return seeOther(`${CONSOLE_PATH}?removed=${removed ? 1 : 0}`);
     },
   },
@@ -139,6 +164,8 @@ const ACTIONS: Record<string, Route> = {
   },
   [CONSOLE_PATHS.updates]: { maxBody: UPDATES_MAX_BODY, run: (visit) => updatesAction(updateVisit(visit)) },
   [CONSOLE_PATHS.updatesContinue]: { run: (visit) => continueUpdate(updateVisit(visit)) },
+  [CONSOLE_PATHS.webhooks]: { run: ({ store, config, who, fields }) => webhooksAction(store, config, who, fields) },
+  [CONSOLE_PATHS.person]: { run: (visit) => personAction(personVisit(visit)) },
 };
 
 /** The e-mailed link's button: a single-use token for a session. */
@@ -155,6 +182,7 @@ async function confirmSignIn({ url, fields, store, config, origin, logId }: Visi
     );
   }
   log("info", "admin.sign_in", { admin: logId(admin), by: "link" });
+  await audit(store.db, admin, "sign-in", { by: "link" });
   return seeOther(CONSOLE_PATH, {
     "Set-Cookie": sessionCookie(origin, await sessions.open(identity.ofAddress(admin)), SESSION_HOURS * 3600),
   });

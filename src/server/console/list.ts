@@ -29,6 +29,7 @@ export type ListPosition =
 
 /** An entry as the console lists it, with the cursor that continues the list from it. */
 export interface ListedEntry {
+  id: number;
   created_at: string;
   email: string;
   name: string | null;
@@ -134,6 +135,7 @@ export function createConsoleList(db: Db, dataKeys: DataKeys | null) {
     const { email, name } = personOf(dataKeys, r);
     const created_at = new Date(r.created_at).toISOString();
     return {
+      id: Number(r.id),
       created_at,
       email,
       name,

@@ -19,6 +19,9 @@ export const CONSOLE_PATHS = {
   exportPart: `${CONSOLE_PATH}/export/part`,
   updates: `${CONSOLE_PATH}/updates`,
   updatesContinue: `${CONSOLE_PATH}/updates/continue`,
+  webhooks: `${CONSOLE_PATH}/webhooks`,
+  audit: `${CONSOLE_PATH}/audit`,
+  person: `${CONSOLE_PATH}/person`,
 } as const;
 
 /** The most people one wave from the console invites (sent in slices: waves.ts); larger waves belong to the CLI. */
@@ -93,7 +96,7 @@ const NAME = `${SITE.name} console`;
 
 function layout(title: string, body: string, admin: string | null): string {
   const who = admin
-    ? `<nav class="areas" aria-label="Console"><a href="${CONSOLE_PATH}">Waitlist</a><a href="${CONSOLE_PATHS.updates}">Updates</a></nav>
+    ? `<nav class="areas" aria-label="Console"><a href="${CONSOLE_PATH}">Waitlist</a><a href="${CONSOLE_PATHS.updates}">Updates</a><a href="${CONSOLE_PATHS.webhooks}">Webhooks</a><a href="${CONSOLE_PATHS.audit}">Audit log</a></nav>
 <p>Signed in as ${h(admin === "token" ? "the admin token" : admin)}</p>
 <form method="post" action="${CONSOLE_PATHS.signOut}" class="inline"><button type="submit" class="quiet">Sign out</button></form>`
     : "";

@@ -4,6 +4,7 @@
  */
 import type { Context } from "@netlify/functions";
 import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
+import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { readCookie } from "../http/cookies";
 import { clientKey, comeBackLater, rateWindow } from "../http/rate-limit";
@@ -78,6 +79,7 @@ export async function signIn(
     const identity = await adminIdentity(config, store);
     const id = await createSessions(store.db).open(identity.ofToken(config.adminToken ?? ""));
     log("info", "admin.sign_in", { admin: identity.logId("token"), by: "token" });
+    await audit(store.db, "token", "sign-in", { by: "token" });
     return seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(origin, id, SESSION_HOURS * 3600) });
   }
   const email = (fields["email"] ?? "").trim().toLowerCase();

@@ -5,6 +5,7 @@
  * updates has their counts. Plain forms, no JavaScript; the draft travels in hidden fields between the steps.
  */
 import { randomBytes } from "node:crypto";
+import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
 import { withTimeout } from "../http/timeout";
@@ -190,6 +191,12 @@ async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
       visit.admin,
     );
   }
+  await audit(visit.store.db, visit.admin, "update", {
+    update: id,
+    sent: report.sent,
+    failed: report.failed,
+    remaining: report.remaining,
+  });
   log("info", "admin.update_sent", {
     admin: visit.logId,
     update: id,

@@ -9,6 +9,7 @@
  * a link of EARLY_ACCESS_URL and a code), so under 3 MB, within the 6 MB a function may answer whole.
  */
 import { randomBytes } from "node:crypto";
+import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
 import { attachment, seeOther } from "../http/responses";
@@ -119,6 +120,13 @@ export async function invite(request: WaveRequest): Promise<Response> {
   await records.record(wave, { ...report, stopped: report.stopped !== null }, fileIds);
   log("info", "admin.invite", {
     admin: (await adminIdentity(config, store)).logId(admin),
+    invited: report.invited,
+    refused: report.refused,
+    paused: report.paused !== null,
+  });
+  await audit(store.db, admin, "wave", {
+    size: next,
+    wave,
     invited: report.invited,
     refused: report.refused,
     paused: report.paused !== null,

@@ -1,4 +1,5 @@
 import type { Context } from "@netlify/functions";
+import { audit } from "../audit";
 import type { ServerDeps } from "../deps";
 import { guardBearer, refusedToken } from "../http/bearer";
 import { attachment, json } from "../http/responses";
@@ -59,11 +60,11 @@ export function createExportHandler(deps: ServerDeps & { partSize?: PartSize }) 
       const part = await nextPart(store, format, after, through, ms, deps.partSize);
       // No part left (an empty list, or the rest removed meanwhile): the file's header alone, and no next.
       const options = { confirmedOnly: query.has("confirmed-only"), timeoutMs: ms, after, through: part?.to ?? after };
-      const body = await openExport(store, format, options, ({ rows, error }) =>
-        error
-          ? log("error", "waitlist.export_failed", { rows, after, ...describeError(error) })
-          : log("info", "waitlist.export", { rows, format, after }),
-      );
+      const body = await openExport(store, format, options, ({ rows, error }) => {
+        if (error) return log("error", "waitlist.export_failed", { rows, after, ...describeError(error) });
+        log("info", "waitlist.export", { rows, format, after });
+        void audit(store.db, "token", "export", { via: "http", format, rows, after });
+      });
       const headers: Record<string, string> = {};
       if (part && part.to < through) {
         const next = new URLSearchParams(query);

@@ -140,6 +140,9 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
       const [row] = await db.query<{ id: number }>(SQL.startWave, [owner, size]);
       return Number(row?.id);
     },
+    async reserveIds(wave, ids) {
+      return (await db.query(SQL.reserve, [wave, ids])).length;
+    },
     async reserve(wave, count, places) {
       // People another wave took (or is taking) at this moment are passed over: the line is read again without them.
       const taken = new Set<number>();

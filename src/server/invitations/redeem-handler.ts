@@ -8,6 +8,7 @@
  * 503. Logs say what happened, never the code or the address.
  */
 import type { Context } from "@netlify/functions";
+import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { guardBearer, refusedToken } from "../http/bearer";
 import { mediaType, readBody } from "../http/request-body";
@@ -69,6 +70,7 @@ export function createRedeemHandler(deps: RedeemDeps) {
       await withTimeout(store.checkDataKey(), config.dbTimeoutMs);
       const result = await withTimeout(store.invites.redeem(hashToken(code)), config.dbTimeoutMs);
       log("info", "invites.redeem", { outcome: result.outcome });
+      await audit(store.db, "token", "invite.redeem", { outcome: result.outcome });
       switch (result.outcome) {
         case "joined":
           return json(200, { email: result.email, name: result.name });

@@ -78,6 +78,8 @@ export interface WaveOptions {
   slice?: WaveSlice;
   /** REFERRAL_PLACES: how the line is ordered (store/line.ts); 0 (the default): sign-up order. */
   referralPlaces?: number;
+  /** These people, not the next in line (the console's "invite now" on a person's page). */
+  people?: number[];
 }
 
 export interface WaveReport {
@@ -203,8 +205,8 @@ export async function runWave(options: WaveOptions): Promise<WaveReport> {
   }
 
   const wave = options.wave ?? (await store.invites.startWave(owner, options.next));
-  let reserved = 0;
-  while (reserved < options.next) {
+  let reserved = options.people ? await store.invites.reserveIds(wave, options.people) : 0;
+  while (!options.people && reserved < options.next) {
     const got = await store.invites.reserve(wave, options.next - reserved, options.referralPlaces ?? 0);
     if (got === 0) break;
     reserved += got;

@@ -196,6 +196,8 @@ export interface InviteStore {
   startWave(owner: string, size: number): Promise<number>;
   /** Reserves up to `count` more of the next people in line for the wave; resolves to how many it got. */
   reserve(wave: number, count: number, places: number): Promise<number>;
+  /** Reserves exactly people `ids` (those still confirmed and in no wave) for the wave: the console's "invite now". */
+  reserveIds(wave: number, ids: number[]): Promise<number>;
   members(wave: number): Promise<WaveMember[]>;
   unfinished(staleSeconds: number): Promise<UnfinishedWave[]>;
   takeOver(wave: number, from: string, to: string): Promise<boolean>;

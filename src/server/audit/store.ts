@@ -1,0 +1,45 @@
+/**
+ * The team's audit log in SQL: an entry per action (who, when, what, details), appended, never changed; the daily
+ * purge deletes entries older than AUDIT_DAYS. Details never hold a signed-up person's address.
+ */
+import type { Db } from "../db/types";
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  details: Record<string, unknown>;
+}
+
+export const AUDIT_SQL = {
+  append: "INSERT INTO waitlist_audit (actor, action, details) VALUES ($1, $2, $3::jsonb)",
+  /** Up to `$1` entries older than entry `$2` (null: from the newest), newest first. */
+  page: `SELECT id, at, actor, action, details FROM waitlist_audit
+    WHERE ($2::bigint IS NULL OR id < $2::bigint) ORDER BY id DESC LIMIT $1`,
+  purge: "DELETE FROM waitlist_audit WHERE at < now() - make_interval(days => $1::int)",
+} as const;
+
+export function createAuditLog(db: Db) {
+  return {
+    async append(actor: string, action: string, details: Record<string, unknown> = {}): Promise<void> {
+      await db.query(AUDIT_SQL.append, [actor, action, JSON.stringify(details)]);
+    },
+    async page(limit: number, before: number | null): Promise<AuditEntry[]> {
+      const rows = await db.query<{ id: number; at: unknown; actor: string; action: string; details: unknown }>(
+        AUDIT_SQL.page,
+        [limit, before],
+      );
+      return rows.map((r) => ({
+        id: Number(r.id),
+        at: new Date(r.at as string).toISOString(),
+        actor: r.actor,
+        action: r.action,
+        details: (typeof r.details === "string" ? JSON.parse(r.details) : r.details) as Record<string, unknown>,
+      }));
+    },
+    async purge(days: number): Promise<number> {
+      return (await db.query(`${AUDIT_SQL.purge} RETURNING id`, [days])).length;
+    },
+  };
+}

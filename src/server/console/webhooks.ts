@@ -1,0 +1,94 @@
+/**
+ * The delivery log (GET /admin/webhooks): whether webhooks are on, paused by a 410 or off, the counts, and the
+ * recent events with their status, attempts, last answer and next try; "Retry now" for one, "Send a test event",
+ * and "Re-enable deliveries" after a 410 (POST /admin/webhooks, action=…).
+ */
+import { audit } from "../audit";
+import type { ServerConfig } from "../config";
+import { escapeHtml as h } from "../http/form-page";
+import { seeOther } from "../http/responses";
+import { withTimeout } from "../http/timeout";
+import type { Store } from "../store/types";
+import { createWebhookStore, deliverNow } from "../webhooks";
+import { CONSOLE_PATHS, message, page } from "./pages";
+
+const RECENT = 50;
+const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace("T", " ") : "—");
+
+export async function webhooksPage(store: Store, config: ServerConfig, admin: string, notice = ""): Promise<Response> {
+  const hooks = createWebhookStore(store.db);
+  const [state, counts, events] = await withTimeout(
+    Promise.all([hooks.state(), hooks.counts(), hooks.recent(RECENT)]),
+    config.dbTimeoutMs,
+  );
+  const on = config.webhook
+    ? state.pausedAt
+      ? `<p class="error" role="alert">Deliveries are paused since ${when(state.pausedAt)}: ${h(state.pausedReason ?? "")}</p>
+<form method="post" action="${CONSOLE_PATHS.webhooks}"><input type="hidden" name="action" value="resume"><button type="submit">Re-enable deliveries</button></form>`
+      : `<p>On: events go to ${h(config.webhook.url)}, signed with WEBHOOK_SECRET.</p>`
+    : `<p class="note">Off: set WEBHOOK_URL and WEBHOOK_SECRET to send the list's changes to another tool.</p>`;
+  const rows = events
+    .map((e) => {
+      const retry =
+        e.state === "delivered"
+          ? ""
+          : `<form method="post" action="${CONSOLE_PATHS.webhooks}" class="inline"><input type="hidden" name="action" value="retry"><input type="hidden" name="id" value="${h(e.id)}"><button type="submit" class="quiet" aria-label="Retry ${h(e.id)} now">Retry now</button></form>`;
+      const answer = e.lastStatus !== null ? `${e.lastStatus}` : (e.lastError ?? "—");
+      return `<tr><td data-label="Event">${h(e.type)}<br><span class="note">${h(e.id)}</span></td><td data-label="At (UTC)">${when(e.occurredAt)}</td><td data-label="Status">${h(e.state)}</td><td data-label="Attempts" class="n">${e.attempts}</td><td data-label="Last answer">${h(answer)}${e.lastError && e.lastStatus !== null ? ` (${h(e.lastError)})` : ""}</td><td data-label="Next try">${when(e.nextAttemptAt)}</td><td>${retry}</td></tr>`;
+    })
+    .join("");
+  const table = rows
+    ? `<div class="scroll"><table class="cards"><thead><tr><th scope="col">Event</th><th scope="col">At (UTC)</th><th scope="col">Status</th><th scope="col" class="n">Attempts</th><th scope="col">Last answer</th><th scope="col">Next try</th><th scope="col"><span class="skip">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : `<p class="note">No events yet.</p>`;
+  const test = config.webhook
+    ? `<form method="post" action="${CONSOLE_PATHS.webhooks}"><input type="hidden" name="action" value="test"><button type="submit" class="quiet">Send a test event</button></form>`
+    : "";
+  return page(
+    200,
+    "Webhooks",
+    `<h1>Webhooks</h1>${notice ? `<p class="notice" role="status">${h(notice)}</p>` : ""}
+<section aria-labelledby="state"><h2 id="state">Deliveries</h2>${on}
+<p>${counts.pending} waiting · ${counts.delivered} delivered · ${counts.failed} failed</p>${test}</section>
+<section aria-labelledby="recent"><h2 id="recent">Recent events</h2>${table}</section>`,
+    admin,
+  );
+}
+
+export async function webhooksAction(
+  store: Store,
+  config: ServerConfig,
+  admin: string,
+  fields: Record<string, string>,
+) {
+  const hooks = createWebhookStore(store.db);
+  const action = fields["action"];
+  if (action === "retry") {
+    const id = fields["id"] ?? "";
+    if (!/^msg_[0-9a-f]{32}$/.test(id)) return message(400, "Webhooks", "That event does not exist.", admin);
+    const queued = await hooks.retry(id);
+    await audit(store.db, admin, "webhook-retry", { event: id, queued });
+    await deliverNow(store, config, "console", 15_000);
+    return seeOther(`${CONSOLE_PATHS.webhooks}?done=retry`);
+  }
+  if (action === "test") {
+    if (!config.webhook) return message(400, "Webhooks", "Webhooks are off.", admin);
+    const id = await hooks.test();
+    await audit(store.db, admin, "webhook-test", { event: id });
+    await deliverNow(store, config, "console", 15_000);
+    return seeOther(`${CONSOLE_PATHS.webhooks}?done=test`);
+  }
+  if (action === "resume") {
+    await hooks.resume();
+    await audit(store.db, admin, "webhooks-resume");
+    await deliverNow(store, config, "console", 15_000);
+    return seeOther(`${CONSOLE_PATHS.webhooks}?done=resume`);
+  }
+  return message(400, "Webhooks", "Use the page's buttons.", admin);
+}
+
+/** What the page says after an action (by a fixed word in its address: nothing typed there is shown). */
+export const WEBHOOK_NOTICES: Record<string, string> = {
+  retry: "The event was tried again now; its row shows the answer.",
+  test: "A test event was sent; its row shows the answer.",
+  resume: "Deliveries are on again; waiting events are going out.",
+};
