@@ -53,7 +53,7 @@ form.inline{display:inline}
 label{display:block;font-weight:600;margin:0 0 4px}
 input,select,textarea{font:inherit;padding:8px 10px;border:1px solid #5e6a92;border-radius:8px;min-height:44px;max-width:100%}
 input[type=text],textarea{width:100%}
-.mail{border:1px dashed #5e6a92;border-radius:8px;padding:12px 16px;margin:0 0 12px}
+.mail{border:1px dashed #5e6a92;border-radius:8px;padding:12px 16px;margin:0 0 12px;overflow-wrap:anywhere}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;font:14px/1.5 ui-monospace,monospace}
 nav.areas{display:flex;gap:16px}
 button{font:inherit;font-weight:600;min-height:44px;padding:8px 16px;border-radius:8px;border:1px solid #4b2fc9;background:#4b2fc9;color:#fff;cursor:pointer}
