@@ -20,7 +20,7 @@ export function log(level: "info" | "warn" | "error", event: string, fields: Rec
 export function describeError(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { error: typeof error };
   const code = (error as { code?: unknown }).code;
-  // A DataKeyError names a key and counts rows, never a person: its words are the fix, so they are logged.
-  const said = error.name === "DataKeyError" ? { message: error.message } : {};
+  // A DataKeyError names a key and counts rows, a ConfigError a setting, never a person: their words are the fix.
+  const said = error.name === "DataKeyError" || error.name === "ConfigError" ? { message: error.message } : {};
   return { error: error.name, ...(typeof code === "string" ? { code } : {}), ...said };
 }

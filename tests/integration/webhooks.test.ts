@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../../src/server/app/store";
+import { createStore, type Store } from "../../src/server/app/store";
+import { parseDataKey } from "../../src/server/data-key";
 import { createWebhookStore, deliverDue } from "../../src/server/webhooks";
 import { backends, type OpenedStore } from "./backends";
 
@@ -187,6 +188,17 @@ describe.each(backends("webhooks"))("on %s", (_name, available, open) => {
       expect(row).toEqual({ type: "waitlist.signed_up", state: "pending" });
       expect(await deliver("next-process")).toMatchObject({ delivered: 1 });
       expect(receiver.acknowledged().map((r) => r.type)).toEqual(["waitlist.signed_up"]);
+    });
+
+    it("a sealed row's event reaches the receiver opened with DATA_KEY; the outbox never held it in clear", async () => {
+      await reset();
+      const keys = { current: parseDataKey(Buffer.alloc(32, 7).toString("base64")), previous: null };
+      const sealed = createStore(store.db, keys);
+      await sealed.add({ name: "Grace", email: "grace@example.com", message: null });
+      const [row] = await store.db.query<{ person: unknown }>("SELECT person FROM waitlist_webhook_event");
+      expect(JSON.stringify(row?.person)).not.toMatch(/grace/i);
+      await deliverDue({ store: hooks(), dataKeys: keys, webhook: { url: receiver.url, secret: SECRET }, worker: "w" });
+      expect(receiver.acknowledged()[0]?.body).toMatchObject({ data: { email: "grace@example.com", name: "Grace" } });
     });
 
     it("webhooks off: changes record nothing", async () => {

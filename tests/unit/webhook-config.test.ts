@@ -45,3 +45,11 @@ describe("the webhook settings", () => {
     expect(config.webhookProblem).toBe(problem);
   });
 });
+
+it("a webhook setting that cannot be used stops the store from opening, with its one line", async () => {
+  const { openStore } = await import("../../src/server/app/instance");
+  const config = readConfig({ WEBHOOK_URL: "http://crm.example.com/hooks", WEBHOOK_SECRET: SECRET });
+  await expect(openStore(config)).rejects.toThrow(
+    'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://crm.example.com/hooks".',
+  );
+});
