@@ -301,6 +301,8 @@ CREATE TRIGGER waitlist_referral_delete AFTER DELETE ON waitlist_referral REFERE
 
 -- Updates to the people waiting (migration 0012).
 CREATE INDEX waitlist_updates_audience_idx ON waitlist (id) WHERE status = 'confirmed' AND updates_consent;
+-- People who stopped updates, by when: each past update's "unsubscribed since" starts from them.
+CREATE INDEX waitlist_updates_stopped_idx ON waitlist (updates_consent_at) WHERE updates_consent = false;
 
 -- An update: its words, who wrote it (an admin's keyed id, or 'CLI'), the console's one-time ticket, who is sending
 -- it now and when it last showed signs of life (a send that died is continued by the next run), and its counts.
@@ -451,7 +453,7 @@ CREATE TRIGGER waitlist_webhook_referral_delete AFTER DELETE ON waitlist_referra
   REFERENCING OLD TABLE AS webhook_referral_removed
   FOR EACH STATEMENT EXECUTE FUNCTION waitlist_webhook_referral_trigger();
 
--- What the team did: who (an admin's keyed id, "token", "CLI"), when, what, and its details (never a signed-up
+-- What the team did: who (an admin's address, "token", "CLI"), when, what, and its details (never a signed-up
 -- person's address in clear). The product only appends; the daily purge deletes entries older than AUDIT_DAYS.
 CREATE TABLE waitlist_audit (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -4,17 +4,24 @@ import { getStore } from "../../src/server/app/instance";
 import { createAuditLog } from "../../src/server/audit";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
+import { createWebhookStore, OUTBOX_DAYS } from "../../src/server/webhooks";
 
 /**
  * Daily: deletes pending sign-ups (never confirmed) untouched for PURGE_PENDING_AFTER_DAYS days (at least 7, the
  * life of a confirmation link; a shorter setting purges nothing and logs an error). Off unless that variable is set; `npm run waitlist -- purge-pending --older-than 14d` does the same by hand.
  */
 export default async (): Promise<Response> => {
-  // The audit log keeps AUDIT_DAYS (365) days: older entries go every day, whatever the pending purge's setting.
+  // The audit log keeps AUDIT_DAYS (365) days, the webhook outbox OUTBOX_DAYS: older entries go every day, whatever
+  // the pending purge's setting.
   try {
     const store = await getStore();
     const removed = await createAuditLog(store.db).purge(getConfig().auditDays);
     log("info", "audit.purged", { days: getConfig().auditDays, removed });
+    // The webhook outbox keeps no one longer than OUTBOX_DAYS after their event was delivered or failed.
+    log("info", "webhooks.retained", {
+      days: OUTBOX_DAYS,
+      ...(await createWebhookStore(store.db).retain(OUTBOX_DAYS)),
+    });
   } catch (error) {
     log("error", "audit.purge_failed", describeError(error));
   }

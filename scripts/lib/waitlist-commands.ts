@@ -3,6 +3,7 @@
  * (scripts/waitlist.ts parses the arguments and opens it).
  */
 
+import { createHash } from "node:crypto";
 import type { Store } from "../../src/server/app/store";
 import { getConfig, type ServerConfig } from "../../src/server/config";
 import { visibleControls } from "../../src/server/csv";
@@ -10,8 +11,7 @@ import { ENTRY_STATUSES } from "../../src/server/entry";
 import { previewWave, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { runOwner } from "../../src/server/run/owner";
-import { rootKey } from "../../src/server/secret";
-import { checkDraft, createUpdateStore, NOBODY_TO_REACH, sendUpdate } from "../../src/server/updates";
+import { checkDraft, createUpdateStore, NOBODY_TO_REACH, sendUpdate, updatesKey } from "../../src/server/updates";
 import { SITE } from "../../src/site";
 
 interface InviteRun {
@@ -177,12 +177,14 @@ export async function update({ store, source, subject, body, yes, fail }: Update
     );
     return 0;
   }
-  const id = same ? same.id : (await updates.create(draft.subject, draft.body, "CLI", null)).id;
+  // The words are the ticket: two runs of one command started at once make one update, and one run sends it.
+  const ticket = createHash("sha256").update(`${draft.subject}\n${draft.body}`).digest("hex");
+  const id = same ? same.id : (await updates.create(draft.subject, draft.body, "CLI", ticket)).id;
   const mailer = createSmtpMailer(config.mail, { pool: true });
   const report = await sendUpdate(id, {
     updates,
     mailer,
-    root: await rootKey(config, store),
+    root: await updatesKey(store),
     site: config.siteUrl ?? SITE.url,
     owner: runOwner("cli"),
     ratePerSecond: config.mailRatePerSecond,

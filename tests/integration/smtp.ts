@@ -43,6 +43,8 @@ export interface HeldReply {
 export interface SmtpOptions {
   /** Recipients refused at RCPT TO with a 550, as a server refuses a mailbox that does not exist. */
   refuse?: readonly string[];
+  /** Recipients deferred at RCPT TO with a 451 while this says so (a provider throttling: "try again later"). */
+  defer?: (address: string) => boolean;
   /** Called with the number received so far once a message is whole, before it is answered; the 250 waits for it. */
   beforeAnswer?: (count: number) => unknown;
   /** Called at each RCPT TO with the recipient; the answer waits for what it returns. */
@@ -71,6 +73,11 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
       const answer = async () => {
         await options.onRecipient?.(address.address);
         await heldAt("rcpt", address.address);
+        if (options.defer?.(address.address)) {
+          const later = new Error("4.7.1 Try again later") as Error & { responseCode: number };
+          later.responseCode = 451;
+          return done(later);
+        }
         if (!refused.has(address.address.toLowerCase())) return done();
         const error = new Error("5.1.1 Mailbox unavailable") as Error & { responseCode: number };
         error.responseCode = 550;

@@ -10,9 +10,8 @@ import { createContext } from "../../dev/local-netlify/netlify-context";
 import type { Store } from "../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
-import { rootKey } from "../../src/server/secret";
 import { newToken } from "../../src/server/tokens";
-import { createUpdateStore, sendUpdate } from "../../src/server/updates";
+import { createUpdateStore, sendUpdate, updatesKey } from "../../src/server/updates";
 import { createUpdatesHandler } from "../../src/server/updates/handler";
 import { backends, type OpenedStore } from "./backends";
 import { startSmtp, type TestSmtp } from "./smtp";
@@ -69,7 +68,7 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
       return await sendUpdate(id, {
         updates: updates(),
         mailer,
-        root: await rootKey(state.config, state.store),
+        root: await updatesKey(state.store),
         site: ORIGIN,
         owner: `test-${id}-${Math.random()}`,
         ratePerSecond: 0,
@@ -186,6 +185,24 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
       expect(await send(id, { ms: 60_000, people: 2 })).toMatchObject({ sent: 2, remaining: 1 });
       expect(await send(id)).toMatchObject({ sent: 1, remaining: 0 });
       expect(received()).toEqual(["a@example.com", "b@example.com", "c@example.com", "d@example.com", "e@example.com"]);
+    });
+
+    it("a recipient deferred for now (451) stops the run and is sent by the next one: nobody skipped", async () => {
+      const deferring = { on: true };
+      const throttled = await startSmtp({ defer: (address) => deferring.on && address === "b@example.com" });
+      const before = state.config;
+      try {
+        state.config = config(throttled.url);
+        await seed(["a", "b", "c"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]));
+        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+        expect(await send(id)).toMatchObject({ sent: 1, failed: 0, stopped: "Error EENVELOPE 451", remaining: 2 });
+        deferring.on = false;
+        expect(await send(id)).toMatchObject({ sent: 2, failed: 0, stopped: null, remaining: 0 });
+        expect(throttled.messages.map((m) => m.to)).toEqual(["a@example.com", "b@example.com", "c@example.com"]);
+      } finally {
+        state.config = before;
+        await throttled.close();
+      }
     });
 
     it("a refused recipient is recorded and the others still get it", async () => {

@@ -7,6 +7,8 @@ ALTER TABLE waitlist ADD COLUMN updates_consent boolean NULL;
 ALTER TABLE waitlist ADD COLUMN updates_consent_at timestamptz NULL;
 ALTER TABLE waitlist ADD COLUMN updates_consent_words text NULL;
 CREATE INDEX waitlist_updates_audience_idx ON waitlist (id) WHERE status = 'confirmed' AND updates_consent;
+-- People who stopped updates, by when: each past update's "unsubscribed since" starts from them.
+CREATE INDEX waitlist_updates_stopped_idx ON waitlist (updates_consent_at) WHERE updates_consent = false;
 
 -- An update: its words, who wrote it (an admin's keyed id, or 'CLI'), the console's one-time ticket, who is sending
 -- it now and when it last showed signs of life (a send that died is continued by the next run), and its counts.

@@ -117,7 +117,7 @@ CREATE TRIGGER waitlist_webhook_referral_delete AFTER DELETE ON waitlist_referra
   REFERENCING OLD TABLE AS webhook_referral_removed
   FOR EACH STATEMENT EXECUTE FUNCTION waitlist_webhook_referral_trigger();
 
--- What the team did: who (an admin's keyed id, "token", "CLI"), when, what, and its details (never a signed-up
+-- What the team did: who (an admin's address, "token", "CLI"), when, what, and its details (never a signed-up
 -- person's address in clear). The product only appends; the daily purge deletes entries older than AUDIT_DAYS.
 CREATE TABLE waitlist_audit (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -14,7 +14,6 @@ import type { Mailer } from "../mail/mailer";
 import { isRefusal, reason } from "../mail/outcome";
 import { runOwner } from "../run/owner";
 import type { WaveSlice } from "../run/slice";
-import { rootKey } from "../secret";
 import type { Store } from "../store/types";
 import {
   bodyHtml,
@@ -27,6 +26,7 @@ import {
   sendUpdate,
   type UpdateReport,
   updateEmail,
+  updatesKey,
 } from "../updates";
 import { CONSOLE_PATH, CONSOLE_PATHS, message, page } from "./pages";
 
@@ -177,7 +177,7 @@ async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
   const report = await sendUpdate(id, {
     updates,
     mailer: visit.mailer,
-    root: await rootKey(visit.config, visit.store),
+    root: await updatesKey(visit.store),
     site: visit.origin,
     owner: runOwner(`console-${randomBytes(4).toString("hex")}`),
     slice: visit.slice,

@@ -192,7 +192,8 @@ export async function runWave(options: WaveOptions): Promise<WaveReport> {
   const owner = options.owner ?? waveOwner();
   const budget = budgetOf(options.slice);
   const report = blank();
-  for (const wave of await store.invites.unfinished(WAVE_STALE_SECONDS)) {
+  // A wave of chosen people (the console's "invite now") completes nobody else's: it must end within its request.
+  for (const wave of options.people ? [] : await store.invites.unfinished(WAVE_STALE_SECONDS)) {
     if (wave.owner === owner || !isOwnerDead(wave.owner, wave.stale) || spent(budget)) continue;
     if (!(await store.invites.takeOver(wave.id, wave.owner, owner))) continue;
     report.resumed = true;

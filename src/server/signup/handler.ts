@@ -20,7 +20,7 @@ import { mailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
 import { referralOf } from "../referrals";
-import { rootKey } from "../secret";
+import { type RootKey, rootKey } from "../secret";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 
 /** 16 KiB: ten times the largest valid sign-up. */
@@ -160,9 +160,17 @@ export function createWaitlistHandler(deps: ServerDeps) {
         return reply.error(400, "The anti-spam check did not pass. Please try again.");
       }
       // The mailbox (for referrals: one mailbox counts once) and the share link the sign-up came by, if any.
-      entry.mailboxKey = mailboxKey(root, entry.email);
+      // Kept on the row, so keyed by the database's own secret (never RATE_LIMIT_SECRET, which may change or differ
+      // between processes): every row's key stays comparable with every other's.
+      entry.mailboxKey = mailboxKey((await withTimeout(store.secret(), config.dbTimeoutMs)) as RootKey, entry.email);
       const code = referralCodeOfRequest(req, fields, config, context);
-      entry.referral = await withTimeout(referralOf(store.referrals, code, entry.email), config.dbTimeoutMs);
+      // A share code is never a reason to refuse a sign-up: if its lookup fails, the sign-up goes on without it.
+      entry.referral = await withTimeout(referralOf(store.referrals, code, entry.email), config.dbTimeoutMs).catch(
+        (error: unknown) => {
+          log("warn", "waitlist.referral_lookup_failed", describeError(error));
+          return undefined;
+        },
+      );
       const outcome = await withTimeout(
         proven
           ? store
@@ -174,7 +182,10 @@ export function createWaitlistHandler(deps: ServerDeps) {
       if (outcome.allowed) {
         log("info", "waitlist.signup", { added: outcome.added, proven, db: store.db.kind });
         // A pending address (new, or repeated) is mailed after the answer; a confirmed one never is.
-        if (mailer) afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, site, entry.mailboxKey));
+        if (mailer) {
+          const key = mailboxKey(root, entry.email);
+          afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, site, key));
+        }
         return reply.accepted();
       }
       // Past the free allowance: the dialog is asked to prove it is a browser (a moment of work); the form

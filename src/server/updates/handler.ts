@@ -15,14 +15,13 @@ import { STATUS_PATHS } from "../../lib/waitlist/referral";
 import type { ServerDeps } from "../deps";
 import { formErrorPage, SITE_HEADERS } from "../http/form-page";
 import { isCrossSite } from "../http/origin";
-import { readFormFields } from "../http/request-body";
+import { mediaType, parseForm, readBody } from "../http/request-body";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import { rootKey } from "../secret";
 import { hashToken } from "../tokens";
 import { ONE_CLICK, UPDATES_PATHS, UPDATES_WORDS_VERSION } from "./consent";
-import { readUnsubscribeToken } from "./message";
+import { readUnsubscribeToken, updatesKey } from "./message";
 import { createUpdateStore } from "./store";
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -48,14 +47,21 @@ export function createUpdatesHandler(deps: ServerDeps, pages: { unsubscribed: UR
     const config = deps.config();
     const url = new URL(req.url);
     const token = url.searchParams.get("token") ?? "";
-    const read = await readFormFields(req, 1024);
-    const fields = "fields" in read ? read.fields : {};
+    // At most 1 KB is read: a one-click POST is `List-Unsubscribe=One-Click`, form-encoded or (some providers)
+    // multipart; the choice's form is one field.
+    const read = await readBody(req, 1024);
+    const raw = "text" in read ? read.text : "";
+    let fields: Record<string, string> = {};
+    try {
+      fields = mediaType(req) === "application/x-www-form-urlencoded" ? parseForm(raw) : {};
+    } catch {
+      fields = {};
+    }
     try {
       if (url.pathname === UPDATES_PATHS.unsubscribe) {
         const store = await deps.store();
-        const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
-        const named = readUnsubscribeToken(root, token);
-        const oneClick = fields["List-Unsubscribe"] === "One-Click";
+        const named = readUnsubscribeToken(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
+        const oneClick = fields["List-Unsubscribe"] === "One-Click" || /List-Unsubscribe(=|"\s+)One-Click/.test(raw);
         if (named) {
           const updates = createUpdateStore(store.db, store.dataKeys);
           const words = oneClick ? ONE_CLICK : UNSUBSCRIBE_PAGE_WORDS;

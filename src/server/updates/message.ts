@@ -4,15 +4,20 @@
  * from src/site.ts, and what RFC 8058 asks of a message to a list: a List-Unsubscribe URL of the site that works by
  * one POST, List-Unsubscribe-Post, a visible "Stop these updates" link, and a Message-ID on the site's domain.
  *
- * Each recipient's unsubscribe token and Message-ID are derived from the update and the person under the server's
- * secret, never stored: a message sent again (a run that died while it was on its way) is the same message, with
- * the same Message-ID, so a mailbox that already has it keeps one.
+ * Each recipient's unsubscribe token and Message-ID are derived from the update and the person under the database's
+ * own secret (`updatesKey`: never RATE_LIMIT_SECRET, which a process may or may not have, so a link made by the CLI
+ * works on the site), never stored: a message sent again is the same message, with the same Message-ID.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { SITE } from "../../site";
 import { escapeHtml } from "../http/form-page";
 import type { MailMessage } from "../mail/mailer";
 import { derivedKey, type RootKey } from "../secret";
+import type { Store } from "../store/types";
+
+/** The key of every update's tokens: the database's secret (migration 0005), the same for every process. */
+export const updatesKey = async (store: Pick<Store, "secret">) => (await store.secret()) as RootKey;
+
 import { UPDATES_PATHS } from "./consent";
 import type { Draft } from "./rules";
 

@@ -9,7 +9,8 @@
  *   waits for the server's answer to a message the server already has: sending it again would mail them twice,
  *   which an update must never do (invitations choose the other way: a code must arrive). Its Message-ID is the
  *   same each time anyway (message.ts), should a message ever go twice;
- * - a refusal for one address (a 4xx/5xx answer) is recorded on that recipient and the run goes on;
+ * - a refusal for one address (a 5xx answer) is recorded on that recipient and the run goes on; a 4xx (throttled,
+ *   greylisted) leaves them queued and stops the run, for the next one to try again;
  * - someone who stopped updates or left after the update was recorded is skipped, even while their message is on
  *   its way (checked before its last bytes);
  * - paced at MAIL_RATE_PER_SECOND (0: as fast as the server answers).
@@ -83,11 +84,11 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
       if (spent(budget)) break sending;
       if (budget) budget.dealt++;
       if (person.inDoubt) {
-        await updates.done(id, person.id, "sent", IN_DOUBT);
+        await updates.done(id, person.id, "sent", IN_DOUBT, run.owner);
         continue;
       }
       if (!person.still) {
-        await updates.done(id, person.id, "skipped");
+        await updates.done(id, person.id, "skipped", null, run.owner);
         report.skipped++;
         continue;
       }
@@ -104,27 +105,32 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
       try {
         await mailer.send(person.email, message, {
           beforeCommit: async () => {
-            if (!(await updates.attempted(id, person.id))) throw new NoLongerHeld("stopped updates");
+            if (!(await updates.attempted(id, person.id, run.owner))) throw new NoLongerHeld("stopped updates");
           },
         });
       } catch (error) {
         if (error instanceof NoLongerHeld) {
-          await updates.done(id, person.id, "skipped");
+          await updates.done(id, person.id, "skipped", null, run.owner);
           report.skipped++;
           continue;
         }
-        if (isRefusal(error)) {
-          await updates.done(id, person.id, "failed", reason(error));
+        // A 5xx refuses this address for good: recorded, and the others go on. A 4xx (throttled, greylisted, a
+        // mailbox busy) is for now: they stay queued and the run stops, for the next run to try again.
+        if (isRefusal(error) && ((error as { responseCode?: number }).responseCode ?? 0) >= 500) {
+          await updates.done(id, person.id, "failed", reason(error), run.owner);
           report.failed++;
           continue;
         }
+        if (isRefusal(error)) await updates.requeue(id, person.id, run.owner);
         report.stopped = reason(error);
         break sending;
       }
-      await updates.done(id, person.id, "sent");
+      await updates.done(id, person.id, "sent", null, run.owner);
       report.sent++;
     }
   }
-  report.remaining = await updates.release(id, PAUSED_OWNER);
+  const remaining = await updates.release(id, PAUSED_OWNER, run.owner);
+  // Taken over meanwhile (this run fell silent past the staleness limit): the other run goes on.
+  report.remaining = remaining ?? (await updates.get(id, UPDATE_STALE_SECONDS))?.remaining ?? 0;
   return report;
 }

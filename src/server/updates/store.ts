@@ -7,6 +7,11 @@
 import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 
+/**
+ * The run (`$3`) still owns update `$1`: a run that lost it (silent past the staleness limit, taken over) marks
+ * nobody, so two runs never both send to one person.
+ */
+const OWNED = "EXISTS (SELECT 1 FROM waitlist_update o WHERE o.id = $1 AND o.owner = $3)";
 /** Who an update goes to: confirmed, still on the list, and said yes. */
 const AUDIENCE = "w.status = 'confirmed' AND w.updates_consent";
 /** A token of an update older than this unsubscribes nobody (its page still answers the same). */
@@ -55,12 +60,16 @@ export const UPDATE_SQL = {
    */
   attempted: `UPDATE waitlist_update_recipient r SET state = 'attempted'
     FROM waitlist w WHERE r.update_id = $1 AND r.waitlist_id = $2 AND w.id = r.waitlist_id
-      AND r.state IN ('queued', 'attempted') AND ${AUDIENCE}
+      AND r.state = 'queued' AND ${AUDIENCE} AND ${OWNED}
     RETURNING r.waitlist_id`,
+  /** A message the server refused for now (4xx) after its last byte: the recipient is queued again. */
+  requeue: `UPDATE waitlist_update_recipient SET state = 'queued'
+    WHERE update_id = $1 AND waitlist_id = $2 AND state = 'attempted' AND ${OWNED}`,
   /** Recipient `$2`'s fate `$3` ('sent', 'failed' with error `$4`, 'skipped'), counted on the update; it beats. */
   done: `WITH marked AS (
       UPDATE waitlist_update_recipient SET state = $3, done_at = now(), error = $4
-      WHERE update_id = $1 AND waitlist_id = $2 AND state IN ('queued', 'attempted') RETURNING state
+      WHERE update_id = $1 AND waitlist_id = $2 AND state IN ('queued', 'attempted') AND ${OWNED.replace("$3", "$5")}
+      RETURNING state
     )
     UPDATE waitlist_update SET heartbeat_at = now(),
       sent = sent + (SELECT count(*)::int FROM marked WHERE state = 'sent'),
@@ -71,14 +80,14 @@ export const UPDATE_SQL = {
       finished_at = CASE WHEN todo.n = 0 THEN now() END
     FROM (SELECT count(*)::int AS n FROM waitlist_update_recipient
           WHERE update_id = $1 AND state IN ('queued', 'attempted')) todo
-    WHERE u.id = $1 RETURNING todo.n AS remaining`,
+    WHERE u.id = $1 AND u.owner = $3 RETURNING todo.n AS remaining`,
   /** Past updates, newest first: counts, and how many of those sent it have stopped updates since. */
   list: `SELECT u.id, u.subject, u.created_at, u.finished_at IS NOT NULL AS finished, u.owner, u.sent, u.failed,
       (SELECT count(*)::int FROM waitlist_update_recipient r
         WHERE r.update_id = u.id AND r.state IN ('queued', 'attempted')) AS remaining,
-      (SELECT count(*)::int FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id
-        WHERE r.update_id = u.id AND r.state = 'sent' AND w.updates_consent = false
-          AND w.updates_consent_at >= u.created_at) AS unsubscribed
+      (SELECT count(*)::int FROM waitlist w JOIN waitlist_update_recipient r
+          ON r.update_id = u.id AND r.waitlist_id = w.id AND r.state = 'sent'
+        WHERE w.updates_consent = false AND w.updates_consent_at >= u.created_at) AS unsubscribed
     FROM waitlist_update u ORDER BY u.id DESC LIMIT $1`,
   /** A person's choice `$2` by their status link (hash `$1`), with the words' version `$3`. */
   choose: `UPDATE waitlist SET updates_consent = $2, updates_consent_at = now(), updates_consent_words = $3
@@ -177,15 +186,23 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
         inDoubt: row.state === "attempted",
       }));
     },
-    async attempted(id: number, person: number): Promise<boolean> {
-      return (await db.query(UPDATE_SQL.attempted, [id, person])).length === 1;
+    /** Recipient `person` is being sent it by run `owner`; false: not theirs to send (stopped, left, or taken). */
+    async attempted(id: number, person: number, owner: string): Promise<boolean> {
+      return (await db.query(UPDATE_SQL.attempted, [id, person, owner])).length === 1;
     },
-    async done(id: number, person: number, fate: Fate, error: string | null = null): Promise<void> {
-      await db.query(UPDATE_SQL.done, [id, person, fate, error]);
+    async requeue(id: number, person: number, owner: string): Promise<void> {
+      await db.query(UPDATE_SQL.requeue, [id, person, owner]);
     },
-    /** Finishes the update if nobody is left, else pauses it (owner `paused`); resolves to how many are left. */
-    async release(id: number, pausedOwner: string): Promise<number> {
-      return n((await db.query<{ remaining: number }>(UPDATE_SQL.release, [id, pausedOwner]))[0]?.remaining);
+    async done(id: number, person: number, fate: Fate, error: string | null, owner: string): Promise<void> {
+      await db.query(UPDATE_SQL.done, [id, person, fate, error, owner]);
+    },
+    /**
+     * Run `owner` lets go of the update: finished if nobody is left, else paused (owner `paused`); resolves to how
+     * many are left (null: the run no longer owned it).
+     */
+    async release(id: number, pausedOwner: string, owner: string): Promise<number | null> {
+      const [row] = await db.query<{ remaining: number }>(UPDATE_SQL.release, [id, pausedOwner, owner]);
+      return row ? n(row.remaining) : null;
     },
     async list(limit: number): Promise<PastUpdate[]> {
       const rows = await db.query<{

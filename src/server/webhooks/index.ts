@@ -16,6 +16,9 @@ import { createWebhookStore } from "./store";
 export { ATTEMPT_TIMEOUT_MS, type DeliveryReport, deliverDue, eventBody } from "./deliver";
 export { createWebhookStore, type EventRow, MAX_ATTEMPTS, RETRY_SECONDS, type WebhookStore } from "./store";
 
+/** Days a delivered event is kept (then deleted), and a failed one keeps its person (then only its record). */
+export const OUTBOX_DAYS = 30;
+
 /** A run's name on the leases it holds. */
 export const deliveryWorker = (role: string) => `${role}-${randomBytes(6).toString("hex")}`;
 
@@ -30,6 +33,7 @@ export async function deliverNow(
   config: ServerConfig,
   role: string,
   ms?: number,
+  limit?: number,
 ): Promise<DeliveryReport | null> {
   if (!config.webhook) return null;
   return deliverDue({
@@ -38,11 +42,16 @@ export async function deliverNow(
     webhook: config.webhook,
     worker: deliveryWorker(role),
     ...(ms === undefined ? {} : { deadline: Date.now() + ms }),
+    ...(limit === undefined ? {} : { limit }),
   });
 }
 
-/** How long delivery after an answer may take: well within a function's own limit. */
+/**
+ * Delivery after an answer: a few attempts (the change's own events first among the due), well within a function's
+ * limit, so a slow receiver never keeps every request's function busy; the schedule does the rest.
+ */
 const AFTER_ANSWER_MS = 20_000;
+const AFTER_ANSWER_EVENTS = 3;
 
 /**
  * A function's handler that, after answering a POST (every change to the list is one), delivers the events due
@@ -58,7 +67,7 @@ export function withWebhooks<H extends (req: Request, context: Context) => Promi
     if (req.method === "POST" && config.webhook) {
       const work = deps
         .store()
-        .then((store) => deliverNow(store, config, "after-answer", AFTER_ANSWER_MS))
+        .then((store) => deliverNow(store, config, "after-answer", AFTER_ANSWER_MS, AFTER_ANSWER_EVENTS))
         .catch((error: unknown) => log("error", "webhooks.deliver_failed", describeError(error)));
       afterAnswer(context, work);
     }

@@ -75,6 +75,18 @@ export const WEBHOOK_SQL = {
     FROM waitlist_webhook_event WHERE ($2::bigint IS NULL OR waitlist_id = $2::bigint)
     ORDER BY occurred_at DESC, id DESC LIMIT $1`,
   counts: `SELECT state, count(*)::int AS n FROM waitlist_webhook_event GROUP BY state`,
+  /**
+   * What the outbox keeps: a delivered event `$1` days after delivery goes; a failed one keeps its record but, after
+   * as long, not the person (someone removed is not kept here either).
+   */
+  retain: `WITH gone AS (
+      DELETE FROM waitlist_webhook_event WHERE state = 'delivered' AND delivered_at < now() - make_interval(days => $1::int)
+      RETURNING 1
+    ), forgotten AS (
+      UPDATE waitlist_webhook_event SET person = NULL
+      WHERE state = 'failed' AND person IS NOT NULL AND occurred_at < now() - make_interval(days => $1::int) RETURNING 1
+    )
+    SELECT (SELECT count(*)::int FROM gone) AS deleted, (SELECT count(*)::int FROM forgotten) AS forgotten`,
 } as const;
 
 const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
@@ -161,6 +173,10 @@ export function createWebhookStore(db: Db) {
         lastAnswer: r.last_answer,
         lastError: r.last_error,
       }));
+    },
+    async retain(days: number): Promise<{ deleted: number; forgotten: number }> {
+      const [row] = await db.query<{ deleted: number; forgotten: number }>(WEBHOOK_SQL.retain, [days]);
+      return { deleted: Number(row?.deleted ?? 0), forgotten: Number(row?.forgotten ?? 0) };
     },
     async counts(): Promise<Record<EventRow["state"], number>> {
       const counts = { pending: 0, delivered: 0, failed: 0 };
