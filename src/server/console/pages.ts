@@ -41,7 +41,10 @@ h1{font-size:24px;margin:8px 0 16px}h2{font-size:18px;margin:0 0 12px}
 section{background:#fff;border:1px solid #e7eaf4;border-radius:12px;padding:16px;margin:0 0 16px}
 .totals{display:grid;grid-template-columns:repeat(auto-fit,minmax(120px,1fr));gap:8px;margin:0}
 .totals div{border:1px solid #e7eaf4;border-radius:8px;padding:8px 12px}
-.totals dt{font-size:14px;color:#334066}.totals dd{margin:0;font-size:24px;font-weight:700}
+.totals dt{font-size:14px;color:#334066}.totals dd{margin:0;font-size:24px;font-weight:700;overflow-wrap:anywhere}
+.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:8px;margin:0}
+.facts div{border:1px solid #e7eaf4;border-radius:8px;padding:8px 12px;min-width:0}
+.facts dt{font-size:14px;color:#334066}.facts dd{margin:0;overflow-wrap:anywhere}
 .chart{display:block;width:100%;height:200px}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:16px}
 .scroll{overflow-x:auto}

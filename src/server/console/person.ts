@@ -49,7 +49,7 @@ export interface PersonVisit {
 }
 
 /** GET /admin/person?id=N. */
-export async function personPage(visit: PersonVisit, idText: string, notice = ""): Promise<Response> {
+export async function personPage(visit: PersonVisit, idText: string, notice = "", failed = false): Promise<Response> {
   const { store, config, admin } = visit;
   if (!/^[1-9]\d{0,14}$/.test(idText)) return message(404, "Not found", "There is nobody with that number.", admin);
   const id = Number(idText);
@@ -114,9 +114,9 @@ export async function personPage(visit: PersonVisit, idText: string, notice = ""
   return page(
     200,
     person.email,
-    `<h1>${h(person.email)}</h1>${notice ? `<p class="notice" role="status">${h(notice)}</p>` : ""}
-<section aria-labelledby="who"><h2 id="who">Answers</h2><dl class="totals">${answers}</dl></section>
-<section aria-labelledby="from"><h2 id="from">Where they came from</h2><dl class="totals">${sources}</dl>${referredBy}
+    `<h1>${h(person.email)}</h1>${notice ? (failed ? `<p class="error" role="alert">${h(notice)}</p>` : `<p class="notice" role="status">${h(notice)}</p>`) : ""}
+<section aria-labelledby="who"><h2 id="who">Answers</h2><dl class="facts">${answers}</dl></section>
+<section aria-labelledby="from"><h2 id="from">Where they came from</h2><dl class="facts">${sources}</dl>${referredBy}
 <p>Share code ${h(String(row["referral_code"]))} · ${Number(row["referrals"])} counted referral(s)</p></section>
 <section aria-labelledby="consent"><h2 id="consent">Consent</h2><p>Terms version ${h(String(row["terms_version"] ?? "—"))}, agreed at sign-up (${when(row["created_at"])}); address confirmed ${row["confirmed_at"] ? when(row["confirmed_at"]) : "not yet"}. Updates: ${updatesChoice}.</p></section>
 <section aria-labelledby="timeline"><h2 id="timeline">Timeline (UTC)</h2><p>Status: ${h(status)}</p><ol>${items}</ol></section>
@@ -138,7 +138,12 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
   const { email } = personOf(store.dataKeys, row);
   if (fields["action"] === "resend") {
     if (!visit.mailer || row["status"] !== "pending") {
-      return personPage(visit, idText, "Only a pending address, with e-mail on, can be sent its confirmation again.");
+      return personPage(
+        visit,
+        idText,
+        "Only a pending address, with e-mail on, can be sent its confirmation again.",
+        true,
+      );
     }
     const root = await rootKey(config, store);
     await sendConfirmation(store.consent, visit.mailer, email, visit.origin, mailboxKey(root, email));
@@ -146,12 +151,12 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
     return personPage(visit, idText, "A new confirmation went out, unless one did in the last 10 minutes.");
   }
   if (fields["action"] === "invite") {
-    if (!visit.mailer) return personPage(visit, idText, "Invite from the dashboard's wave while e-mail is off.");
+    if (!visit.mailer) return personPage(visit, idText, "Invite from the dashboard's wave while e-mail is off.", true);
     let accessUrl: URL;
     try {
       accessUrl = earlyAccessBase(config.earlyAccessUrl);
     } catch (error) {
-      if (error instanceof InviteConfigError) return personPage(visit, idText, error.message);
+      if (error instanceof InviteConfigError) return personPage(visit, idText, error.message, true);
       throw error;
     }
     const report = await runWave({
@@ -174,7 +179,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
         : report?.resumed
           ? "An unfinished wave was completed first; press Invite now again."
           : "Not invited: the SMTP server refused or could not be reached, or they are no longer waiting.";
-    return personPage(visit, idText, said);
+    return personPage(visit, idText, said, report?.invited !== 1);
   }
   return seeOther(`${CONSOLE_PATHS.person}?id=${idText}`);
 }

@@ -32,7 +32,7 @@ export async function webhooksPage(store: Store, config: ServerConfig, admin: st
       const retry =
         e.state === "delivered"
           ? ""
-          : `<form method="post" action="${CONSOLE_PATHS.webhooks}" class="inline"><input type="hidden" name="action" value="retry"><input type="hidden" name="id" value="${h(e.id)}"><button type="submit" class="quiet" aria-label="Retry ${h(e.id)} now">Retry now</button></form>`;
+          : `<form method="post" action="${CONSOLE_PATHS.webhooks}" class="inline"><input type="hidden" name="action" value="retry"><input type="hidden" name="id" value="${h(e.id)}"><button type="submit" class="quiet" aria-label="Retry now: ${h(e.id)}">Retry now</button></form>`;
       const answer = e.lastStatus !== null ? `${e.lastStatus}` : (e.lastError ?? "—");
       return `<tr><td data-label="Event">${h(e.type)}<br><span class="note">${h(e.id)}</span></td><td data-label="At (UTC)">${when(e.occurredAt)}</td><td data-label="Status">${h(e.state)}</td><td data-label="Attempts" class="n">${e.attempts}</td><td data-label="Last answer">${h(answer)}${e.lastError && e.lastStatus !== null ? ` (${h(e.lastError)})` : ""}</td><td data-label="Next try">${when(e.nextAttemptAt)}</td><td>${retry}</td></tr>`;
     })
