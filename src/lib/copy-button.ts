@@ -10,14 +10,12 @@ export function enhanceCopyButtons(): void {
     if (!input) continue;
     button.hidden = false;
     button.addEventListener("click", async () => {
+      // Selected either way: where the clipboard is refused (an old browser, a denied permission), a key press copies.
       input.select();
-      let copied = false;
-      try {
-        await navigator.clipboard.writeText(input.value);
-        copied = true;
-      } catch {
-        copied = document.execCommand("copy");
-      }
+      const copied = await navigator.clipboard?.writeText(input.value).then(
+        () => true,
+        () => false,
+      );
       if (status) status.textContent = copied ? "Link copied." : "Press Ctrl+C (or ⌘C) to copy the selected link.";
     });
   }
