@@ -56,8 +56,9 @@ test(
     await expect(page.getByRole("heading", { level: 1, name: "Confirm your place" })).toBeVisible();
     await expectNoAxeViolations(page);
     await page.getByRole("button", { name: "Confirm my place" }).click();
-    await expect(page).toHaveURL(`${server.url}/waitlist/confirmed`);
-    await expect(page.getByRole("heading", { level: 1, name: "Your place is confirmed" })).toBeVisible();
+    // The confirmation leads to the person's own status page (tests/e2e/referrals.spec.ts reads it whole).
+    await expect(page).toHaveURL(new RegExp(`^${server.url}/waitlist/status\\?token=[A-Za-z0-9_-]{43}&confirmed$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Your place on the Noosphere waitlist" })).toBeVisible();
     await expectNoAxeViolations(page);
     expect(await exported(server.url)).toMatch(/,ada@example\.com,,confirmed,/);
 
