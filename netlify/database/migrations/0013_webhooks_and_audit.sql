@@ -33,7 +33,9 @@ CREATE TABLE waitlist_webhook_event (
   last_error text NULL,
   delivered_at timestamptz NULL
 );
-CREATE INDEX waitlist_webhook_due_idx ON waitlist_webhook_event (next_attempt_at) WHERE state = 'pending';
+-- In the claim's order, whole: the events one statement writes share a next_attempt_at, and a claim reads one row.
+CREATE INDEX waitlist_webhook_due_idx ON waitlist_webhook_event (next_attempt_at, occurred_at, id)
+  WHERE state = 'pending';
 CREATE INDEX waitlist_webhook_recent_idx ON waitlist_webhook_event (occurred_at);
 CREATE INDEX waitlist_webhook_person_idx ON waitlist_webhook_event (waitlist_id);
 
