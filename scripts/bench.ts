@@ -9,7 +9,20 @@ import { existsSync, readdirSync } from "node:fs";
 
 // scale last: minutes (a million rows filled by SQL), and it exits 1 while a figure is over budget, which must not
 // keep the others from running.
-const ALL = ["lighthouse", "api", "functions", "pow", "startup", "invite", "console", "export", "tap", "scale"];
+const ALL = [
+  "lighthouse",
+  "api",
+  "functions",
+  "pow",
+  "startup",
+  "invite",
+  "updates",
+  "webhooks",
+  "console",
+  "export",
+  "tap",
+  "scale",
+];
 const [name, ...args] = process.argv.slice(2);
 const known = readdirSync("bench")
   .filter((file) => file.endsWith(".ts"))
