@@ -87,7 +87,7 @@ describe.each(backends("invite"))("on %s", (_name, available, open) => {
     const people = Array.from({ length: 10 }, (_, i) => [`p${i}@example.com`, "confirmed"] as [string, string]);
     await seed(...people);
     const [a, b] = await Promise.all([wave(4, { owner: "cli@one:1" }), wave(4, { owner: "cli@two:2" })]);
-    expect((a?.invited ?? 0) + (b?.invited ?? 0)).toBe(8);
+    expect((a?.invited ?? 0) + (b?.invited ?? 0), JSON.stringify([a, b])).toBe(8);
     expect(g.smtp.messages).toHaveLength(8);
     expect(new Set(g.smtp.messages.map((m) => m.to)).size).toBe(8);
     // The oldest eight, in sign-up order; the two youngest wait.

@@ -104,11 +104,15 @@ export const LINE_SQL = {
         AND (o.created_at, o.id) < (w.created_at, w.id)) AS b
     FROM waitlist w LEFT JOIN hours h ON h.hour = ${HOUR("w.created_at")}
     WHERE w.status = 'confirmed' AND w.referrals > 0`,
-  /** The first `$1` waiting people in sign-up order, with their referrals and whether a wave already holds them. */
-  head: `SELECT id, referrals, invite_wave_id IS NOT NULL AS held FROM waitlist
-    WHERE status = 'confirmed' ORDER BY created_at, id LIMIT $1`,
-  /** How many waiting people a wave holds. */
-  held: "SELECT count(*)::int AS held FROM waitlist WHERE status = 'confirmed' AND invite_wave_id IS NOT NULL",
+  /**
+   * The first `$1` waiting people in sign-up order, and as many more as waves hold (counted in the same statement,
+   * so the two agree while another wave reserves), with their referrals and whether a wave already holds them.
+   */
+  head: `WITH held AS (
+      SELECT count(*)::int AS n FROM waitlist WHERE status = 'confirmed' AND invite_wave_id IS NOT NULL
+    )
+    SELECT id, referrals, invite_wave_id IS NOT NULL AS held, (SELECT n FROM held) AS held_count FROM waitlist
+    WHERE status = 'confirmed' ORDER BY created_at, id LIMIT $1::int + (SELECT n FROM held)`,
 } as const;
 
 const inLine = (row: { id: unknown; b: unknown; referrals: unknown }): InLine => ({
@@ -150,10 +154,10 @@ export function createLine(db: Db, places: number) {
     async next(limit: number): Promise<{ ids: number[]; movedUp: number }> {
       const moving = await moverRows();
       const all = moving.map(inLine);
-      const held = Number((await db.query<{ held: number }>(LINE_SQL.held))[0]?.held ?? 0);
-      const rows = await db.query<{ id: number; referrals: number; held: boolean }>(LINE_SQL.head, [
-        limit + all.length + held,
+      const rows = await db.query<{ id: number; referrals: number; held: boolean; held_count: number }>(LINE_SQL.head, [
+        limit + all.length,
       ]);
+      const held = Number(rows[0]?.held_count ?? 0);
       const heldIds = new Set([...rows, ...moving].filter((r) => r.held).map((r) => Number(r.id)));
       const head = rows.map((row, index) => inLine({ ...row, b: index + 1 }));
       const line = headOfLine(head, all, places, limit + held).filter((p) => !heldIds.has(p.id));
