@@ -125,7 +125,8 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
   describe.skipIf(!available)("the line and its referrals", () => {
     it("the place before and after a referral confirms, with REFERRAL_PLACES 0 and 1000", async () => {
       await reset();
-      for (const name of ["one", "two", "three", "four", "five"]) await join(`${name}@example.com`);
+      const one = await join("one@example.com");
+      for (const name of ["two", "three", "four", "five"]) await join(`${name}@example.com`);
       const ann = await join("ann@example.com");
       expect(await text(ann)).toContain("6th of 6 waiting");
       expect(await text(ann)).toContain("No referrals yet");
@@ -147,6 +148,9 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
         "Your referrals moved you up 5 places: by sign-up order alone you would be 6th.",
       );
       expect(await text(bea)).toContain("7th of 7 waiting");
+      // Those Ann passed see why: the first to sign up is second, behind someone who signed up after them.
+      expect(await text(one)).toContain("2nd of 7 waiting");
+      expect(await text(one)).toContain("Referrals put 1 other person ahead of you.");
       // One place each: Ann stands where the fifth did, the fifth behind her.
       state.config = configOf(state.smtp.url, { REFERRAL_PLACES: "1" });
       expect(await text(ann)).toContain("5th of 7 waiting");

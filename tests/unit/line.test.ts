@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { before, headOfLine, type InLine, placeInLine } from "../../src/server/store/line";
+import { before, headOfLine, type InLine, lineWindow, placeInLine } from "../../src/server/store/line";
 
 /** The definition itself: everyone sorted by line number, a moved person first on a tie, then sign-up place. */
 const sorted = (people: InLine[], places: number) =>
@@ -28,7 +28,7 @@ describe("a place, as people read it", () => {
     const people = line(referrals);
     const last = people[people.length - 1] as InLine;
     const movers = people.filter((p) => p.referrals > 0);
-    expect(placeInLine(last, movers, people.length, places)).toBe(expected);
+    expect(placeInLine(last, movers, places)).toBe(expected);
   });
 });
 
@@ -49,7 +49,24 @@ describe("the rule, counted or merged, is the sort", () => {
         const movers = people.filter((p) => p.referrals > 0);
         const order = sorted(people, places).map((p) => p.id);
         for (const person of people) {
-          expect(placeInLine(person, movers, people.length, places)).toBe(order.indexOf(person.id) + 1);
+          expect(placeInLine(person, movers, places)).toBe(order.indexOf(person.id) + 1);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the moved people of the person's window alone give the same place (what the status page reads)", () => {
+    fc.assert(
+      fc.property(arbitrary, ({ referrals, places }) => {
+        const people = line(referrals);
+        const movers = people.filter((p) => p.referrals > 0);
+        const most = Math.max(0, ...movers.map((m) => m.referrals));
+        const order = sorted(people, places).map((p) => p.id);
+        for (const person of people) {
+          const { from, to } = lineWindow(person, places, most);
+          const inWindow = movers.filter((m) => m.b >= from && m.b <= to);
+          expect(placeInLine(person, inWindow, places)).toBe(order.indexOf(person.id) + 1);
         }
       }),
       { numRuns: 300 },

@@ -55,11 +55,20 @@ function standing({ person, place, places }: StatusPageInput): string {
 <p class="${P}">Your invitation went out on ${dateOf(person.invitedAt)}: look for “${escapeHtml(SITE.name)}: your early access is ready” in your inbox. Its link creates your account.</p>`;
   }
   if (!place) return `<p class="mt-6 text-2xl font-semibold text-ink-950">Your address is not confirmed yet</p>`;
-  const moved = place.signupPlace - place.place;
-  const movedText =
-    places > 0 && person.referrals > 0
-      ? `<p class="${P}">${moved > 0 ? `Your referrals moved you up ${count(moved)} place${moved === 1 ? "" : "s"}: by sign-up order alone you would be ${ordinal(place.signupPlace)}.` : `By sign-up order alone you would be ${ordinal(place.signupPlace)} too.`}</p>`
-      : "";
+  // Explained as the line is decided (store/line.ts): their own referrals move them to a line number, and moved
+  // people whose line number is smaller still stand ahead of it. Two sentences, so neither hides the other.
+  const from = places > 0 ? Math.max(place.signupPlace - places * person.referrals, 1) : place.signupPlace;
+  const own = place.signupPlace - from;
+  const others = place.place - from;
+  const sentences = [
+    ...(own > 0
+      ? [
+          `Your referrals moved you up ${count(own)} place${own === 1 ? "" : "s"}: by sign-up order alone you would be ${ordinal(place.signupPlace)}.`,
+        ]
+      : []),
+    ...(others > 0 ? [`Referrals put ${count(others)} other ${others === 1 ? "person" : "people"} ahead of you.`] : []),
+  ];
+  const movedText = sentences.length ? `<p class="${P}">${sentences.join(" ")}</p>` : "";
   return `<p class="mt-6 text-2xl font-semibold text-ink-950" id="status-place">${placeInWords(place)}</p>
 <p class="${P}">You are ${ordinal(place.place)} in line among the ${count(place.waiting)} confirmed ${place.waiting === 1 ? "person" : "people"} waiting for early access. We invite people in waves, in this order.</p>
 ${movedText}`;

@@ -11,7 +11,8 @@
  *
  * So a place is explainable: "you signed up 9th; 2 referrals moved you 3 places, to 6th". Worked out without
  * counting the whole line: a sign-up place is the sum of waitlist_line_tally's hours before one's own (kept by the
- * tally triggers) plus a count within that hour, and only the moved people (waitlist_referrers_idx) are read whole.
+ * tally triggers) plus a count within that hour, and of the moved people (waitlist_referrers_idx) only those who
+ * could stand ahead are read (lineWindow); a wave, which may take anyone, reads them all.
  */
 import type { Db } from "../db/types";
 
@@ -36,21 +37,32 @@ export function before(a: InLine, b: InLine, places: number): boolean {
   return false;
 }
 
+/** Where `person` stands by line number alone: their sign-up place, less the places their referrals moved them. */
+export function lineNumber(person: InLine, places: number): number {
+  return person.b - places * person.referrals;
+}
+
 /**
- * The place of `person` among `waiting` people, of whom `movers` are every one with counted referrals (when places
- * > 0), each with their sign-up place. Counts rather than sorts: everyone else stands in sign-up order, so how many
- * of them are ahead is a difference of sign-up places.
+ * The sign-up places between which a moved person can stand ahead of `person` (`most`: the most referrals anyone
+ * waiting has counted). Everyone who signed up before `person`'s line number is ahead whatever they did, and a
+ * moved person who signed up after `lineNumber + places × most` is behind whatever they did: only the moved people
+ * between need reading, not every one.
  */
-export function placeInLine(person: InLine, movers: readonly InLine[], waiting: number, places: number): number {
-  if (places === 0) return person.b;
-  const others = movers.filter((m) => m.id !== person.id);
-  const moved = person.referrals > 0;
-  // Everyone not moved whose sign-up place is below `limit` is ahead (a moved person wins a tie of L and b).
-  const limit = moved ? person.b - places * person.referrals : person.b;
-  const below = Math.min(Math.max(limit - 1, 0), waiting);
-  const unmovedAhead = below - others.filter((m) => m.b <= below).length - (moved && person.b <= below ? 1 : 0);
-  const movedAhead = others.filter((m) => before(m, person, places)).length;
-  return 1 + unmovedAhead + movedAhead;
+export function lineWindow(person: InLine, places: number, most: number): { from: number; to: number } {
+  const at = lineNumber(person, places);
+  return { from: Math.max(at, 1), to: at + places * most };
+}
+
+/**
+ * The place of `person`, given the moved people (counted referrals, when places > 0) who signed up at or after
+ * their line number (more do no harm), each with their sign-up place. Counts rather than sorts: everyone who
+ * signed up before `person`'s line number stands ahead (their line number is smaller still), nobody else who was
+ * not moved does (theirs is their sign-up place, and a moved person wins a tie), so only those moved are compared.
+ */
+export function placeInLine(person: InLine, movers: readonly InLine[], places: number): number {
+  const from = lineWindow(person, places, 0).from;
+  const movedAhead = movers.filter((m) => m.id !== person.id && m.b >= from && before(m, person, places)).length;
+  return from + movedAhead;
 }
 
 /**
@@ -92,18 +104,31 @@ export const LINE_SQL = {
   person: `SELECT w.id, w.status, w.referrals, CASE WHEN w.status = 'confirmed' THEN 1 + ${WAITING_BEFORE("w")} END AS b
     FROM waitlist w WHERE w.id = $1`,
   /**
-   * Every waiting person with counted referrals, with their sign-up place: the tally's running total before their
-   * hour (computed once, not once per person), then a count within that hour.
+   * The waiting people with counted referrals who signed up between places `$1` and `$2 + $3 × most` (most: the
+   * most referrals anyone waiting has; see lineWindow), with their sign-up place: the tally's running total before
+   * their hour, then a count within it. Read by hours so the planner sees what it reads (a few hundred rows, never
+   * a plan costly enough for PostgreSQL to compile it: JIT had cost the status page 180–350 ms at a million).
    */
-  movers: `WITH hours AS (
-      SELECT hour, sum(count) OVER (ORDER BY hour) - count AS before FROM waitlist_line_tally
+  movers: `WITH most AS (
+      SELECT coalesce(max(referrals), 0)::bigint AS r FROM waitlist WHERE status = 'confirmed' AND referrals > 0
+    ), bounds AS (
+      SELECT $1::bigint AS lo, $2::bigint + $3::bigint * most.r AS hi FROM most
+    ), hours AS NOT MATERIALIZED (
+      SELECT hour, sum(count) OVER (ORDER BY hour) - count AS before, sum(count) OVER (ORDER BY hour) AS upto
+      FROM waitlist_line_tally
+    ), span AS (
+      SELECT min(hour) AS first, max(hour) AS last FROM hours, bounds WHERE upto >= bounds.lo AND before < bounds.hi
+    ), moved AS MATERIALIZED (
+      SELECT w.id, w.referrals, w.invite_wave_id IS NOT NULL AS held,
+        1 + h.before + (SELECT count(*) FROM waitlist o WHERE o.status = 'confirmed'
+          AND o.created_at >= h.hour AT TIME ZONE 'UTC' AND o.created_at <= w.created_at
+          AND (o.created_at, o.id) < (w.created_at, w.id)) AS b
+      FROM span s
+      JOIN waitlist w ON w.status = 'confirmed' AND w.referrals > 0 AND w.created_at >= s.first AT TIME ZONE 'UTC'
+        AND w.created_at < (s.last + interval '1 hour') AT TIME ZONE 'UTC'
+      JOIN hours h ON h.hour = ${HOUR("w.created_at")}
     )
-    SELECT w.id, w.referrals, w.invite_wave_id IS NOT NULL AS held,
-      1 + coalesce(h.before, 0) + (SELECT count(*) FROM waitlist o WHERE o.status = 'confirmed'
-        AND o.created_at >= (${HOUR("w.created_at")}) AT TIME ZONE 'UTC'
-        AND (o.created_at, o.id) < (w.created_at, w.id)) AS b
-    FROM waitlist w LEFT JOIN hours h ON h.hour = ${HOUR("w.created_at")}
-    WHERE w.status = 'confirmed' AND w.referrals > 0`,
+    SELECT m.id, m.referrals, m.held, m.b FROM moved m, bounds WHERE m.b >= bounds.lo AND m.b <= bounds.hi`,
   /**
    * The first `$1` waiting people in sign-up order, and as many more as waves hold (counted in the same statement,
    * so the two agree while another wave reserves), with their referrals and whether a wave already holds them.
@@ -132,8 +157,9 @@ export interface Place {
 /** The line's reads, with REFERRAL_PLACES as `places`. */
 export function createLine(db: Db, places: number) {
   type Row = { id: number; b: number; referrals: number; held: boolean };
-  const moverRows = async () => (places > 0 ? await db.query<Row>(LINE_SQL.movers) : []);
-  const movers = async () => (await moverRows()).map(inLine);
+  /** The moved people who signed up from place `from` to `to + places × most` (see LINE_SQL.movers). */
+  const moverRows = async (from: number, to: number) =>
+    places > 0 ? await db.query<Row>(LINE_SQL.movers, [from, to, places]) : [];
   const waiting = async () => Number((await db.query<{ waiting: number }>(LINE_SQL.waiting))[0]?.waiting ?? 0);
   return {
     /** Person `id`'s place, or null when they are not waiting (pending, invited, joined, gone). */
@@ -144,15 +170,17 @@ export function createLine(db: Db, places: number) {
       );
       if (row?.status !== "confirmed" || row.b === null) return null;
       const person = inLine(row);
-      const [all, total] = await Promise.all([movers(), waiting()]);
-      return { place: placeInLine(person, all, total, places), signupPlace: person.b, waiting: total };
+      const at = lineNumber(person, places);
+      const [movers, total] = await Promise.all([moverRows(Math.max(at, 1), at), waiting()]);
+      return { place: placeInLine(person, movers.map(inLine), places), signupPlace: person.b, waiting: total };
     },
     /**
      * The next `limit` people in line whom no wave holds, in line order, and how many of them sign-up order alone
      * would not have put there (moved up by referrals).
      */
     async next(limit: number): Promise<{ ids: number[]; movedUp: number }> {
-      const moving = await moverRows();
+      // Every moved person (a wave is rare and may take anyone): from the first place to past the last.
+      const moving = await moverRows(1, Number.MAX_SAFE_INTEGER);
       const all = moving.map(inLine);
       const rows = await db.query<{ id: number; referrals: number; held: boolean; held_count: number }>(LINE_SQL.head, [
         limit + all.length,
