@@ -195,10 +195,19 @@ export async function update({ store, source, subject, body, yes, fail }: Update
   ];
   if (report.failed > 0) parts.push(`${report.failed} refused by the SMTP server (recorded)`);
   if (report.skipped > 0) parts.push(`${report.skipped} skipped (stopped updates or left meanwhile)`);
+  if (report.deferred > 0) {
+    parts.push(`${report.deferred} not taken for now by their mail server (a third "not now" fails them)`);
+  }
   console.log(`${parts.join("; ")}.`);
   if (report.stopped) {
     console.log(
       `Stopped early: the SMTP server could not be used (${report.stopped}). ${plural(report.remaining, "person is", "people are")} still to be sent it: run the same command again.`,
+    );
+    return 1;
+  }
+  if (report.remaining > 0) {
+    console.log(
+      `${plural(report.remaining, "person is", "people are")} still to be sent it: run the same command again later.`,
     );
     return 1;
   }

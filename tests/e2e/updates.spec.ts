@@ -487,6 +487,11 @@ test(
         { subject: SUBJECT, body: "é".repeat(51_201) },
         "The text is 101 KB; an update may be at most 100 KB. Nothing was sent.",
       ],
+      // Pasted far past the limit (2.4 MB as the form sends it): still the rule's own message, not a refusal.
+      [
+        { subject: SUBJECT, body: "é".repeat(400_000) },
+        "The text is 782 KB; an update may be at most 100 KB. Nothing was sent.",
+      ],
     ];
     for (const [fields, said] of crafted) {
       for (const action of ["preview", "test", "confirm", "send"]) {

@@ -13,7 +13,7 @@ export interface CapturedMail {
   text: string;
   html: string;
   headers: ParsedMail["headers"];
-  /** Each header as it arrived, unfolded (`List-Unsubscribe: <…>`), by lower-case name. */
+  /** Each header's bytes as they arrived (`List-Unsubscribe: <…>`, folds and all), by lower-case name. */
   rawHeaders: Map<string, string>;
   /** Every https?:// link in the text part. */
   links: string[];
@@ -43,8 +43,11 @@ export interface HeldReply {
 export interface SmtpOptions {
   /** Recipients refused at RCPT TO with a 550, as a server refuses a mailbox that does not exist. */
   refuse?: readonly string[];
-  /** Recipients deferred at RCPT TO with a 451 while this says so (a provider throttling: "try again later"). */
-  defer?: (address: string) => boolean;
+  /**
+   * Recipients deferred at RCPT TO while this says so: true, a 451 (a provider throttling: "try again later"), or
+   * the 4xx code it gives (421: the server will take nothing now).
+   */
+  defer?: (address: string) => boolean | number;
   /** Called with the number received so far once a message is whole, before it is answered; the 250 waits for it. */
   beforeAnswer?: (count: number) => unknown;
   /** Called at each RCPT TO with the recipient; the answer waits for what it returns. */
@@ -73,9 +76,10 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
       const answer = async () => {
         await options.onRecipient?.(address.address);
         await heldAt("rcpt", address.address);
-        if (options.defer?.(address.address)) {
+        const deferred = options.defer?.(address.address);
+        if (deferred) {
           const later = new Error("4.7.1 Try again later") as Error & { responseCode: number };
-          later.responseCode = 451;
+          later.responseCode = deferred === true ? 451 : deferred;
           return done(later);
         }
         if (!refused.has(address.address.toLowerCase())) return done();
@@ -96,7 +100,7 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
           text,
           html: typeof mail.html === "string" ? mail.html : "",
           headers: mail.headers,
-          rawHeaders: new Map(mail.headerLines.map((h) => [h.key, h.line.replace(/\r?\n[ \t]+/g, " ")])),
+          rawHeaders: new Map(mail.headerLines.map((h) => [h.key, h.line])),
           links: text.match(/https?:\/\/\S+/g) ?? [],
         });
         for (const listener of listeners) listener();

@@ -102,10 +102,10 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
         "INSERT INTO waitlist (email, status, updates_consent) VALUES ('late@example.com', 'confirmed', true)",
       );
       await state.store.db.query("DELETE FROM waitlist WHERE email = 'yes-2@example.com'");
-      expect(await send(id)).toEqual({ sent: 1, failed: 0, skipped: 0, stopped: null, remaining: 0 });
+      expect(await send(id)).toEqual({ sent: 1, failed: 0, skipped: 0, deferred: 0, stopped: null, remaining: 0 });
       expect(received()).toEqual(["yes-1@example.com"]);
       // Sending it again sends nothing.
-      expect(await send(id)).toEqual({ sent: 0, failed: 0, skipped: 0, stopped: null, remaining: 0 });
+      expect(await send(id)).toEqual({ sent: 0, failed: 0, skipped: 0, deferred: 0, stopped: null, remaining: 0 });
       expect(received()).toEqual(["yes-1@example.com"]);
     });
 
@@ -187,16 +187,51 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
       expect(received()).toEqual(["a@example.com", "b@example.com", "c@example.com", "d@example.com", "e@example.com"]);
     });
 
-    it("a recipient deferred for now (451) stops the run and is sent by the next one: nobody skipped", async () => {
-      const deferring = { on: true };
-      const throttled = await startSmtp({ defer: (address) => deferring.on && address === "b@example.com" });
+    it("“not now” (451) for one address holds up nobody else: tried by the next run, failed at the third", async () => {
+      // b's server always says "not now"; d's says it once.
+      const asked = new Map<string, number>();
+      const throttled = await startSmtp({
+        defer: (address) => {
+          asked.set(address, (asked.get(address) ?? 0) + 1);
+          return address === "b@example.com" || (address === "d@example.com" && asked.get(address) === 1);
+        },
+      });
+      const before = state.config;
+      try {
+        state.config = config(throttled.url);
+        await seed(
+          ["a", "b", "c", "d"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]),
+        );
+        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+        const run = { skipped: 0, stopped: null };
+        expect(await send(id)).toEqual({ ...run, sent: 2, failed: 0, deferred: 2, remaining: 2 });
+        expect(throttled.messages.map((m) => m.to)).toEqual(["a@example.com", "c@example.com"]);
+        expect(await send(id)).toEqual({ ...run, sent: 1, failed: 0, deferred: 1, remaining: 1 });
+        expect(await send(id)).toEqual({ ...run, sent: 0, failed: 1, deferred: 0, remaining: 0 });
+        expect(throttled.messages.map((m) => m.to)).toEqual(["a@example.com", "c@example.com", "d@example.com"]);
+        expect(asked.get("b@example.com")).toBe(3);
+        const [row] = await state.store.db.query<{ state: string; error: string }>(
+          "SELECT r.state, r.error FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id WHERE w.email = $1",
+          ["b@example.com"],
+        );
+        expect(row).toEqual({ state: "failed", error: "Error EENVELOPE 451, 3 tries" });
+        expect((await updates().list(1))[0]).toMatchObject({ sent: 3, failed: 1, finished: true });
+      } finally {
+        state.config = before;
+        await throttled.close();
+      }
+    });
+
+    it("a server that takes nothing now (421) stops the run with everyone left queued, for the next", async () => {
+      const closing = { on: true };
+      const throttled = await startSmtp({ defer: (address) => closing.on && address === "b@example.com" && 421 });
       const before = state.config;
       try {
         state.config = config(throttled.url);
         await seed(["a", "b", "c"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]));
         const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-        expect(await send(id)).toMatchObject({ sent: 1, failed: 0, stopped: "Error EENVELOPE 451", remaining: 2 });
-        deferring.on = false;
+        expect(await send(id)).toMatchObject({ sent: 1, deferred: 0, stopped: "Error ECONNECTION 421", remaining: 2 });
+        closing.on = false;
         expect(await send(id)).toMatchObject({ sent: 2, failed: 0, stopped: null, remaining: 0 });
         expect(throttled.messages.map((m) => m.to)).toEqual(["a@example.com", "b@example.com", "c@example.com"]);
       } finally {
@@ -212,7 +247,7 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
         ["z@example.com", "confirmed", true],
       ]);
       const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-      expect(await send(id)).toEqual({ sent: 2, failed: 1, skipped: 0, stopped: null, remaining: 0 });
+      expect(await send(id)).toEqual({ sent: 2, failed: 1, skipped: 0, deferred: 0, stopped: null, remaining: 0 });
       expect(received()).toEqual(["a@example.com", "z@example.com"]);
       const [row] = await state.store.db.query<{ state: string; error: string }>(
         "SELECT r.state, r.error FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id WHERE w.email = $1",

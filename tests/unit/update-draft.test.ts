@@ -10,6 +10,8 @@ describe("a draft that cannot be sent says why", () => {
     ["Two\nlines", "Hello", "The subject must be one line: remove the line break."],
     ["Carriage\rreturn", "Hello", "The subject must be one line: remove the line break."],
     ["Line\u2028separator", "Hello", "The subject must be one line: remove the line break."],
+    ["Tab\there", "Hello", "The subject cannot hold a tab or another control character: remove it."],
+    ["Escape\u001b[31m", "Hello", "The subject cannot hold a tab or another control character: remove it."],
     ["News", "", "Write the update's text."],
     ["News", " \n\n\t", "Write the update's text."],
     ["News", "a".repeat(102_401), "The text is 101 KB; an update may be at most 100 KB."],

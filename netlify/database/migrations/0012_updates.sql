@@ -36,8 +36,10 @@ CREATE TABLE waitlist_update_recipient (
     CHECK (state IN ('queued', 'attempted', 'sent', 'failed', 'skipped')),
   done_at timestamptz NULL,
   error text NULL,
+  -- Times their server said "not now" (4xx) to this address: each moves them behind the others, the third fails.
+  tries smallint NOT NULL DEFAULT 0,
   PRIMARY KEY (update_id, waitlist_id)
 );
-CREATE INDEX waitlist_update_recipient_todo_idx ON waitlist_update_recipient (update_id, waitlist_id)
+CREATE INDEX waitlist_update_recipient_todo_idx ON waitlist_update_recipient (update_id, tries, waitlist_id)
   WHERE state IN ('queued', 'attempted');
 CREATE INDEX waitlist_update_recipient_person_idx ON waitlist_update_recipient (waitlist_id);

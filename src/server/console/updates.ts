@@ -4,7 +4,7 @@
  * wave (a function call ends within Netlify's 60 s) and shows its progress with a Continue button; the list of past
  * updates has their counts. Plain forms, no JavaScript; the draft travels in hidden fields between the steps.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
@@ -20,7 +20,6 @@ import {
   checkDraft,
   createUpdateStore,
   type Draft,
-  MAX_BODY_BYTES,
   NOBODY_TO_REACH,
   type PastUpdate,
   sendUpdate,
@@ -30,8 +29,12 @@ import {
 } from "../updates";
 import { CONSOLE_PATH, CONSOLE_PATHS, message, page } from "./pages";
 
-/** The form fields of one step: up to 100 KB of text, percent-encoded (each byte of UTF-8 may take 3). */
-export const UPDATES_MAX_BODY = 3 * MAX_BODY_BYTES + 16 * 1024;
+/**
+ * What a step's form may carry: far past 100 KB of text percent-encoded (each byte of UTF-8 may take 3), so that
+ * a body too long, pasted whole, gets the rule's own message with the draft kept rather than a refusal of the
+ * request; under the platform's 6 MB for a function's request.
+ */
+export const UPDATES_MAX_BODY = 4 * 1024 * 1024;
 const TICKET = /^[A-Za-z0-9_-]{22}$/;
 const PAST = 20;
 
@@ -151,6 +154,9 @@ function progressPage(visit: UpdateVisit, id: number, report: UpdateReport): Res
     `${plural(report.sent, "e-mail", "e-mails")} accepted by the SMTP server in this step`,
     report.failed > 0 ? `${report.failed} refused (recorded; the others went on)` : "",
     report.skipped > 0 ? `${report.skipped} skipped (stopped updates or left)` : "",
+    report.deferred > 0
+      ? `${report.deferred} not taken for now by their mail server (Continue tries again; a third "not now" fails them)`
+      : "",
   ]
     .filter(Boolean)
     .join("; ");
@@ -233,7 +239,8 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
         updateEmail(draft, {
           unsubscribe: `${visit.origin}/waitlist/unsubscribe?token=test`,
           site: visit.origin,
-          messageId: "",
+          // On the site's domain like every update's, but its own each time: each test is a message of its own.
+          messageId: `<test-${randomUUID()}@${new URL(visit.origin).hostname}>`,
         }),
       );
     } catch (error) {

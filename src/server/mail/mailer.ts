@@ -22,6 +22,21 @@ export interface SendOptions {
   beforeCommit?: () => Promise<void>;
 }
 
+/**
+ * A list's headers as written, never folded: nodemailer folds any header line past 76 characters, and a
+ * List-Unsubscribe URL with its token always is one. RFC 5322 allows a line of 998; a reader that takes the header
+ * as it arrived (as RFC 8058's one-click POST is made from it) must find the URL whole. Only printable ASCII is
+ * passed unencoded so; anything else is left to nodemailer to encode.
+ */
+function prepared(headers: Record<string, string>) {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      /^[\x20-\x7e]{1,900}$/.test(value) ? { prepared: true, value } : value,
+    ]),
+  );
+}
+
 /** What sends e-mail: SMTP in production and tests (a local SMTP server), never a stand-in. */
 export interface Mailer {
   send(to: string, message: MailMessage, options?: SendOptions): Promise<void>;
@@ -96,7 +111,7 @@ export function createSmtpMailer(mail: NonNullable<ServerConfig["mail"]>, use: {
         subject: message.subject,
         text: message.text,
         html: message.html,
-        ...(message.headers ? { headers: message.headers } : {}),
+        ...(message.headers ? { headers: prepared(message.headers) } : {}),
         ...(message.messageId ? { messageId: message.messageId } : {}),
         ...(beforeCommit ? { beforeCommit } : {}),
       } as import("nodemailer").SendMailOptions);

@@ -13,9 +13,10 @@ export interface Draft {
 
 /** The draft as it will be sent (the subject trimmed, the body's line ends made \n), or why it cannot be. */
 export function checkDraft(subject: string, body: string): { draft: Draft } | { problem: string } {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: a line break or control character ends a header
-  if (/[\r\n\u0000-\u001f\u007f\u2028\u2029]/.test(subject)) {
-    return { problem: "The subject must be one line: remove the line break." };
+  if (/[\r\n\u2028\u2029]/.test(subject)) return { problem: "The subject must be one line: remove the line break." };
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a control character (a tab, an escape) is refused by name
+  if (/[\u0000-\u001f\u007f]/.test(subject)) {
+    return { problem: "The subject cannot hold a tab or another control character: remove it." };
   }
   const clean = subject.trim();
   if (clean === "") return { problem: "Write a subject." };

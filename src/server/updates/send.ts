@@ -9,8 +9,10 @@
  *   waits for the server's answer to a message the server already has: sending it again would mail them twice,
  *   which an update must never do (invitations choose the other way: a code must arrive). Its Message-ID is the
  *   same each time anyway (message.ts), should a message ever go twice;
- * - a refusal for one address (a 5xx answer) is recorded on that recipient and the run goes on; a 4xx (throttled,
- *   greylisted) leaves them queued and stops the run, for the next one to try again;
+ * - a refusal for one address (a 5xx answer) is recorded on that recipient and the run goes on; "not now" for one
+ *   address (a 4xx: greylisted, a mailbox full) moves them behind the others, for this run's end or the next run,
+ *   and the third one fails them (recorded), so no one address holds up the rest; a server that will not take
+ *   mail at all (421, no answer) stops the run with everyone left queued, for the next run to go on;
  * - someone who stopped updates or left after the update was recorded is skipped, even while their message is on
  *   its way (checked before its last bytes);
  * - paced at MAIL_RATE_PER_SECOND (0: as fast as the server answers).
@@ -26,6 +28,8 @@ import type { UpdateStore } from "./store";
 /** A live run beats with every message: five minutes of silence is death, as for waves. */
 export const UPDATE_STALE_SECONDS = 300;
 const BATCH = 100;
+/** "Not now" this many times for one address fails it (recorded): a run never waits on one mailbox for ever. */
+export const MAX_TRIES = 3;
 /** What a recipient's record says when their message was on its way as a run died, and is counted sent. */
 export const IN_DOUBT = "unconfirmed: the run ended before the SMTP server's answer";
 
@@ -50,6 +54,8 @@ export interface UpdateReport {
   sent: number;
   failed: number;
   skipped: number;
+  /** Addresses whose server said "not now" in this run: still queued, behind the others. */
+  deferred: number;
   /** Why the run stopped early (the SMTP server could not be used); null when it did not. */
   stopped: string | null;
   /** Recipients still to be dealt with (0: the update is complete). */
@@ -66,7 +72,7 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
   const { updates, mailer, root, site } = run;
   const row = await updates.get(id, UPDATE_STALE_SECONDS);
   if (!row) return null;
-  const report: UpdateReport = { sent: 0, failed: 0, skipped: 0, stopped: null, remaining: row.remaining };
+  const report: UpdateReport = { sent: 0, failed: 0, skipped: 0, deferred: 0, stopped: null, remaining: row.remaining };
   if (row.finished) return report;
   if (row.owner !== null && row.owner !== run.owner && !isOwnerDead(row.owner, row.stale ?? false)) return null;
   if (!(await updates.take(id, row.owner, run.owner))) return null;
@@ -77,57 +83,81 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
   let nextAt = now();
   const budget = budgetOf(run.slice);
   const draft = { subject: row.subject, body: row.body };
-  sending: for (;;) {
-    const batch = await updates.next(id, BATCH);
-    if (batch.length === 0) break;
-    for (const person of batch) {
-      if (spent(budget)) break sending;
-      if (budget) budget.dealt++;
-      if (person.inDoubt) {
-        await updates.done(id, person.id, "sent", IN_DOUBT, run.owner);
-        continue;
-      }
-      if (!person.still) {
-        await updates.done(id, person.id, "skipped", null, run.owner);
-        report.skipped++;
-        continue;
-      }
-      if (interval > 0) {
-        const due = nextAt - now();
-        if (due > 0) await sleep(due);
-        nextAt = Math.max(nextAt, now()) + interval;
-      }
-      const message = updateEmail(draft, {
-        unsubscribe: unsubscribeLink(site, unsubscribeToken(root, id, person.id)),
-        site,
-        messageId: messageId(root, site, id, person.id),
-      });
-      try {
-        await mailer.send(person.email, message, {
-          beforeCommit: async () => {
-            if (!(await updates.attempted(id, person.id, run.owner))) throw new NoLongerHeld("stopped updates");
-          },
-        });
-      } catch (error) {
-        if (error instanceof NoLongerHeld) {
+  // Those this run was told "not now" for: tried again by the next run, not this one.
+  const deferred = new Set<number>();
+  try {
+    sending: for (;;) {
+      const batch = await updates.next(id, BATCH);
+      // Deferred people come last (fewest tries first): a batch of only them is the end of this run's work.
+      if (batch.every((person) => deferred.has(person.id))) break;
+      for (const person of batch) {
+        if (deferred.has(person.id)) continue;
+        if (spent(budget)) break sending;
+        if (budget) budget.dealt++;
+        if (person.inDoubt) {
+          await updates.done(id, person.id, "sent", IN_DOUBT, run.owner);
+          continue;
+        }
+        if (!person.still) {
           await updates.done(id, person.id, "skipped", null, run.owner);
           report.skipped++;
           continue;
         }
-        // A 5xx refuses this address for good: recorded, and the others go on. A 4xx (throttled, greylisted, a
-        // mailbox busy) is for now: they stay queued and the run stops, for the next run to try again.
-        if (isRefusal(error) && ((error as { responseCode?: number }).responseCode ?? 0) >= 500) {
-          await updates.done(id, person.id, "failed", reason(error), run.owner);
-          report.failed++;
-          continue;
+        if (interval > 0) {
+          const due = nextAt - now();
+          if (due > 0) await sleep(due);
+          nextAt = Math.max(nextAt, now()) + interval;
         }
-        if (isRefusal(error)) await updates.requeue(id, person.id, run.owner);
-        report.stopped = reason(error);
-        break sending;
+        const message = updateEmail(draft, {
+          unsubscribe: unsubscribeLink(site, unsubscribeToken(root, id, person.id)),
+          site,
+          messageId: messageId(root, site, id, person.id),
+        });
+        try {
+          await mailer.send(person.email, message, {
+            beforeCommit: async () => {
+              if (!(await updates.attempted(id, person.id, run.owner))) throw new NoLongerHeld("stopped updates");
+            },
+          });
+        } catch (error) {
+          if (error instanceof NoLongerHeld) {
+            await updates.done(id, person.id, "skipped", null, run.owner);
+            report.skipped++;
+            continue;
+          }
+          const code = (error as { responseCode?: number }).responseCode ?? 0;
+          // A 5xx refuses this address for good: recorded, and the others go on.
+          if (isRefusal(error) && code >= 500) {
+            await updates.done(id, person.id, "failed", reason(error), run.owner);
+            report.failed++;
+            continue;
+          }
+          // A 4xx but 421 is "not now" for this address: behind the others, failed at the third.
+          if (isRefusal(error) && code !== 421) {
+            const tries = await updates.requeue(id, person.id, run.owner, 1);
+            if (tries >= MAX_TRIES) {
+              await updates.done(id, person.id, "failed", `${reason(error)}, ${tries} tries`, run.owner);
+              report.failed++;
+            } else {
+              deferred.add(person.id);
+              report.deferred++;
+            }
+            continue;
+          }
+          // 421 or no answer: the server will take nothing now. Everyone left stays queued for the next run.
+          if (isRefusal(error)) await updates.requeue(id, person.id, run.owner, 0);
+          report.stopped = reason(error);
+          break sending;
+        }
+        await updates.done(id, person.id, "sent", null, run.owner);
+        report.sent++;
       }
-      await updates.done(id, person.id, "sent", null, run.owner);
-      report.sent++;
     }
+  } catch (error) {
+    // A failure of the database mid-run: the update is let go at once (paused), so Continue need not wait for the
+    // run to be judged dead; what was sent stays recorded. Then the failure goes on to its caller.
+    await updates.release(id, PAUSED_OWNER, run.owner).catch(() => {});
+    throw error;
   }
   const remaining = await updates.release(id, PAUSED_OWNER, run.owner);
   // Taken over meanwhile (this run fell silent past the staleness limit): the other run goes on.

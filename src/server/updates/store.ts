@@ -53,7 +53,7 @@ export const UPDATE_SQL = {
     .map((c) => `w.${c}`)
     .join(", ")}, (${AUDIENCE}) AS still
     FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id
-    WHERE r.update_id = $1 AND r.state IN ('queued', 'attempted') ORDER BY r.waitlist_id LIMIT $2`,
+    WHERE r.update_id = $1 AND r.state IN ('queued', 'attempted') ORDER BY r.tries, r.waitlist_id LIMIT $2`,
   /**
    * Recipient `$2`'s message is whole on the server but for its last bytes: from now on it may be accepted. False
    * when they may no longer be sent it (they stopped updates or left meanwhile): the message is abandoned.
@@ -62,9 +62,13 @@ export const UPDATE_SQL = {
     FROM waitlist w WHERE r.update_id = $1 AND r.waitlist_id = $2 AND w.id = r.waitlist_id
       AND r.state = 'queued' AND ${AUDIENCE} AND ${OWNED}
     RETURNING r.waitlist_id`,
-  /** A message the server refused for now (4xx) after its last byte: the recipient is queued again. */
-  requeue: `UPDATE waitlist_update_recipient SET state = 'queued'
-    WHERE update_id = $1 AND waitlist_id = $2 AND state = 'attempted' AND ${OWNED}`,
+  /**
+   * A message the server would not take now (4xx): the recipient is queued again, `$4` tries more (1: refused for
+   * this address, moving them behind the others; 0: the server as a whole). Resolves to their tries.
+   */
+  requeue: `UPDATE waitlist_update_recipient SET state = 'queued', tries = tries + $4::int
+    WHERE update_id = $1 AND waitlist_id = $2 AND state IN ('queued', 'attempted') AND ${OWNED}
+    RETURNING tries`,
   /** Recipient `$2`'s fate `$3` ('sent', 'failed' with error `$4`, 'skipped'), counted on the update; it beats. */
   done: `WITH marked AS (
       UPDATE waitlist_update_recipient SET state = $3, done_at = now(), error = $4
@@ -190,8 +194,9 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
     async attempted(id: number, person: number, owner: string): Promise<boolean> {
       return (await db.query(UPDATE_SQL.attempted, [id, person, owner])).length === 1;
     },
-    async requeue(id: number, person: number, owner: string): Promise<void> {
-      await db.query(UPDATE_SQL.requeue, [id, person, owner]);
+    async requeue(id: number, person: number, owner: string, tries: 0 | 1): Promise<number> {
+      const [row] = await db.query<{ tries: number }>(UPDATE_SQL.requeue, [id, person, owner, tries]);
+      return n(row?.tries ?? 0);
     },
     async done(id: number, person: number, fate: Fate, error: string | null, owner: string): Promise<void> {
       await db.query(UPDATE_SQL.done, [id, person, fate, error, owner]);
