@@ -3,14 +3,17 @@
  * the confirmation leads to), and can change their mind there and from every update. The choice is kept with its
  * time and a version of the words they were shown (UPDATES_WORDS_VERSION), as the terms consent is.
  */
-import { createHash } from "node:crypto";
 import { SITE } from "../../site";
 import { escapeHtml } from "../http/form-page";
 
 /** The words beside the choice, on the status page. */
 export const UPDATES_WORDS = `Occasional e-mails from the ${SITE.name} team while you wait: what we are building, and when the next people are let in. A few a year, no tracking, and every one has a link to stop them.`;
-/** What the record keeps of the words: a short hash, as terms_version is of the terms. */
-export const UPDATES_WORDS_VERSION = createHash("sha256").update(UPDATES_WORDS).digest("hex").slice(0, 16);
+/**
+ * What the record keeps of the words: a short hash of them, as terms_version is of the terms, written here (not
+ * worked out) so that new words are a deliberate new version: tests/unit/updates-words.test.ts fails when the
+ * words (or the product's name in them) change and this does not. The words of every version are in git.
+ */
+export const UPDATES_WORDS_VERSION = "2e1a39c2c8aee653";
 /** What the record keeps of a mail provider's one-click unsubscribe (RFC 8058), which shows no words. */
 export const ONE_CLICK = "one-click";
 
