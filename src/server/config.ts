@@ -54,7 +54,10 @@ export interface ServerConfig {
   inviteRedeemToken: string | null;
   /** Set when INVITE_REDEEM_TOKEN is too short to stand guessing: the endpoint answers 503, saying this. */
   inviteRedeemTokenProblem: string | null;
-  /** How many referrals count per referrer and day, UTC (REFERRALS_PER_DAY, default 25); the rest are recorded. */
+  /**
+   * How many referrals count per referrer and day, UTC (REFERRALS_PER_DAY, default 25); the rest are recorded. 0:
+   * none count (a pause, say while a ring is looked into), every one recorded `over-limit`.
+   */
   referralsPerDay: number;
   /**
    * How many places each counted referral moves its referrer forward in line (REFERRAL_PLACES, default 0: the line
@@ -112,7 +115,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     inviteTtlDays: positiveInt(env["INVITE_TTL_DAYS"], 30),
     inviteRedeemToken: redeem.token,
     inviteRedeemTokenProblem: redeem.problem,
-    referralsPerDay: positiveInt(env["REFERRALS_PER_DAY"], 25),
+    referralsPerDay: wholeNumber(env["REFERRALS_PER_DAY"], 25),
     referralPlaces: wholeNumber(env["REFERRAL_PLACES"], 0),
     mailRatePerSecond:
       env["MAIL_RATE_PER_SECOND"]?.trim() === "unlimited" ? 0 : wholeNumber(env["MAIL_RATE_PER_SECOND"], 10),

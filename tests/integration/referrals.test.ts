@@ -248,6 +248,17 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       );
       await join("eve@example.com", code);
       expect(await text(ann)).toContain("3 confirmed referrals");
+      // 0: counting paused, every one recorded.
+      state.config = configOf(state.smtp.url, { REFERRALS_PER_DAY: "0" });
+      await state.store.db.query(
+        "UPDATE waitlist SET referrals_day = referrals_day - 1 WHERE email = 'ann@example.com'",
+      );
+      await join("fay@example.com", code);
+      expect(await text(ann)).toContain("3 confirmed referrals");
+      const [fay] = await state.store.db.query<{ outcome: string }>(
+        "SELECT outcome FROM waitlist_referral r JOIN waitlist w ON w.id = r.referred_id WHERE w.email = 'fay@example.com'",
+      );
+      expect(fay?.outcome).toBe("over-limit");
     });
 
     it("a wave follows the line, the dry run says who moved up, and the invitation links the status page", async () => {

@@ -41,7 +41,7 @@ export const COUNT_REFERRAL = (confirmed: string, cap: string) => `
     UPDATE waitlist w SET referrals = w.referrals + 1,
       referrals_today = CASE WHEN w.referrals_day = ${TODAY} THEN w.referrals_today + 1 ELSE 1 END,
       referrals_day = ${TODAY}
-    FROM referral WHERE w.id = referral.referrer_id AND NOT referral.duplicate
+    FROM referral WHERE w.id = referral.referrer_id AND NOT referral.duplicate AND ${cap}::int > 0
       AND (w.referrals_day IS DISTINCT FROM ${TODAY} OR w.referrals_today < ${cap}::int)
     RETURNING w.id
   ), recorded AS (
