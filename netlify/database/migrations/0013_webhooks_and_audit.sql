@@ -129,3 +129,37 @@ CREATE TABLE waitlist_audit (
   details jsonb NOT NULL DEFAULT '{}'
 );
 CREATE INDEX waitlist_audit_at_idx ON waitlist_audit (at);
+
+-- Append-only in the database itself, whatever statement a bug or a hand sends: no entry is ever updated, the table
+-- is never truncated, and an entry is deleted only by waitlist_audit_purge (the daily purge), which says so for its
+-- own statement only (a transaction-local setting: one statement is one transaction over Neon's HTTP driver, so a
+-- SET LOCAL sent before the DELETE would not reach it), and only once the entry is a day old (AUDIT_DAYS is 1 at
+-- least): a fresh entry cannot be deleted even so.
+CREATE OR REPLACE FUNCTION waitlist_audit_guard() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF TG_OP = 'DELETE' AND current_setting('waitlist.audit_purge', true) = 'on'
+      AND OLD.at < now() - interval '1 day' THEN
+    RETURN OLD;
+  END IF;
+  RAISE EXCEPTION 'waitlist_audit is append-only: % refused (entries older than AUDIT_DAYS go by waitlist_audit_purge)', TG_OP
+    USING ERRCODE = 'insufficient_privilege';
+END
+$fn$;
+
+CREATE TRIGGER waitlist_audit_append_only BEFORE UPDATE OR DELETE ON waitlist_audit
+  FOR EACH ROW EXECUTE FUNCTION waitlist_audit_guard();
+CREATE TRIGGER waitlist_audit_no_truncate BEFORE TRUNCATE ON waitlist_audit
+  FOR EACH STATEMENT EXECUTE FUNCTION waitlist_audit_guard();
+
+-- The purge: deletes the entries older than `days` (at least 1), and says how many.
+CREATE OR REPLACE FUNCTION waitlist_audit_purge(days integer) RETURNS integer LANGUAGE plpgsql AS $fn$
+DECLARE
+  removed integer;
+BEGIN
+  PERFORM set_config('waitlist.audit_purge', 'on', true);
+  DELETE FROM waitlist_audit WHERE at < now() - make_interval(days => greatest(days, 1));
+  GET DIAGNOSTICS removed = ROW_COUNT;
+  PERFORM set_config('waitlist.audit_purge', '', true);
+  RETURN removed;
+END
+$fn$;

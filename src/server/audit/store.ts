@@ -1,6 +1,7 @@
 /**
  * The team's audit log in SQL: an entry per action (who, when, what, details), appended, never changed; the daily
- * purge deletes entries older than AUDIT_DAYS. Details never hold a signed-up person's address.
+ * purge deletes entries older than AUDIT_DAYS. The database holds it to that (migration 0013): an UPDATE, a
+ * TRUNCATE or any other DELETE of an entry is refused. Details never hold a signed-up person's address.
  */
 import type { Db } from "../db/types";
 
@@ -17,7 +18,8 @@ export const AUDIT_SQL = {
   /** Up to `$1` entries older than entry `$2` (null: from the newest), newest first. */
   page: `SELECT id, at, actor, action, details FROM waitlist_audit
     WHERE ($2::bigint IS NULL OR id < $2::bigint) ORDER BY id DESC LIMIT $1`,
-  purge: "DELETE FROM waitlist_audit WHERE at < now() - make_interval(days => $1::int)",
+  /** The only deletion the table allows: entries older than `$1` days (1 at least), through the database's function. */
+  purge: "SELECT waitlist_audit_purge($1::int) AS removed",
 } as const;
 
 export function createAuditLog(db: Db) {
@@ -39,7 +41,8 @@ export function createAuditLog(db: Db) {
       }));
     },
     async purge(days: number): Promise<number> {
-      return (await db.query(`${AUDIT_SQL.purge} RETURNING id`, [days])).length;
+      const [row] = await db.query<{ removed: number }>(AUDIT_SQL.purge, [days]);
+      return Number(row?.removed ?? 0);
     },
   };
 }

@@ -60,10 +60,18 @@ export function createExportHandler(deps: ServerDeps & { partSize?: PartSize }) 
       const part = await nextPart(store, format, after, through, ms, deps.partSize);
       // No part left (an empty list, or the rest removed meanwhile): the file's header alone, and no next.
       const options = { confirmedOnly: query.has("confirmed-only"), timeoutMs: ms, after, through: part?.to ?? after };
+      // Audited before a byte goes, and awaited: after the stream closes the platform may freeze the function, and
+      // a download cut off or failed was still the token's use. Its size is in the log line at its end.
+      await audit(store.db, "token", "export", {
+        via: "http",
+        format,
+        after,
+        to: options.through,
+        confirmedOnly: options.confirmedOnly,
+      });
       const body = await openExport(store, format, options, ({ rows, error }) => {
         if (error) return log("error", "waitlist.export_failed", { rows, after, ...describeError(error) });
         log("info", "waitlist.export", { rows, format, after });
-        void audit(store.db, "token", "export", { via: "http", format, rows, after });
       });
       const headers: Record<string, string> = {};
       if (part && part.to < through) {
