@@ -27,7 +27,7 @@ import { openPgliteDb } from "../src/server/db/pglite";
 import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export/rows";
 import { earlyAccessBase, InviteConfigError } from "../src/server/invitations/wave";
 import { logToStandardError } from "../src/server/log";
-import { deliverNow } from "../src/server/webhooks";
+import { deliverNow, missingWebhookKeys } from "../src/server/webhooks";
 import { explainDbError } from "./lib/db-errors";
 import { count, encrypt, invite, update } from "./lib/waitlist-commands";
 
@@ -199,6 +199,15 @@ try {
     exitCode = await update({ store, source, subject: values.subject ?? "", body, yes: values.yes ?? false, fail });
     if (values.yes) await audit(store.db, "CLI", "update", { subject: values.subject ?? "", exit: exitCode });
   } else if (command === "webhooks") {
+    // Before any claim: an event this process cannot open (sealed under a key it does not hold, its row removed or
+    // sealed again since) would only be given back, and the run would say nothing useful.
+    const missing = await missingWebhookKeys(store);
+    if (missing.length > 0) {
+      await store.close();
+      fail(
+        `waiting webhook events are sealed under key ${missing.join(", ")}, but ${config.dataKeys ? "DATA_KEY (and DATA_KEY_PREVIOUS) is another key" : "DATA_KEY is not set"}: set the key they were sealed with. Nothing was sent.`,
+      );
+    }
     const report = await deliverNow(store, config, "cli");
     console.log(
       `Webhooks in ${source}: ${report?.delivered ?? 0} delivered, ${report?.retrying ?? 0} to be tried again, ${report?.failed ?? 0} failed for good${report?.gone ? "; the receiver answered 410 Gone: deliveries are paused until re-enabled in the console" : ""}.`,

@@ -52,19 +52,30 @@ export function getStore(): Promise<Store> {
     });
   }
   // With WEBHOOK_URL, the database records webhook events (its triggers write them): said to it once per instance,
-  // and again on the next call if it could not be reached. Without, the scheduled delivery switches them off.
-  if (!synced && getConfig().webhook) {
+  // before the store is handed out, so that no change is committed before its event would be recorded; again on the
+  // next call if it could not be reached. Once said, the same settled promise: no further query. Without, the
+  // scheduled delivery switches them off.
+  if (!getConfig().webhook) return current;
+  if (!synced) {
     const store = current;
-    synced = store.then((opened) => syncWebhooks(opened, getConfig()));
-    synced.catch((error: unknown) => {
-      synced = undefined;
-      log("warn", "webhooks.sync_failed", describeError(error));
+    const syncing = store.then(async (opened) => {
+      try {
+        await syncWebhooks(opened, getConfig());
+      } catch (error) {
+        log("warn", "webhooks.sync_failed", describeError(error));
+        throw error;
+      }
+      return opened;
+    });
+    synced = syncing;
+    syncing.catch(() => {
+      if (synced === syncing) synced = undefined;
     });
   }
-  return current;
+  return synced;
 }
 
-let synced: Promise<void> | undefined;
+let synced: Promise<Store> | undefined;
 
 /** Closes the store for good: nothing in this process opens it again (a graceful shutdown's last step). */
 export async function shutDownStore(): Promise<void> {

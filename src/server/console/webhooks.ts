@@ -14,6 +14,21 @@ import { CONSOLE_PATHS, message, page } from "./pages";
 
 const RECENT = 50;
 const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace("T", " ") : "—");
+/** Characters of a receiver's answer shown in its row; the whole (1 KB at most) opens below it. */
+const ANSWER_SHOWN = 80;
+
+/**
+ * The receiver's answer as the row shows it, escaped: on one line (its line breaks and control characters as
+ * spaces), cut to ANSWER_SHOWN characters, the whole kept in a disclosure when cut (no script: <details>).
+ */
+function answerText(answer: string | null): string {
+  if (!answer) return "";
+  const line = answer.replace(/[\p{Cc}\s]+/gu, " ").trim();
+  if (!line) return "";
+  const chars = Array.from(line);
+  if (chars.length <= ANSWER_SHOWN) return `<br><span class="note">${h(line)}</span>`;
+  return `<details><summary class="note">${h(chars.slice(0, ANSWER_SHOWN).join(""))}…</summary><pre>${h(answer.replace(/\p{Cc}/gu, (c) => (c === "\n" || c === "\t" ? c : " ")))}</pre></details>`;
+}
 
 export async function webhooksPage(store: Store, config: ServerConfig, admin: string, notice = ""): Promise<Response> {
   const hooks = createWebhookStore(store.db);
@@ -34,7 +49,7 @@ export async function webhooksPage(store: Store, config: ServerConfig, admin: st
           ? ""
           : `<form method="post" action="${CONSOLE_PATHS.webhooks}" class="inline"><input type="hidden" name="action" value="retry"><input type="hidden" name="id" value="${h(e.id)}"><button type="submit" class="quiet" aria-label="Retry now: ${h(e.id)}">Retry now</button></form>`;
       const answer = e.lastStatus !== null ? `${e.lastStatus}` : (e.lastError ?? "—");
-      return `<tr><td data-label="Event">${h(e.type)}<br><span class="note">${h(e.id)}</span></td><td data-label="At (UTC)">${when(e.occurredAt)}</td><td data-label="Status">${h(e.state)}</td><td data-label="Attempts" class="n">${e.attempts}</td><td data-label="Last answer">${h(answer)}${e.lastError && e.lastStatus !== null ? ` (${h(e.lastError)})` : ""}</td><td data-label="Next try">${when(e.nextAttemptAt)}</td><td>${retry}</td></tr>`;
+      return `<tr><td data-label="Event">${h(e.type)}<br><span class="note">${h(e.id)}</span></td><td data-label="At (UTC)">${when(e.occurredAt)}</td><td data-label="Status">${h(e.state)}</td><td data-label="Attempts" class="n">${e.attempts}</td><td data-label="Last answer">${h(answer)}${e.lastError && e.lastStatus !== null ? ` (${h(e.lastError)})` : ""}${answerText(e.lastAnswer)}</td><td data-label="Next try">${when(e.nextAttemptAt)}</td><td>${retry}</td></tr>`;
     })
     .join("");
   const table = rows
@@ -67,6 +82,9 @@ export async function webhooksAction(
     if (!/^msg_[0-9a-f]{32}$/.test(id)) return message(400, "Webhooks", "That event does not exist.", admin);
     const queued = await hooks.retry(id);
     await audit(store.db, admin, "webhook-retry", { event: id, queued });
+    // Paused by a 410, or webhooks off: the event waits for deliveries to be on again, and the notice says so.
+    if (!config.webhook) return seeOther(`${CONSOLE_PATHS.webhooks}?done=retry-off`);
+    if ((await hooks.state()).pausedAt) return seeOther(`${CONSOLE_PATHS.webhooks}?done=retry-paused`);
     await deliverNow(store, config, "console", 15_000);
     return seeOther(`${CONSOLE_PATHS.webhooks}?done=retry`);
   }
@@ -89,6 +107,8 @@ export async function webhooksAction(
 /** What the page says after an action (by a fixed word in its address: nothing typed there is shown). */
 export const WEBHOOK_NOTICES: Record<string, string> = {
   retry: "The event was tried again now; its row shows the answer.",
+  "retry-paused": "The event is queued: it goes once deliveries are re-enabled (they are paused, below).",
+  "retry-off": "The event is queued: it goes once webhooks are on (WEBHOOK_URL and WEBHOOK_SECRET).",
   test: "A test event was sent; its row shows the answer.",
   resume: "Deliveries are on again; waiting events are going out.",
 };

@@ -10,12 +10,21 @@
  * the receiver is the team's own tool, so it gets the address and name in clear, over https, signed.
  */
 import { Webhook } from "standardwebhooks";
-import { type DataKeys, personOf } from "../data-key";
+import { DataKeyError, type DataKeys, personOf } from "../data-key";
 import { describeError, log } from "../log";
 import { MAX_ATTEMPTS, type OutboxEvent, RETRY_SECONDS, type WebhookStore } from "./store";
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const ANSWER_BYTES = 1024;
+/**
+ * Room an attempt needs beyond its answer's timeout (the claim, signing, recording): a run starts one only while
+ * now + the timeout + this is before its deadline, so its last attempt ends within the run's time.
+ */
+export const ATTEMPT_MARGIN_MS = 2_000;
+/** Waits before recording an acknowledged delivery again (ms): it was received, so only the record is retried. */
+const RECORD_RETRY_MS = [100, 500] as const;
+/** How long a process that cannot open an event's sealed snapshot leaves it for one that can (no try counted). */
+export const UNREADABLE_RETRY_SECONDS = 300;
 
 export interface Delivery {
   store: WebhookStore;
@@ -23,8 +32,13 @@ export interface Delivery {
   webhook: { url: string; secret: string };
   /** Who holds the leases (a random id per run). */
   worker: string;
-  /** Stop claiming once this time (ms since 1970) has passed: a scheduled function has 30 s. */
+  /**
+   * Every attempt ends by this time (ms since 1970): a scheduled function has 30 s. No attempt starts unless its
+   * whole timeout and ATTEMPT_MARGIN_MS fit before it.
+   */
   deadline?: number;
+  /** The clock the deadline is read with (Date.now; tests move their own). */
+  now?: () => number;
   /** At most this many attempts in this run. */
   limit?: number;
   fetch?: typeof fetch;
@@ -85,7 +99,28 @@ export function eventBody(event: OutboxEvent, dataKeys: DataKeys | null): string
   return JSON.stringify({ type: event.type, timestamp: event.occurredAt, data });
 }
 
-/** At most ANSWER_BYTES of the answer's body, as text; the rest is not read. */
+/** Where to cut UTF-8 `bytes` to keep at most ANSWER_BYTES: at a character's first byte, never inside one. */
+function cutAt(bytes: Uint8Array): number {
+  if (bytes.length <= ANSWER_BYTES) return bytes.length;
+  let end = ANSWER_BYTES;
+  // A continuation byte (10xxxxxx) at the cut belongs to a character begun before it: that character goes too.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return end;
+}
+
+/**
+ * The answer as it is stored: at most ANSWER_BYTES of UTF-8, cut between characters (cut inside one, the decoder
+ * would add a U+FFFD, three bytes more), in text Postgres accepts (it refuses U+0000 in text). Cut again after
+ * decoding: a receiver's bytes that are not UTF-8 become U+FFFD, three bytes each.
+ */
+export function storedAnswer(bytes: Uint8Array): string {
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const text = raw.subarray(0, cutAt(raw)).toString("utf8").replaceAll("\u0000", "");
+  const encoded = Buffer.from(text, "utf8");
+  return encoded.length <= ANSWER_BYTES ? text : encoded.subarray(0, cutAt(encoded)).toString("utf8");
+}
+
+/** At most ANSWER_BYTES of the answer's body (storedAnswer); the rest is not read. */
 async function answerOf(response: Response): Promise<string> {
   const reader = response.body?.getReader();
   if (!reader) return "";
@@ -101,31 +136,50 @@ async function answerOf(response: Response): Promise<string> {
   } finally {
     await reader.cancel().catch(() => {});
   }
-  return Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString("utf8");
+  return storedAnswer(Buffer.concat(chunks));
 }
 
 /** When to try again after attempt `attempts` failed (seconds), or null: no tries left. */
 export const retryAfter = (attempts: number) =>
   attempts >= MAX_ATTEMPTS ? null : (RETRY_SECONDS[attempts - 1] ?? null);
 
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Records what came of an attempt: with the answer, then (should the database refuse it) without, a moment later,
+ * so that an answer can never keep an outcome from being recorded. Throws the last refusal.
+ */
+async function record<T>(write: (answer: string | null) => Promise<T>, answer: string | null): Promise<T> {
+  let refusal: unknown;
+  for (let i = 0; i <= RECORD_RETRY_MS.length; i++) {
+    if (i > 0) await wait(RECORD_RETRY_MS[i - 1] ?? 0);
+    try {
+      return await write(i === 0 ? answer : null);
+    } catch (error) {
+      refusal = error;
+    }
+  }
+  throw refusal;
+}
+
+/** What an attempt came to: go on with the next event, or stop this run. */
+type Outcome = "next" | "stop";
+
 /** One attempt at one event; records what came of it. */
-async function attempt(event: OutboxEvent, run: Delivery, report: DeliveryReport): Promise<void> {
+async function attempt(event: OutboxEvent, run: Delivery, report: DeliveryReport): Promise<Outcome> {
   const { store, worker } = run;
   let body: string;
   try {
     body = eventBody(event, run.dataKeys);
   } catch (error) {
-    // A sealed snapshot this process cannot open: kept, and tried again by one that can.
-    await store.missed(
-      event.id,
-      worker,
-      null,
-      null,
-      retryAfter(event.attempts),
-      `unreadable: ${describeError(error)["error"]}`,
-    );
+    // A sealed snapshot this process cannot open (DATA_KEY unset, or not the key it was sealed with): nothing was
+    // sent, so the claim's try is given back, and a process that holds the key delivers it (in UNREADABLE_RETRY_SECONDS
+    // at the latest). Counted, a process without the key would spend every try and fail events it never sent.
+    // Its message names the key, never the row's contents.
+    const why = error instanceof DataKeyError ? error.message : describeError(error)["error"];
+    await store.release(event.id, worker, UNREADABLE_RETRY_SECONDS, `unreadable: ${why}`);
     report.retrying++;
-    return;
+    return "next";
   }
   const at = new Date();
   const headers = {
@@ -154,32 +208,52 @@ async function attempt(event: OutboxEvent, run: Delivery, report: DeliveryReport
     error = timedOut ? `no answer within ${(run.timeoutMs ?? ATTEMPT_TIMEOUT_MS) / 1000} s` : "could not connect";
   }
   if (status !== null && status >= 200 && status < 300) {
-    if (await store.delivered(event.id, worker, status, answer ?? "")) report.delivered++;
-    return;
+    const acknowledged = status;
+    // The receiver has it: from here only the record is tried again, never the POST. Should the database refuse
+    // every try, the event keeps this run's lease (LEASE_SECONDS) and the run stops claiming; only a database
+    // that stays down past the lease lets another run send it again, with the same webhook-id, by which receivers
+    // drop a repeat (Standard Webhooks is at least once).
+    try {
+      if (await record((kept) => store.delivered(event.id, worker, acknowledged, kept ?? ""), answer)) {
+        report.delivered++;
+      }
+      return "next";
+    } catch (refusal) {
+      log("error", "webhooks.record_failed", { id: event.id, status, ...describeError(refusal) });
+      report.delivered++;
+      return "stop";
+    }
   }
   if (status === 410) {
     // The receiver says it is gone for good: nothing more goes until the team re-enables deliveries.
-    await store.missed(event.id, worker, status, answer, 0, "410 Gone: deliveries paused");
+    await record((kept) => store.missed(event.id, worker, status, kept, 0, "410 Gone: deliveries paused"), answer);
     await store.pause("The receiver answered 410 Gone.");
     report.gone = true;
     log("warn", "webhooks.gone");
-    return;
+    return "stop";
   }
   const next = retryAfter(event.attempts);
-  await store.missed(event.id, worker, status, answer, next, error ?? (status !== null ? `answered ${status}` : null));
+  const why = error ?? (status !== null ? `answered ${status}` : null);
+  await record((kept) => store.missed(event.id, worker, status, kept, next, why), answer);
   if (next === null) report.failed++;
   else report.retrying++;
+  return "next";
 }
 
-/** Attempts every due event, one at a time, until none is due, the deadline passes or the limit is reached. */
+/**
+ * Attempts every due event, one at a time, until none is due, the limit is reached, or the deadline leaves no room
+ * for one more whole attempt (its timeout and ATTEMPT_MARGIN_MS): an attempt started is one that may take all of
+ * its timeout, so a run ends by its deadline.
+ */
 export async function deliverDue(run: Delivery): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, retrying: 0, failed: 0, gone: false };
+  const now = run.now ?? Date.now;
+  const room = (run.timeoutMs ?? ATTEMPT_TIMEOUT_MS) + ATTEMPT_MARGIN_MS;
   for (let done = 0; done < (run.limit ?? Number.POSITIVE_INFINITY); done++) {
-    if (run.deadline !== undefined && Date.now() >= run.deadline) break;
+    if (run.deadline !== undefined && now() + room >= run.deadline) break;
     const event = await run.store.claim(run.worker);
     if (!event) break;
-    await attempt(event, run, report);
-    if (report.gone) break;
+    if ((await attempt(event, run, report)) === "stop") break;
   }
   if (report.delivered + report.retrying + report.failed > 0) log("info", "webhooks.delivered", { ...report });
   return report;

@@ -16,7 +16,10 @@ import { createWebhookStore } from "./store";
 export { ATTEMPT_TIMEOUT_MS, type DeliveryReport, deliverDue, eventBody } from "./deliver";
 export { createWebhookStore, type EventRow, MAX_ATTEMPTS, RETRY_SECONDS, type WebhookStore } from "./store";
 
-/** Days a delivered event is kept (then deleted), and a failed one keeps its person (then only its record). */
+/**
+ * Days a delivered event is kept (then deleted), and any other keeps its person (then only its record; one still
+ * waiting is failed: store.ts, retain).
+ */
 export const OUTBOX_DAYS = 30;
 
 /** A run's name on the leases it holds. */
@@ -27,7 +30,16 @@ export async function syncWebhooks(store: Store, config: ServerConfig): Promise<
   await createWebhookStore(store.db).setEnabled(config.webhook !== null);
 }
 
-/** Delivers what is due, within `ms`; nothing when webhooks are off. */
+/**
+ * The keys waiting events are sealed under that this process does not hold: `webhooks deliver` refuses to run
+ * without them (a snapshot can outlive its row: a removal's, or one sealed under a key since rotated away).
+ */
+export async function missingWebhookKeys(store: Store): Promise<string[]> {
+  const held = [store.dataKeys?.current.id, store.dataKeys?.previous?.id];
+  return (await createWebhookStore(store.db).sealedKeys()).filter((id) => !held.includes(id));
+}
+
+/** Delivers what is due, every attempt ended within `ms`; nothing when webhooks are off. */
 export async function deliverNow(
   store: Store,
   config: ServerConfig,

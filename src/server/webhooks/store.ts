@@ -63,6 +63,17 @@ export const WEBHOOK_SQL = {
       state = CASE WHEN $5::int IS NULL THEN 'failed' ELSE 'pending' END,
       next_attempt_at = CASE WHEN $5::int IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $5::int) END
     WHERE id = $1 AND lease_owner = $2 AND state = 'pending' RETURNING id`,
+  /**
+   * Given back by worker `$2` unsent (it cannot open the event's sealed snapshot): the claim's try is not counted,
+   * and it is due again after `$3` seconds, for a process that holds the key.
+   */
+  release: `UPDATE waitlist_webhook_event SET lease_owner = NULL, lease_until = NULL, attempts = greatest(attempts - 1, 0),
+      last_error = $4, next_attempt_at = now() + make_interval(secs => $3::int)
+    WHERE id = $1 AND lease_owner = $2 AND state = 'pending' RETURNING id`,
+  /** The keys (DATA_KEY ids) the waiting events' snapshots are sealed under: a sender must hold each. */
+  sealedKeys: `SELECT DISTINCT k.key_id FROM waitlist_webhook_event e,
+      LATERAL (VALUES (e.person->>'key_id'), (e.person->'referred'->>'key_id')) AS k(key_id)
+    WHERE e.state = 'pending' AND nullif(k.key_id, '') IS NOT NULL ORDER BY 1`,
   /** A failed event (or one waiting for its next try) goes again now: its tries start over. */
   retry: `UPDATE waitlist_webhook_event SET state = 'pending', next_attempt_at = now(), attempts = 0
     WHERE id = $1 AND state IN ('failed', 'pending') RETURNING id`,
@@ -76,15 +87,23 @@ export const WEBHOOK_SQL = {
     ORDER BY occurred_at DESC, id DESC LIMIT $1`,
   counts: `SELECT state, count(*)::int AS n FROM waitlist_webhook_event GROUP BY state`,
   /**
-   * What the outbox keeps: a delivered event `$1` days after delivery goes; a failed one keeps its record but, after
-   * as long, not the person (someone removed is not kept here either).
+   * What the outbox keeps, `$1` days (OUTBOX_DAYS) at most: a delivered event goes that long after delivery (its person
+   * went at delivery); any other event older than that keeps its record, not its person, whatever its state, so that
+   * someone removed is not kept here either. An event still waiting after that long (deliveries paused by a 410
+   * and never re-enabled, or webhooks switched off; its tries take four days at most) is failed too: it would reach
+   * its receiver without its person, and the team sees why in the delivery log. One held by a worker right now is
+   * left to that attempt, and to the next day's run.
    */
   retain: `WITH gone AS (
       DELETE FROM waitlist_webhook_event WHERE state = 'delivered' AND delivered_at < now() - make_interval(days => $1::int)
       RETURNING 1
     ), forgotten AS (
-      UPDATE waitlist_webhook_event SET person = NULL
-      WHERE state = 'failed' AND person IS NOT NULL AND occurred_at < now() - make_interval(days => $1::int) RETURNING 1
+      UPDATE waitlist_webhook_event SET person = NULL,
+        state = CASE WHEN state = 'pending' THEN 'failed' ELSE state END,
+        last_error = CASE WHEN state = 'pending' THEN $2 ELSE last_error END
+      WHERE person IS NOT NULL AND occurred_at < now() - make_interval(days => $1::int)
+        AND (lease_until IS NULL OR lease_until < now())
+      RETURNING 1
     )
     SELECT (SELECT count(*)::int FROM gone) AS deleted, (SELECT count(*)::int FROM forgotten) AS forgotten`,
 } as const;
@@ -144,6 +163,12 @@ export function createWebhookStore(db: Db) {
     ): Promise<void> {
       await db.query(WEBHOOK_SQL.missed, [id, worker, status, answer, retryInSeconds, error]);
     },
+    async release(id: string, worker: string, retryInSeconds: number, error: string): Promise<void> {
+      await db.query(WEBHOOK_SQL.release, [id, worker, retryInSeconds, error]);
+    },
+    async sealedKeys(): Promise<string[]> {
+      return (await db.query<{ key_id: string }>(WEBHOOK_SQL.sealedKeys)).map((row) => row.key_id);
+    },
     async retry(id: string): Promise<boolean> {
       return (await db.query(WEBHOOK_SQL.retry, [id])).length === 1;
     },
@@ -175,7 +200,10 @@ export function createWebhookStore(db: Db) {
       }));
     },
     async retain(days: number): Promise<{ deleted: number; forgotten: number }> {
-      const [row] = await db.query<{ deleted: number; forgotten: number }>(WEBHOOK_SQL.retain, [days]);
+      const [row] = await db.query<{ deleted: number; forgotten: number }>(WEBHOOK_SQL.retain, [
+        days,
+        `not delivered within ${days} days: its person is no longer kept`,
+      ]);
       return { deleted: Number(row?.deleted ?? 0), forgotten: Number(row?.forgotten ?? 0) };
     },
     async counts(): Promise<Record<EventRow["state"], number>> {
