@@ -18,6 +18,7 @@ import { createLinksHandler } from "../../src/server/links/handler";
 import { createStatusLinkHandler } from "../../src/server/referrals/link-handler";
 import { createStatusHandler } from "../../src/server/referrals/status-handler";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
+import { createWebhookStore } from "../../src/server/webhooks";
 import { backends, type OpenedStore } from "./backends";
 import { linkTo } from "./consent-harness";
 import { startSmtp, type TestSmtp } from "./smtp";
@@ -230,6 +231,42 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       );
       expect(await text(ann)).toContain("No referrals yet");
       expect((await page(bea)).response.status).toBe(404);
+    });
+
+    it("through the product's own handlers, each change is its webhook event: a referral counted and revoked", async () => {
+      await reset();
+      await state.store.db.query("DELETE FROM waitlist_webhook_event");
+      const hooks = createWebhookStore(state.store.db);
+      await hooks.setEnabled(true);
+      try {
+        const ann = await join("ann@example.com");
+        const bea = await join("bea@example.com", await codeOf(ann));
+        const left = await call(
+          handlers.status,
+          new Request(bea, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+            body: "action=leave",
+          }),
+        );
+        expect(left.status).toBe(303);
+        const events = await state.store.db.query<{ event: string }>(
+          `SELECT e.type || ' ' || coalesce(e.person->>'email', w.email) AS event
+           FROM waitlist_webhook_event e LEFT JOIN waitlist w ON w.id = e.waitlist_id ORDER BY e.type, 1`,
+        );
+        expect(events.map((e) => e.event)).toEqual([
+          "waitlist.confirmed ann@example.com",
+          "waitlist.confirmed bea@example.com",
+          "waitlist.referral_revoked ann@example.com",
+          "waitlist.referred ann@example.com",
+          "waitlist.removed bea@example.com",
+          "waitlist.signed_up ann@example.com",
+          "waitlist.signed_up bea@example.com",
+        ]);
+      } finally {
+        await hooks.setEnabled(false);
+        await state.store.db.query("DELETE FROM waitlist_webhook_event");
+      }
     });
 
     it("at most REFERRALS_PER_DAY count per referrer and day; the rest are recorded", async () => {
