@@ -60,6 +60,7 @@ export default defineConfig({
           DATA_DIR: ".data/e2e",
           RATE_LIMIT_MAX: "100000",
           NETLIFY_RATE_LIMIT: "off",
+          NETLIFY_SCHEDULES: "off",
           WAITLIST_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
         },
         url: `http://localhost:${port}/`,

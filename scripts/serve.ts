@@ -6,7 +6,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolveConfig } from "@netlify/config";
-import { loadFunctions } from "../dev/local-netlify/functions";
+import { loadAllFunctions } from "../dev/local-netlify/functions";
+import { startSchedules } from "../dev/local-netlify/schedule";
 import { createSiteHandler, loadHeaderRules } from "../dev/local-netlify/site-server";
 import { refuseSiteConfig } from "../dev/local-netlify/unsupported";
 import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/app/instance";
@@ -84,14 +85,25 @@ if (mail) {
 const { config, configPath } = await resolveConfig({ cwd: process.cwd(), offline: true, context: "production" });
 const publish = config.build.publish;
 refuseSiteConfig(config, publish);
+const { routes, scheduled } = await loadAllFunctions(config.functionsDirectory ?? "netlify/functions");
 const handler = createSiteHandler({
   publish,
   headerRules: await loadHeaderRules(configPath ?? "netlify.toml", publish),
-  functions: await loadFunctions(config.functionsDirectory ?? "netlify/functions"),
+  functions: routes,
   host,
   // Netlify's per-client rate limit on the functions; the test servers, many visitors from one address, say off.
   rateLimits: process.env["NETLIFY_RATE_LIMIT"] !== "off",
 });
+// Scheduled functions run on their cron, in UTC, as on Netlify (webhook retries, the daily purge); the test
+// servers say off, so nothing runs at a minute's turn under a test's feet. A schedule Netlify would not run stops
+// the start here.
+const schedules = process.env["NETLIFY_SCHEDULES"] === "off" ? null : startSchedules(scheduled);
+if (!schedules) {
+  console.log("Scheduled functions: off (NETLIFY_SCHEDULES=off)");
+} else if (schedules.registered.length > 0) {
+  const each = schedules.registered.map((s) => `${s.name} (${s.schedule}, next ${s.next.toISOString()})`);
+  console.log(`Scheduled functions: ${each.join(", ")}`);
+}
 let inFlight = 0;
 let drained: (() => void) | undefined;
 const server = createServer((req, res) => {
@@ -108,6 +120,7 @@ const server = createServer((req, res) => {
 });
 
 server.on("error", (error: NodeJS.ErrnoException) => {
+  schedules?.stop();
   console.error(error.code === "EADDRINUSE" ? `Port ${port} is in use: set PORT to another port.` : String(error));
   closeStore().finally(() => process.exit(1));
 });
@@ -126,12 +139,14 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: finishing ${inFlight} request(s) in flight, then closing the database`);
-    // Stop accepting; idle keep-alive connections go now, busy ones once their answer is sent.
+    // Stop accepting (and starting scheduled runs); idle keep-alive connections go now, busy ones once their
+    // answer is sent, and a scheduled run going on is waited for like a request.
+    schedules?.stop();
     server.close();
     server.closeIdleConnections();
     const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
     const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
-    Promise.race([idle, grace])
+    Promise.race([Promise.all([idle, schedules?.settled()]), grace])
       .then(() => handler.settled())
       .then(shutDownStore)
       .finally(() => process.exit(0));

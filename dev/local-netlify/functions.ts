@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { RateLimitRule } from "./rate-limit";
+import type { ScheduledFunction } from "./schedule";
 import type { FetchHandler, FunctionRoute } from "./site-server";
 import { refuseFunctionConfig } from "./unsupported";
 
@@ -15,21 +16,36 @@ interface FunctionModule {
   } & Record<string, unknown>;
 }
 
+type Load = (file: string) => Promise<unknown>;
+const importFile: Load = (file) => import(/* @vite-ignore */ pathToFileURL(file).href);
+
 /**
  * Loads every Netlify Function in `dir` and routes it at its `config.path` (else /.netlify/functions/NAME),
  * for its `config.method`s only (others fall through to the files). A scheduled function has no URL on Netlify,
  * and none here. A config this host would route otherwise than Netlify is refused (./unsupported.ts).
  */
-export async function loadFunctions(
+export async function loadFunctions(dir = "netlify/functions", load: Load = importFile): Promise<FunctionRoute[]> {
+  return (await loadAllFunctions(dir, load)).routes;
+}
+
+/**
+ * The routes, as loadFunctions gives them, and the scheduled functions beside them, for a server that runs those
+ * on their schedules (./schedule.ts; `npm start`'s does, the test servers' need not).
+ */
+export async function loadAllFunctions(
   dir = "netlify/functions",
-  load: (file: string) => Promise<unknown> = (file) => import(/* @vite-ignore */ pathToFileURL(file).href),
-): Promise<FunctionRoute[]> {
+  load: Load = importFile,
+): Promise<{ routes: FunctionRoute[]; scheduled: ScheduledFunction[] }> {
   const routes: FunctionRoute[] = [];
+  const scheduled: ScheduledFunction[] = [];
   for (const file of readdirSync(dir).filter((name) => /\.(ts|mts|js|mjs)$/.test(name))) {
     const mod = (await load(resolve(join(dir, file)))) as FunctionModule;
     const name = file.replace(/\.\w+$/, "");
     refuseFunctionConfig(name, mod.config ?? {});
-    if (mod.config?.schedule) continue;
+    if (mod.config?.schedule) {
+      scheduled.push({ name, schedule: mod.config.schedule, handler: mod.default });
+      continue;
+    }
     const paths = mod.config?.path ?? `/.netlify/functions/${name}`;
     const method = mod.config?.method;
     const methods =
@@ -40,5 +56,5 @@ export async function loadFunctions(
       routes.push({ name, path, handler: mod.default, ...(methods ? { methods } : {}), ...rateLimit });
     }
   }
-  return routes;
+  return { routes, scheduled };
 }

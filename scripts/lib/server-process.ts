@@ -45,6 +45,8 @@ export async function startServer(
         DATA_DIR: dataDir,
         RATE_LIMIT_MAX: "100000",
         NETLIFY_RATE_LIMIT: "off",
+        // No minute tick touching the outbox mid-test: a test that wants the schedules passes "on".
+        NETLIFY_SCHEDULES: "off",
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
