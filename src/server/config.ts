@@ -199,7 +199,15 @@ function positiveInt(value: string | undefined, fallback: number): number {
   return value !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** This machine: localhost (and its subdomains, RFC 6761), 127.0.0.0/8 and ::1. */
+const isLoopback = (hostname: string) =>
+  hostname === "localhost" ||
+  hostname.endsWith(".localhost") ||
+  hostname === "[::1]" ||
+  /^127(\.\d{1,3}){3}$/.test(hostname);
+/** A URL as a log line may show it: no user, password, query or fragment (any of them may hold a secret). */
+const shown = (parsed: URL | null) =>
+  parsed ? `${parsed.protocol}//${parsed.host}${parsed.pathname}` : "a value that is not a URL";
 
 /**
  * WEBHOOK_URL: https, or http on this machine only (development); WEBHOOK_SECRET: `whsec_` and the base64 of at least
@@ -215,9 +223,9 @@ function webhookConfig(env: Record<string, string | undefined>): Pick<ServerConf
   if (!secret)
     return off("WEBHOOK_URL is set but WEBHOOK_SECRET is not: set it to whsec_ and 24+ random bytes in base64.");
   const parsed = URL.canParse(url) ? new URL(url) : null;
-  const local = parsed?.protocol === "http:" && LOOPBACK_HOSTS.has(parsed.hostname);
+  const local = parsed?.protocol === "http:" && isLoopback(parsed.hostname);
   if (!parsed || (parsed.protocol !== "https:" && !local)) {
-    return off(`WEBHOOK_URL must be an https:// address (http:// only for localhost), not "${url}".`);
+    return off(`WEBHOOK_URL must be an https:// address (http:// only for localhost), not "${shown(parsed)}".`);
   }
   const key = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : "";
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(key) || Buffer.from(key, "base64").length < 24) {

@@ -12,6 +12,25 @@ describe("the webhook settings", () => {
     [{ WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: SECRET }, "https://crm.example.com/hooks", null],
     [{ WEBHOOK_URL: "http://localhost:8080/in", WEBHOOK_SECRET: SECRET }, "http://localhost:8080/in", null],
     [{ WEBHOOK_URL: "http://127.0.0.1:9/in", WEBHOOK_SECRET: SECRET }, "http://127.0.0.1:9/in", null],
+    [{ WEBHOOK_URL: "http://127.0.1.1:9/in", WEBHOOK_SECRET: SECRET }, "http://127.0.1.1:9/in", null],
+    [{ WEBHOOK_URL: "http://[::1]:9/in", WEBHOOK_SECRET: SECRET }, "http://[::1]:9/in", null],
+    [{ WEBHOOK_URL: "http://hooks.localhost/in", WEBHOOK_SECRET: SECRET }, "http://hooks.localhost/in", null],
+    [
+      // No password or token of the URL in the line that is printed and logged.
+      { WEBHOOK_URL: "http://team:hunter2@crm.example.com/hooks?key=s3cret", WEBHOOK_SECRET: SECRET },
+      null,
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://crm.example.com/hooks".',
+    ],
+    [
+      { WEBHOOK_URL: "http://127.0.0.1.example.com/in", WEBHOOK_SECRET: SECRET },
+      null,
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://127.0.0.1.example.com/in".',
+    ],
+    [
+      { WEBHOOK_URL: "not a url", WEBHOOK_SECRET: SECRET },
+      null,
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "a value that is not a URL".',
+    ],
     [
       { WEBHOOK_URL: "http://crm.example.com/hooks", WEBHOOK_SECRET: SECRET },
       null,
@@ -20,7 +39,7 @@ describe("the webhook settings", () => {
     [
       { WEBHOOK_URL: "ftp://x", WEBHOOK_SECRET: SECRET },
       null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "ftp://x".',
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "ftp://x/".',
     ],
     [
       { WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" },
