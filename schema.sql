@@ -266,6 +266,7 @@ $do$;
 -- Referrals and the status page (migration 0011).
 CREATE UNIQUE INDEX IF NOT EXISTS waitlist_referral_code_key ON waitlist (referral_code);
 CREATE INDEX waitlist_mailbox_idx ON waitlist (mailbox_key) WHERE mailbox_key IS NOT NULL;
+CREATE INDEX waitlist_unkeyed_idx ON waitlist (id) WHERE mailbox_key IS NULL;
 -- Waiting people whom referrals moved: few, read whole when the line is worked out with REFERRAL_PLACES > 0.
 CREATE INDEX waitlist_referrers_idx ON waitlist (created_at, id) WHERE status = 'confirmed' AND referrals > 0;
 

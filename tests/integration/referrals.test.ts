@@ -16,7 +16,9 @@ import { readConfig, type ServerConfig } from "../../src/server/config";
 import { previewWave, runWave } from "../../src/server/invitations";
 import { createLinksHandler } from "../../src/server/links/handler";
 import { createStatusLinkHandler } from "../../src/server/referrals/link-handler";
+import { keyMailboxes } from "../../src/server/referrals/mailbox-keys";
 import { createStatusHandler } from "../../src/server/referrals/status-handler";
+import { rootKey } from "../../src/server/secret";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
 import { createWebhookStore } from "../../src/server/webhooks";
 import { backends, type OpenedStore } from "./backends";
@@ -180,6 +182,28 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
         { email: "carol+x@googlemail.com", outcome: "duplicate" },
         { email: "dan+ann@example.com", outcome: "duplicate" },
       ]);
+    });
+
+    it("someone listed before referrals existed gets a mailbox key, and then another spelling counts nothing", async () => {
+      await reset();
+      const ann = await join("ann@example.com");
+      // On the list before migration 0011, which added the column empty.
+      await join("old.timer@gmail.com");
+      await state.store.db.query("UPDATE waitlist SET mailbox_key = NULL WHERE email = 'old.timer@gmail.com'");
+      const run = {
+        db: state.store.db,
+        dataKeys: state.store.dataKeys,
+        root: await rootKey(state.config, state.store),
+      };
+      expect(await keyMailboxes(run)).toEqual({ keyed: 1, done: true });
+      expect(await keyMailboxes(run)).toEqual({ keyed: 0, done: true });
+      await join("OldTimer+ann@googlemail.com", await codeOf(ann));
+      expect(await text(ann)).toContain("No referrals yet");
+      const [row] = await state.store.db.query<{ outcome: string }>(
+        "SELECT r.outcome FROM waitlist_referral r JOIN waitlist w ON w.id = r.referred_id WHERE lower(w.email) = $1",
+        ["oldtimer+ann@googlemail.com"],
+      );
+      expect(row?.outcome).toBe("duplicate");
     });
 
     it("a throwaway domain signs up but counts nothing; an unknown or malformed code is no reason to refuse", async () => {

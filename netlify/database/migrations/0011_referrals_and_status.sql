@@ -31,12 +31,15 @@ ALTER TABLE waitlist ADD COLUMN referrals integer NOT NULL DEFAULT 0;
 ALTER TABLE waitlist ADD COLUMN referrals_day date NULL;
 ALTER TABLE waitlist ADD COLUMN referrals_today integer NOT NULL DEFAULT 0;
 -- A keyed hash of the mailbox the address reaches (src/server/mail/mailbox.ts: case, +tag, Gmail's dots and
--- googlemail.com folded), written by every sign-up from now on: one mailbox counts once as a referral.
+-- googlemail.com folded), written by every sign-up from now on: one mailbox counts once as a referral. The rows
+-- already here get theirs from the mailbox-keys scheduled function (the key needs the server's secret, and a
+-- sealed address DATA_KEY: neither is SQL's), found by waitlist_unkeyed_idx.
 ALTER TABLE waitlist ADD COLUMN mailbox_key text NULL;
 -- When the latest status link asked for by address went out: the same RESEND_MINUTES between two.
 ALTER TABLE waitlist ADD COLUMN status_sent_at timestamptz NULL;
 
 CREATE INDEX waitlist_mailbox_idx ON waitlist (mailbox_key) WHERE mailbox_key IS NOT NULL;
+CREATE INDEX waitlist_unkeyed_idx ON waitlist (id) WHERE mailbox_key IS NULL;
 -- Waiting people whom referrals moved: few, read whole when the line is worked out with REFERRAL_PLACES > 0.
 CREATE INDEX waitlist_referrers_idx ON waitlist (created_at, id) WHERE status = 'confirmed' AND referrals > 0;
 

@@ -1,0 +1,52 @@
+/**
+ * Mailbox keys for the rows signed up before migration 0011, which added the column empty: until a row has its key,
+ * a second spelling of its mailbox (a `+tag`, Gmail's dots) signing up through someone's share link would count as
+ * a new person. The key is a keyed hash (mail/mailbox.ts) of an address that may be sealed (DATA_KEY), so neither can
+ * be made in SQL: this reads the unkeyed rows in batches by waitlist_unkeyed_idx, opens each address and writes the
+ * keys back, and stops when none is left (one index probe) or its time is spent.
+ */
+
+import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
+import type { Db } from "../db/types";
+import { mailboxKey } from "../mail/mailbox";
+import type { RootKey } from "../secret";
+
+export const MAILBOX_KEYS_SQL = {
+  /**
+   * The next `$1` rows without a key after id `$2`, oldest first. From the last id, not from the start: the rows
+   * keyed a moment ago stay in the index as dead entries until a vacuum, and each batch would walk them all again.
+   */
+  unkeyed: `SELECT id, ${PERSON_COLUMNS} FROM waitlist WHERE mailbox_key IS NULL AND id > $2 ORDER BY id LIMIT $1`,
+  /** Their keys (`$1` ids, `$2` keys), for rows still without one (a sign-up's own key is never overwritten). */
+  write: `UPDATE waitlist w SET mailbox_key = k.key
+    FROM unnest($1::bigint[], $2::text[]) AS k(id, key)
+    WHERE w.id = k.id AND w.mailbox_key IS NULL`,
+} as const;
+
+const BATCH = 1000;
+
+export interface KeyingRun {
+  db: Db;
+  dataKeys: DataKeys | null;
+  root: RootKey;
+  /** When to stop starting batches (ms since the epoch); none: until every row has its key. */
+  deadline?: number;
+  now?: () => number;
+}
+
+/** Gives every unkeyed row its mailbox key; resolves to how many it keyed and whether any are left. */
+export async function keyMailboxes(run: KeyingRun): Promise<{ keyed: number; done: boolean }> {
+  const now = run.now ?? Date.now;
+  let keyed = 0;
+  let after = 0;
+  for (;;) {
+    if (run.deadline !== undefined && now() >= run.deadline) return { keyed, done: false };
+    const rows = await run.db.query<StoredPerson & { id: number }>(MAILBOX_KEYS_SQL.unkeyed, [BATCH, after]);
+    if (rows.length === 0) return { keyed, done: true };
+    // A row whose address cannot be opened (a key no longer set) stops the run: it would be read again first.
+    const keys = rows.map((row) => mailboxKey(run.root, personOf(run.dataKeys, row).email));
+    await run.db.query(MAILBOX_KEYS_SQL.write, [rows.map((row) => row.id), keys]);
+    keyed += rows.length;
+    after = Number(rows[rows.length - 1]?.id);
+  }
+}
