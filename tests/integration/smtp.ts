@@ -48,6 +48,8 @@ export interface SmtpOptions {
    * the 4xx code it gives (421: the server will take nothing now).
    */
   defer?: (address: string) => boolean | number;
+  /** The answer to MAIL FROM while this gives one: a code (554: the account refused), or nothing (250). */
+  sender?: () => number | undefined;
   /** Called with the number received so far once a message is whole, before it is answered; the 250 waits for it. */
   beforeAnswer?: (count: number) => unknown;
   /** Called at each RCPT TO with the recipient; the answer waits for what it returns. */
@@ -72,6 +74,13 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onMailFrom(_address, _session, done) {
+      const code = options.sender?.();
+      if (code === undefined) return done();
+      const refused = new Error("5.7.1 Sending refused for this account") as Error & { responseCode: number };
+      refused.responseCode = code;
+      done(refused);
+    },
     onRcptTo(address, _session, done) {
       const answer = async () => {
         await options.onRecipient?.(address.address);

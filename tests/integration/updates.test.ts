@@ -240,6 +240,75 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
       }
     });
 
+    it("a refusal of the account (554 at MAIL FROM) fails nobody: the run stops with everyone queued", async () => {
+      const refusing = { on: true };
+      const server = await startSmtp({ sender: () => (refusing.on ? 554 : undefined) });
+      const before = state.config;
+      try {
+        state.config = config(server.url);
+        await seed(["a", "b", "c"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]));
+        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+        expect(await send(id)).toEqual({
+          sent: 0,
+          failed: 0,
+          skipped: 0,
+          deferred: 0,
+          stopped: "Error EENVELOPE 554",
+          remaining: 3,
+        });
+        refusing.on = false;
+        expect(await send(id)).toMatchObject({ sent: 3, failed: 0, stopped: null, remaining: 0 });
+        expect(server.messages.map((m) => m.to)).toEqual(["a@example.com", "b@example.com", "c@example.com"]);
+      } finally {
+        state.config = before;
+        await server.close();
+      }
+    });
+
+    it("“not now” for ten addresses in a row is a throttle: the run stops, nobody failed", async () => {
+      const server = await startSmtp({ defer: () => true });
+      const before = state.config;
+      try {
+        state.config = config(server.url);
+        const people = Array.from({ length: 12 }, (_, i) => `p${String(i).padStart(2, "0")}@example.com`);
+        await seed(people.map((email) => [email, "confirmed", true] as [string, string, boolean]));
+        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+        expect(await send(id)).toMatchObject({
+          sent: 0,
+          failed: 0,
+          deferred: 10,
+          stopped: "Error EENVELOPE 451: 10 addresses in a row not taken now",
+          remaining: 12,
+        });
+      } finally {
+        state.config = before;
+        await server.close();
+      }
+    });
+
+    it("a run whose update another run took over stops at once, sending nobody twice", async () => {
+      // While b's RCPT TO is answered (550), another run takes the update: this run's records no longer hold.
+      const server = await startSmtp({
+        refuse: ["b@example.com"],
+        onRecipient: async (address) => {
+          if (address === "b@example.com") {
+            await state.store.db.query("UPDATE waitlist_update SET owner = 'cli:other', heartbeat_at = now()");
+          }
+        },
+      });
+      const before = state.config;
+      try {
+        state.config = config(server.url);
+        await seed(["a", "b", "c"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]));
+        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+        expect(await send(id)).toMatchObject({ sent: 1, failed: 0, remaining: 2 });
+        expect(server.messages.map((m) => m.to)).toEqual(["a@example.com"]);
+      } finally {
+        state.config = before;
+        await server.close();
+      }
+    });
+
     it("a refused recipient is recorded and the others still get it", async () => {
       await seed([
         ["a@example.com", "confirmed", true],

@@ -9,10 +9,12 @@
  *   waits for the server's answer to a message the server already has: sending it again would mail them twice,
  *   which an update must never do (invitations choose the other way: a code must arrive). Its Message-ID is the
  *   same each time anyway (message.ts), should a message ever go twice;
- * - a refusal for one address (a 5xx answer) is recorded on that recipient and the run goes on; "not now" for one
- *   address (a 4xx: greylisted, a mailbox full) moves them behind the others, for this run's end or the next run,
- *   and the third one fails them (recorded), so no one address holds up the rest; a server that will not take
- *   mail at all (421, no answer) stops the run with everyone left queued, for the next run to go on;
+ * - a refusal of one address (a 5xx answer to its RCPT TO) is recorded on that recipient and the run goes on; "not
+ *   now" for one address (a 4xx to its RCPT TO: greylisted, a mailbox full) moves them behind the others, for the
+ *   next run, and the third one fails them (recorded), so no one address holds up the rest. Any other refusal (at
+ *   the greeting, MAIL FROM or the message itself: the account or the message, the same for everyone), a 421, no
+ *   answer, or ten "not now"s in a row (a throttle, not ten mailboxes) stops the run with everyone left queued;
+ * - a run that finds the update taken over by another (it fell silent past the staleness limit) stops at once;
  * - someone who stopped updates or left after the update was recorded is skipped, even while their message is on
  *   its way (checked before its last bytes);
  * - paced at MAIL_RATE_PER_SECOND (0: as fast as the server answers).
@@ -30,6 +32,10 @@ export const UPDATE_STALE_SECONDS = 300;
 const BATCH = 100;
 /** "Not now" this many times for one address fails it (recorded): a run never waits on one mailbox for ever. */
 export const MAX_TRIES = 3;
+/** This many addresses in a row told "not now" is the server throttling the account: the run stops. */
+export const DEFERRED_IN_A_ROW = 10;
+/** The SMTP step an error answered: RCPT TO is about one address; anything else about the account or the message. */
+const perAddress = (error: unknown) => (error as { command?: string }).command === "RCPT TO";
 /** What a recipient's record says when their message was on its way as a run died, and is counted sent. */
 export const IN_DOUBT = "unconfirmed: the run ended before the SMTP server's answer";
 
@@ -85,21 +91,22 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
   const draft = { subject: row.subject, body: row.body };
   // Those this run was told "not now" for: tried again by the next run, not this one.
   const deferred = new Set<number>();
+  let inARow = 0;
   try {
     sending: for (;;) {
-      const batch = await updates.next(id, BATCH);
-      // Deferred people come last (fewest tries first): a batch of only them is the end of this run's work.
-      if (batch.every((person) => deferred.has(person.id))) break;
+      const batch = await updates.next(id, BATCH, [...deferred]);
+      if (batch.length === 0) break;
       for (const person of batch) {
-        if (deferred.has(person.id)) continue;
         if (spent(budget)) break sending;
         if (budget) budget.dealt++;
+        // Each record below is the run's own while it holds the update; one that is not (false, null) means another
+        // run took it over: this one stops, or it would meet the same people again and again.
         if (person.inDoubt) {
-          await updates.done(id, person.id, "sent", IN_DOUBT, run.owner);
+          if (!(await updates.done(id, person.id, "sent", IN_DOUBT, run.owner))) break sending;
           continue;
         }
         if (!person.still) {
-          await updates.done(id, person.id, "skipped", null, run.owner);
+          if (!(await updates.done(id, person.id, "skipped", null, run.owner))) break sending;
           report.skipped++;
           continue;
         }
@@ -121,36 +128,44 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
           });
         } catch (error) {
           if (error instanceof NoLongerHeld) {
-            await updates.done(id, person.id, "skipped", null, run.owner);
+            if (!(await updates.done(id, person.id, "skipped", null, run.owner))) break sending;
             report.skipped++;
             continue;
           }
           const code = (error as { responseCode?: number }).responseCode ?? 0;
-          // A 5xx refuses this address for good: recorded, and the others go on.
-          if (isRefusal(error) && code >= 500) {
-            await updates.done(id, person.id, "failed", reason(error), run.owner);
+          const oneAddress = isRefusal(error) && perAddress(error);
+          // A 5xx to this address refuses it for good: recorded, and the others go on.
+          if (oneAddress && code >= 500) {
+            if (!(await updates.done(id, person.id, "failed", reason(error), run.owner))) break sending;
             report.failed++;
+            inARow = 0;
             continue;
           }
-          // A 4xx but 421 is "not now" for this address: behind the others, failed at the third.
-          if (isRefusal(error) && code !== 421) {
+          // A 4xx to this address (but 421) is "not now": behind the others, failed at the third.
+          if (oneAddress && code !== 421) {
             const tries = await updates.requeue(id, person.id, run.owner, 1);
+            if (tries === null) break sending;
             if (tries >= MAX_TRIES) {
-              await updates.done(id, person.id, "failed", `${reason(error)}, ${tries} tries`, run.owner);
+              if (!(await updates.done(id, person.id, "failed", `${reason(error)}, ${tries} tries`, run.owner))) {
+                break sending;
+              }
               report.failed++;
             } else {
               deferred.add(person.id);
               report.deferred++;
             }
-            continue;
+            if (++inARow < DEFERRED_IN_A_ROW) continue;
+            report.stopped = `${reason(error)}: ${inARow} addresses in a row not taken now`;
+            break sending;
           }
-          // 421 or no answer: the server will take nothing now. Everyone left stays queued for the next run.
+          // The account or the message refused, 421 or no answer: nothing goes now. Everyone left stays queued.
           if (isRefusal(error)) await updates.requeue(id, person.id, run.owner, 0);
           report.stopped = reason(error);
           break sending;
         }
-        await updates.done(id, person.id, "sent", null, run.owner);
+        if (!(await updates.done(id, person.id, "sent", null, run.owner))) break sending;
         report.sent++;
+        inARow = 0;
       }
     }
   } catch (error) {

@@ -53,7 +53,8 @@ export const UPDATE_SQL = {
     .map((c) => `w.${c}`)
     .join(", ")}, (${AUDIENCE}) AS still
     FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id
-    WHERE r.update_id = $1 AND r.state IN ('queued', 'attempted') ORDER BY r.tries, r.waitlist_id LIMIT $2`,
+    WHERE r.update_id = $1 AND r.state IN ('queued', 'attempted') AND NOT (r.waitlist_id = ANY($3::bigint[]))
+    ORDER BY r.tries, r.waitlist_id LIMIT $2`,
   /**
    * Recipient `$2`'s message is whole on the server but for its last bytes: from now on it may be accepted. False
    * when they may no longer be sent it (they stopped updates or left meanwhile): the message is abandoned.
@@ -78,7 +79,8 @@ export const UPDATE_SQL = {
     UPDATE waitlist_update SET heartbeat_at = now(),
       sent = sent + (SELECT count(*)::int FROM marked WHERE state = 'sent'),
       failed = failed + (SELECT count(*)::int FROM marked WHERE state = 'failed')
-    WHERE id = $1`,
+    WHERE id = $1 AND EXISTS (SELECT 1 FROM marked)
+    RETURNING id`,
   /** Ends update `$1` when nobody is left to deal with; else hands it to `$2` (paused). */
   release: `UPDATE waitlist_update u SET owner = CASE WHEN todo.n = 0 THEN NULL ELSE $2 END,
       finished_at = CASE WHEN todo.n = 0 THEN now() END
@@ -178,10 +180,12 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
     async take(id: number, from: string | null, to: string): Promise<boolean> {
       return (await db.query(UPDATE_SQL.take, [id, from, to])).length === 1;
     },
-    async next(id: number, limit: number) {
+    /** The next `limit` recipients still to be dealt with, fewest tries first, but those in `except`. */
+    async next(id: number, limit: number, except: readonly number[] = []) {
       const rows = await db.query<StoredPerson & { id: number; state: string; still: boolean }>(UPDATE_SQL.next, [
         id,
         limit,
+        except,
       ]);
       return rows.map((row) => ({
         id: n(row.id),
@@ -194,12 +198,14 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
     async attempted(id: number, person: number, owner: string): Promise<boolean> {
       return (await db.query(UPDATE_SQL.attempted, [id, person, owner])).length === 1;
     },
-    async requeue(id: number, person: number, owner: string, tries: 0 | 1): Promise<number> {
+    /** Their tries now; null when run `owner` no longer holds the update (nothing changed). */
+    async requeue(id: number, person: number, owner: string, tries: 0 | 1): Promise<number | null> {
       const [row] = await db.query<{ tries: number }>(UPDATE_SQL.requeue, [id, person, owner, tries]);
-      return n(row?.tries ?? 0);
+      return row ? n(row.tries) : null;
     },
-    async done(id: number, person: number, fate: Fate, error: string | null, owner: string): Promise<void> {
-      await db.query(UPDATE_SQL.done, [id, person, fate, error, owner]);
+    /** False when run `owner` no longer holds the update: nothing was recorded. */
+    async done(id: number, person: number, fate: Fate, error: string | null, owner: string): Promise<boolean> {
+      return (await db.query(UPDATE_SQL.done, [id, person, fate, error, owner])).length === 1;
     },
     /**
      * Run `owner` lets go of the update: finished if nobody is left, else paused (owner `paused`); resolves to how
