@@ -4,10 +4,9 @@
  */
 import type { Config } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
-import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
 import { keyMailboxes } from "../../src/server/referrals/mailbox-keys";
-import { rootKey } from "../../src/server/secret";
+import type { RootKey } from "../../src/server/secret";
 
 /** The run's share of a scheduled function's 30 s: a batch started before it ends well within the rest. */
 const RUN_MS = 20_000;
@@ -15,16 +14,12 @@ const RUN_MS = 20_000;
 export default async (): Promise<Response> => {
   const started = Date.now();
   try {
-    const config = getConfig();
     const store = await getStore();
-    const root = await rootKey(config, store);
-    const { keyed, done } = await keyMailboxes({
-      db: store.db,
-      dataKeys: store.dataKeys,
-      root,
-      deadline: started + RUN_MS,
-    });
-    if (keyed > 0) log("info", "referrals.mailboxes_keyed", { keyed, done });
+    // The database's own secret, as the sign-up keys its rows with (never RATE_LIMIT_SECRET): the keys must match.
+    const root = (await store.secret()) as RootKey;
+    const run = await keyMailboxes({ db: store.db, dataKeys: store.dataKeys, root, deadline: started + RUN_MS });
+    if (run.keyed > 0 || run.unreadable > 0)
+      log(run.unreadable > 0 ? "warn" : "info", "referrals.mailboxes_keyed", { ...run });
     return new Response(null, { status: 204 });
   } catch (error) {
     log("error", "referrals.mailbox_keys_failed", describeError(error));

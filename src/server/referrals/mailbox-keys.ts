@@ -6,7 +6,7 @@
  * keys back, and stops when none is left (one index probe) or its time is spent.
  */
 
-import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
+import { DataKeyError, type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import { mailboxKey } from "../mail/mailbox";
 import type { RootKey } from "../secret";
@@ -34,19 +34,39 @@ export interface KeyingRun {
   now?: () => number;
 }
 
-/** Gives every unkeyed row its mailbox key; resolves to how many it keyed and whether any are left. */
-export async function keyMailboxes(run: KeyingRun): Promise<{ keyed: number; done: boolean }> {
+export interface KeyingReport {
+  keyed: number;
+  /** Rows whose address could not be opened (sealed under a key that is not DATA_KEY): left without a key. */
+  unreadable: number;
+  /** Whether every row was read (false: the time ran out first). */
+  done: boolean;
+}
+
+/**
+ * Gives every unkeyed row its mailbox key, keyed by `root` (the database's own secret, as the sign-up's are). A row
+ * it cannot open is passed by and counted, never a reason to stop: the rows after it still get theirs.
+ */
+export async function keyMailboxes(run: KeyingRun): Promise<KeyingReport> {
   const now = run.now ?? Date.now;
-  let keyed = 0;
+  const report: KeyingReport = { keyed: 0, unreadable: 0, done: false };
   let after = 0;
   for (;;) {
-    if (run.deadline !== undefined && now() >= run.deadline) return { keyed, done: false };
+    if (run.deadline !== undefined && now() >= run.deadline) return report;
     const rows = await run.db.query<StoredPerson & { id: number }>(MAILBOX_KEYS_SQL.unkeyed, [BATCH, after]);
-    if (rows.length === 0) return { keyed, done: true };
-    // A row whose address cannot be opened (a key no longer set) stops the run: it would be read again first.
-    const keys = rows.map((row) => mailboxKey(run.root, personOf(run.dataKeys, row).email));
-    await run.db.query(MAILBOX_KEYS_SQL.write, [rows.map((row) => row.id), keys]);
-    keyed += rows.length;
+    if (rows.length === 0) return { ...report, done: true };
+    const ids: number[] = [];
+    const keys: string[] = [];
+    for (const row of rows) {
+      try {
+        keys.push(mailboxKey(run.root, personOf(run.dataKeys, row).email));
+        ids.push(row.id);
+      } catch (error) {
+        if (!(error instanceof DataKeyError)) throw error;
+        report.unreadable++;
+      }
+    }
+    if (ids.length > 0) await run.db.query(MAILBOX_KEYS_SQL.write, [ids, keys]);
+    report.keyed += ids.length;
     after = Number(rows[rows.length - 1]?.id);
   }
 }
