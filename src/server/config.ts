@@ -199,15 +199,17 @@ function positiveInt(value: string | undefined, fallback: number): number {
   return value !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
 
-/** This machine: localhost (and its subdomains, RFC 6761), 127.0.0.0/8 and ::1. */
+/**
+ * This machine: localhost, 127.0.0.0/8 and ::1. Not `*.localhost`: Node asks DNS for those, and plain http could
+ * leave the machine.
+ */
 const isLoopback = (hostname: string) =>
-  hostname === "localhost" ||
-  hostname.endsWith(".localhost") ||
-  hostname === "[::1]" ||
-  /^127(\.\d{1,3}){3}$/.test(hostname);
-/** A URL as a log line may show it: no user, password, query or fragment (any of them may hold a secret). */
-const shown = (parsed: URL | null) =>
-  parsed ? `${parsed.protocol}//${parsed.host}${parsed.pathname}` : "a value that is not a URL";
+  hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+/**
+ * A URL as a log line may show it: its scheme and host only. Its user, password, path and query may each hold a
+ * secret (Zapier's, Slack's and Discord's webhook URLs carry theirs in the path).
+ */
+const shown = (parsed: URL | null) => (parsed ? `${parsed.protocol}//${parsed.host}` : "a value that is not a URL");
 
 /**
  * WEBHOOK_URL: https, or http on this machine only (development); WEBHOOK_SECRET: `whsec_` and the base64 of at least

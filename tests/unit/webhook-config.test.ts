@@ -14,17 +14,21 @@ describe("the webhook settings", () => {
     [{ WEBHOOK_URL: "http://127.0.0.1:9/in", WEBHOOK_SECRET: SECRET }, "http://127.0.0.1:9/in", null],
     [{ WEBHOOK_URL: "http://127.0.1.1:9/in", WEBHOOK_SECRET: SECRET }, "http://127.0.1.1:9/in", null],
     [{ WEBHOOK_URL: "http://[::1]:9/in", WEBHOOK_SECRET: SECRET }, "http://[::1]:9/in", null],
-    [{ WEBHOOK_URL: "http://hooks.localhost/in", WEBHOOK_SECRET: SECRET }, "http://hooks.localhost/in", null],
     [
-      // No password or token of the URL in the line that is printed and logged.
-      { WEBHOOK_URL: "http://team:hunter2@crm.example.com/hooks?key=s3cret", WEBHOOK_SECRET: SECRET },
+      { WEBHOOK_URL: "http://hooks.localhost/in", WEBHOOK_SECRET: SECRET },
       null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://crm.example.com/hooks".',
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://hooks.localhost".',
+    ],
+    [
+      // No password, path or query of the URL in the line that is printed and logged: any may be a secret.
+      { WEBHOOK_URL: "http://team:hunter2@hooks.zapier.com/hooks/catch/123/s3cret?key=s3cret", WEBHOOK_SECRET: SECRET },
+      null,
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://hooks.zapier.com".',
     ],
     [
       { WEBHOOK_URL: "http://127.0.0.1.example.com/in", WEBHOOK_SECRET: SECRET },
       null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://127.0.0.1.example.com/in".',
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://127.0.0.1.example.com".',
     ],
     [
       { WEBHOOK_URL: "not a url", WEBHOOK_SECRET: SECRET },
@@ -34,12 +38,12 @@ describe("the webhook settings", () => {
     [
       { WEBHOOK_URL: "http://crm.example.com/hooks", WEBHOOK_SECRET: SECRET },
       null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://crm.example.com/hooks".',
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://crm.example.com".',
     ],
     [
       { WEBHOOK_URL: "ftp://x", WEBHOOK_SECRET: SECRET },
       null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "ftp://x/".',
+      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "ftp://x".',
     ],
     [
       { WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" },
@@ -69,6 +73,6 @@ it("a webhook setting that cannot be used stops the store from opening, with its
   const { openStore } = await import("../../src/server/app/instance");
   const config = readConfig({ WEBHOOK_URL: "http://crm.example.com/hooks", WEBHOOK_SECRET: SECRET });
   await expect(openStore(config)).rejects.toThrow(
-    'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://crm.example.com/hooks".',
+    'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://crm.example.com".',
   );
 });
