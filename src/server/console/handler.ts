@@ -31,7 +31,7 @@ import {
   type SignInMode,
   signInPage,
 } from "./pages";
-import { type PersonVisit, personAction, personPage } from "./person";
+import { PERSON_DONE, type PersonVisit, personAction, personPage } from "./person";
 import { createSessions, SESSION_HOURS, SIGN_IN_LINK_MINUTES } from "./sessions";
 import { cookieValue, sessionCookie, signIn, signInMode } from "./sign-in";
 import { continueUpdate, UPDATES_MAX_BODY, type UpdateVisit, updatesAction, updatesHome } from "./updates";
@@ -118,7 +118,13 @@ const PAGES: Record<string, Route> = {
       webhooksPage(store, config, who, WEBHOOK_NOTICES[url.searchParams.get("done") ?? ""] ?? ""),
   },
   [CONSOLE_PATHS.audit]: { run: ({ store, config, who, url }) => auditPage(store, config, who, url) },
-  [CONSOLE_PATHS.person]: { run: (visit) => personPage(personVisit(visit), visit.url.searchParams.get("id") ?? "") },
+  [CONSOLE_PATHS.person]: {
+    run: (visit) => {
+      const done = visit.url.searchParams.get("done") ?? "";
+      const notice = Object.hasOwn(PERSON_DONE, done) ? PERSON_DONE[done as keyof typeof PERSON_DONE] : "";
+      return personPage(personVisit(visit), visit.url.searchParams.get("id") ?? "", notice);
+    },
+  },
 };
 
 /** The actions: a POST from one of the console's forms. */

@@ -48,7 +48,16 @@ export interface PersonVisit {
   fields: Record<string, string>;
 }
 
-/** GET /admin/person?id=N. */
+/**
+ * What an action that changed something says on the page it redirects to (`?id=N&done=…`): a word in the address,
+ * never a sentence, so a reload shows the page again instead of sending the action twice.
+ */
+export const PERSON_DONE = {
+  resent: "A new confirmation went out, unless one did in the last 10 minutes.",
+  invited: "Invited: their e-mail was accepted by the SMTP server.",
+} as const;
+
+/** GET /admin/person?id=N (with `done` after an action: see PERSON_DONE). */
 export async function personPage(visit: PersonVisit, idText: string, notice = "", failed = false): Promise<Response> {
   const { store, config, admin } = visit;
   if (!/^[1-9]\d{0,14}$/.test(idText)) return message(404, "Not found", "There is nobody with that number.", admin);
@@ -148,7 +157,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
     const root = await rootKey(config, store);
     await sendConfirmation(store.consent, visit.mailer, email, visit.origin, mailboxKey(root, email));
     await audit(store.db, admin, "resend-confirmation", { person: Number(idText) });
-    return personPage(visit, idText, "A new confirmation went out, unless one did in the last 10 minutes.");
+    return seeOther(`${CONSOLE_PATHS.person}?id=${idText}&done=resent`);
   }
   if (fields["action"] === "invite") {
     if (!visit.mailer) return personPage(visit, idText, "Invite from the dashboard's wave while e-mail is off.", true);
@@ -173,13 +182,11 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
       return null;
     });
     await audit(store.db, admin, "wave", { size: 1, person: Number(idText), invited: report?.invited ?? 0 });
-    const said =
-      report?.invited === 1
-        ? "Invited: their e-mail was accepted by the SMTP server."
-        : report?.resumed
-          ? "An unfinished wave was completed first; press Invite now again."
-          : "Not invited: the SMTP server refused or could not be reached, or they are no longer waiting.";
-    return personPage(visit, idText, said, report?.invited !== 1);
+    if (report?.invited === 1) return seeOther(`${CONSOLE_PATHS.person}?id=${idText}&done=invited`);
+    const said = report?.resumed
+      ? "An unfinished wave was completed first; press Invite now again."
+      : "Not invited: the SMTP server refused or could not be reached, or they are no longer waiting.";
+    return personPage(visit, idText, said, true);
   }
   return seeOther(`${CONSOLE_PATHS.person}?id=${idText}`);
 }
