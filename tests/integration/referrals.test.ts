@@ -117,6 +117,16 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
     return { response, html: await response.text() };
   };
   const text = async (link: string) => textOf((await page(link)).html);
+  /** The status page's "Leave the waitlist" button, pressed. */
+  const leave = (link: string) =>
+    call(
+      handlers.status,
+      new Request(link, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+        body: "action=leave",
+      }),
+    );
   const codeOf = async (link: string) => /\?via=([0-9a-z]{10})/.exec((await page(link)).html)?.[1] ?? "";
   const reset = async (extra: Record<string, string> = {}) => {
     state.config = configOf(state.smtp.url, extra);
@@ -233,14 +243,7 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       await join("cat@example.com", code);
       expect(await text(ann)).toContain("2 confirmed referrals");
       // Bea leaves from her status page's button.
-      const left = await call(
-        handlers.status,
-        new Request(bea, {
-          method: "POST",
-          headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
-          body: "action=leave",
-        }),
-      );
+      const left = await leave(bea);
       expect(left.status).toBe(303);
       expect(left.headers.get("location")).toBe("/waitlist/removed");
       expect(await text(ann)).toContain("1 confirmed referral");
@@ -265,14 +268,7 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       try {
         const ann = await join("ann@example.com");
         const bea = await join("bea@example.com", await codeOf(ann));
-        const left = await call(
-          handlers.status,
-          new Request(bea, {
-            method: "POST",
-            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
-            body: "action=leave",
-          }),
-        );
+        const left = await leave(bea);
         expect(left.status).toBe(303);
         const events = await state.store.db.query<{ event: string }>(
           `SELECT e.type || ' ' || coalesce(e.person->>'email', w.email) AS event

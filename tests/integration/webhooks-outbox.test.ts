@@ -5,10 +5,7 @@
  * and what the outbox still keeps of a person after OUTBOX_DAYS. On PGlite, PostgreSQL and Neon's HTTP protocol.
  */
 import { execFile } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
-import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStore, type Store } from "../../src/server/app/store";
 import { parseDataKey } from "../../src/server/data-key";
@@ -16,44 +13,18 @@ import { openPgliteDb } from "../../src/server/db/pglite";
 import { createWebhookStore, deliverDue, type WebhookStore } from "../../src/server/webhooks";
 import { backends, type OpenedStore } from "./backends";
 import { migratedDataDir } from "./helpers";
+import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwVeJMTd8T6fgy";
 const KEY = Buffer.alloc(32, 7).toString("base64");
 
-/** A receiver that verifies each request and answers `reply` (status and body), or never, for "hang". */
-async function startReceiver() {
-  const verifier = new Webhook(SECRET);
-  const received: string[] = [];
-  const state = { reply: { status: 200, body: Buffer.from("ok") } as { status: number; body: Buffer } | "hang" };
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-    verifier.verify(Buffer.concat(chunks).toString("utf8"), headers);
-    received.push(headers["webhook-id"] ?? "");
-    if (state.reply === "hang") return;
-    res.writeHead(state.reply.status, { "Content-Type": "text/plain; charset=utf-8" }).end(state.reply.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => {
   let opened: OpenedStore | undefined;
   let store: Store;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   beforeAll(async () => {
     if (!available) return;
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver(SECRET);
     opened = await open();
     store = opened.store;
     await createWebhookStore(store.db).setEnabled(true);
@@ -76,23 +47,24 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
   const reset = async () => {
     await store.db.query("DELETE FROM waitlist");
     await store.db.query("DELETE FROM waitlist_webhook_event");
-    receiver.received.length = 0;
-    receiver.state.reply = { status: 200, body: Buffer.from("ok") };
+    receiver.reset();
   };
   const signUp = (email: string) => store.add({ name: null, email, message: null });
 
   describe.skipIf(!available)("answers and records", () => {
     it("an answer with U+0000 is recorded without it: acknowledged once, and never sent again", async () => {
       await reset();
-      receiver.state.reply = { status: 200, body: Buffer.from("ok\u0000done") };
+      receiver.state.answer = () => 200;
+      receiver.state.body = () => Buffer.from("ok\u0000done");
       await signUp("nul@example.com");
       expect(await deliver()).toEqual({ delivered: 1, retrying: 0, failed: 0, gone: false });
       expect(await hooks().recent(1)).toMatchObject([{ state: "delivered", lastStatus: 200, lastAnswer: "okdone" }]);
       await store.db.query("UPDATE waitlist_webhook_event SET next_attempt_at = now()");
       expect(await deliver()).toEqual({ delivered: 0, retrying: 0, failed: 0, gone: false });
-      expect(receiver.received).toHaveLength(1);
+      expect(receiver.requests).toHaveLength(1);
 
-      receiver.state.reply = { status: 500, body: Buffer.from("\u0000oops\u0000") };
+      receiver.state.answer = () => 500;
+      receiver.state.body = () => Buffer.from("\u0000oops\u0000");
       await signUp("nul2@example.com");
       expect(await deliver()).toEqual({ delivered: 0, retrying: 1, failed: 0, gone: false });
       expect(await hooks().recent(1)).toMatchObject([{ state: "pending", lastStatus: 500, lastAnswer: "oops" }]);
@@ -100,7 +72,8 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
 
     it("an answer over 1 KB in three-byte characters is cut between characters: 1023 bytes, no U+FFFD", async () => {
       await reset();
-      receiver.state.reply = { status: 500, body: Buffer.from("€".repeat(400)) };
+      receiver.state.answer = () => 500;
+      receiver.state.body = () => Buffer.from("€".repeat(400));
       await signUp("euro@example.com");
       await deliver();
       const [row] = await hooks().recent(1);
@@ -123,7 +96,7 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
       };
       expect(await deliver({ store: flaky })).toEqual({ delivered: 1, retrying: 0, failed: 0, gone: false });
       expect(calls).toBe(2);
-      expect(receiver.received).toHaveLength(1);
+      expect(receiver.requests).toHaveLength(1);
       expect(await hooks().recent(1)).toMatchObject([{ state: "delivered", attempts: 1 }]);
     });
 
@@ -139,14 +112,14 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
       };
       expect(await deliver({ store: down })).toEqual({ delivered: 1, retrying: 0, failed: 0, gone: false });
       // One POST: the run claimed nothing more once the record failed.
-      expect(receiver.received).toHaveLength(1);
+      expect(receiver.requests).toHaveLength(1);
       // Another worker, at once: the acknowledged event is still leased, so only the other one goes.
       expect(await deliver({ worker: "other" })).toEqual({ delivered: 1, retrying: 0, failed: 0, gone: false });
-      expect(receiver.received).toHaveLength(2);
-      expect(new Set(receiver.received).size).toBe(2);
+      expect(receiver.requests).toHaveLength(2);
+      expect(new Set(receiver.requests).size).toBe(2);
       const [leased] = await store.db.query<{ lease_owner: string; state: string }>(
         "SELECT lease_owner, state FROM waitlist_webhook_event WHERE id = $1",
-        [receiver.received[0]],
+        [receiver.requests[0]],
       );
       expect(leased).toEqual({ lease_owner: "test", state: "pending" });
     });
@@ -155,7 +128,7 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
   describe.skipIf(!available)("a run's deadline", () => {
     it("starts an attempt only while its whole timeout and the margin fit before the deadline", async () => {
       await reset();
-      receiver.state.reply = "hang";
+      receiver.state.answer = () => "hang";
       for (let i = 0; i < 6; i++) await signUp(`hang${i}@example.com`);
       // The run's own clock: each attempt takes its whole timeout (200 ms) as far as the run can tell.
       let clock = 0;
@@ -170,7 +143,7 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
       });
       // Starts at 0, 200, 400 and 600 (each + 200 ms + the 2 s margin < 3000); at 800 the next would not fit.
       expect(report).toEqual({ delivered: 0, retrying: 4, failed: 0, gone: false });
-      expect(receiver.received).toHaveLength(4);
+      expect(receiver.requests).toHaveLength(4);
       expect(clock).toBe(800);
     });
   });
@@ -181,7 +154,7 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
       const keys = { current: parseDataKey(KEY), previous: null };
       await createStore(store.db, keys).add({ name: "Grace", email: "grace@example.com", message: null });
       expect(await deliver({ dataKeys: null })).toEqual({ delivered: 0, retrying: 1, failed: 0, gone: false });
-      expect(receiver.received).toEqual([]);
+      expect(receiver.requests).toEqual([]);
       const id = parseDataKey(KEY).id;
       const [row] = await store.db.query<{ attempts: number; later: boolean; last_error: string }>(
         `SELECT attempts, next_attempt_at > now() + interval '290 seconds' AS later, last_error
@@ -233,9 +206,9 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
 describe("waitlist webhooks deliver, without the key to a waiting event", () => {
   const run = promisify(execFile);
   let dataDir: string;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver(SECRET);
     dataDir = migratedDataDir("webhooks-cli-");
     const store = createStore(await openPgliteDb(dataDir), { current: parseDataKey(KEY), previous: null });
     await createWebhookStore(store.db).setEnabled(true);
@@ -270,7 +243,7 @@ describe("waitlist webhooks deliver, without the key to a waiting event", () => 
       stdout: "",
       stderr: `waitlist: waiting webhook events are sealed under key ${id}, but DATA_KEY is not set: set the key they were sealed with. Nothing was sent.\n`,
     });
-    expect(receiver.received).toEqual([]);
+    expect(receiver.requests).toEqual([]);
     const store = createStore(await openPgliteDb(dataDir));
     try {
       expect(
