@@ -1,5 +1,7 @@
 /** Server configuration, read from the environment once, on first use. Never sent to the client. */
+
 import { type DataKeys, parseDataKey } from "./data-key";
+import { type WebhookTarget, webhookConfig } from "./webhook-config";
 
 export interface ServerConfig {
   /** A Postgres the deployer brings (DATABASE_URL): Neon, Supabase, RDS, a local server… */
@@ -70,7 +72,7 @@ export interface ServerConfig {
    */
   mailRatePerSecond: number;
   /** WEBHOOK_URL and WEBHOOK_SECRET (Standard Webhooks); null: webhooks off (both unset) or refused (below). */
-  webhook: { url: string; secret: string } | null;
+  webhook: WebhookTarget | null;
   /** Set when WEBHOOK_URL or WEBHOOK_SECRET cannot be used: `npm start` and the functions stop with this line. */
   webhookProblem: string | null;
   /** How long the audit log keeps an entry (AUDIT_DAYS, default 365); the daily purge deletes older ones. */
@@ -197,45 +199,6 @@ function dataKeyConfig(env: Record<string, string | undefined>): Pick<ServerConf
 function positiveInt(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
   return value !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
-
-/**
- * This machine: localhost, 127.0.0.0/8 and ::1. Not `*.localhost`: Node asks DNS for those, and plain http could
- * leave the machine.
- */
-const isLoopback = (hostname: string) =>
-  hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
-/**
- * A URL as a log line may show it: its scheme and host only. Its user, password, path and query may each hold a
- * secret (Zapier's, Slack's and Discord's webhook URLs carry theirs in the path).
- */
-const shown = (parsed: URL | null) => (parsed ? `${parsed.protocol}//${parsed.host}` : "a value that is not a URL");
-
-/**
- * WEBHOOK_URL: https, or http on this machine only (development); WEBHOOK_SECRET: `whsec_` and the base64 of at least
- * 24 random bytes, as Standard Webhooks' libraries make and read it. Both unset: off. Anything else: one line
- * saying what to fix, and nothing starts.
- */
-function webhookConfig(env: Record<string, string | undefined>): Pick<ServerConfig, "webhook" | "webhookProblem"> {
-  const url = env["WEBHOOK_URL"]?.trim() || null;
-  const secret = env["WEBHOOK_SECRET"]?.trim() || null;
-  if (!url && !secret) return { webhook: null, webhookProblem: null };
-  const off = (problem: string) => ({ webhook: null, webhookProblem: problem });
-  if (!url) return off("WEBHOOK_SECRET is set but WEBHOOK_URL is not: set both, or neither (webhooks off).");
-  if (!secret)
-    return off("WEBHOOK_URL is set but WEBHOOK_SECRET is not: set it to whsec_ and 24+ random bytes in base64.");
-  const parsed = URL.canParse(url) ? new URL(url) : null;
-  const local = parsed?.protocol === "http:" && isLoopback(parsed.hostname);
-  if (!parsed || (parsed.protocol !== "https:" && !local)) {
-    return off(`WEBHOOK_URL must be an https:// address (http:// only for localhost), not "${shown(parsed)}".`);
-  }
-  const key = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : "";
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(key) || Buffer.from(key, "base64").length < 24) {
-    return off(
-      "WEBHOOK_SECRET must be whsec_ followed by at least 24 random bytes in base64: make one with `echo whsec_$(openssl rand -base64 32)`.",
-    );
-  }
-  return { webhook: { url: parsed.href, secret }, webhookProblem: null };
 }
 
 /** 0 or more (a count that may be off); anything else is the fallback. */

@@ -31,9 +31,9 @@ import {
   type SignInMode,
   signInPage,
 } from "./pages";
-import { PERSON_DONE, type PersonVisit, personAction, personPage } from "./person";
-import { createSessions, SESSION_HOURS, SIGN_IN_LINK_MINUTES } from "./sessions";
-import { cookieValue, sessionCookie, signIn, signInMode } from "./sign-in";
+import { type PersonVisit, personAction, personGet } from "./person";
+import { createSessions, SIGN_IN_LINK_MINUTES } from "./sessions";
+import { confirmSignIn, cookieValue, sessionCookie, signIn, signInMode } from "./sign-in";
 import { continueUpdate, UPDATES_MAX_BODY, type UpdateVisit, updatesAction, updatesHome } from "./updates";
 import { waveFile } from "./wave-files";
 import { invite, WAVE_SLICE_MS, type WaveDeps } from "./waves";
@@ -118,13 +118,7 @@ const PAGES: Record<string, Route> = {
       webhooksPage(store, config, who, WEBHOOK_NOTICES[url.searchParams.get("done") ?? ""] ?? ""),
   },
   [CONSOLE_PATHS.audit]: { run: ({ store, config, who, url }) => auditPage(store, config, who, url) },
-  [CONSOLE_PATHS.person]: {
-    run: (visit) => {
-      const done = visit.url.searchParams.get("done") ?? "";
-      const notice = Object.hasOwn(PERSON_DONE, done) ? PERSON_DONE[done as keyof typeof PERSON_DONE] : "";
-      return personPage(personVisit(visit), visit.url.searchParams.get("id") ?? "", notice);
-    },
-  },
+  [CONSOLE_PATHS.person]: { run: (visit) => personGet(personVisit(visit), visit.url.searchParams) },
 };
 
 /** The actions: a POST from one of the console's forms. */
@@ -173,26 +167,6 @@ const ACTIONS: Record<string, Route> = {
   [CONSOLE_PATHS.webhooks]: { run: ({ store, config, who, fields }) => webhooksAction(store, config, who, fields) },
   [CONSOLE_PATHS.person]: { run: (visit) => personAction(personVisit(visit)) },
 };
-
-/** The e-mailed link's button: a single-use token for a session. */
-async function confirmSignIn({ url, fields, store, config, origin, logId }: Visit): Promise<Response> {
-  const sessions = createSessions(store.db);
-  const identity = await withTimeout(adminIdentity(config, store), config.dbTimeoutMs);
-  const token = url.searchParams.get("token") ?? fields["token"] ?? "";
-  const admin = identity.whoIs(await withTimeout(sessions.redeemSignIn(token), config.dbTimeoutMs), false);
-  if (!admin) {
-    return message(
-      400,
-      "This link doesn't work",
-      `Sign-in links work once, for ${SIGN_IN_LINK_MINUTES} minutes. Ask for a new one on the sign-in page.`,
-    );
-  }
-  log("info", "admin.sign_in", { admin: logId(admin), by: "link" });
-  await audit(store.db, admin, "sign-in", { by: "link" });
-  return seeOther(CONSOLE_PATH, {
-    "Set-Cookie": sessionCookie(origin, await sessions.open(identity.ofAddress(admin)), SESSION_HOURS * 3600),
-  });
-}
 
 export function createConsoleHandler(deps: ConsoleDeps) {
   return async (req: Request, context: Context): Promise<Response> => {

@@ -52,12 +52,19 @@ export interface PersonVisit {
  * What an action that changed something says on the page it redirects to (`?id=N&done=…`): a word in the address,
  * never a sentence, so a reload shows the page again instead of sending the action twice.
  */
-export const PERSON_DONE = {
+const PERSON_DONE = {
   resent: "A new confirmation went out, unless one did in the last 10 minutes.",
   invited: "Invited: their e-mail was accepted by the SMTP server.",
 } as const;
 
-/** GET /admin/person?id=N (with `done` after an action: see PERSON_DONE). */
+/** GET /admin/person?id=N, with `done=…` after an action (its notice from PERSON_DONE; any other word: none). */
+export function personGet(visit: PersonVisit, query: URLSearchParams): Promise<Response> {
+  const done = query.get("done") ?? "";
+  const notice = Object.hasOwn(PERSON_DONE, done) ? PERSON_DONE[done as keyof typeof PERSON_DONE] : "";
+  return personPage(visit, query.get("id") ?? "", notice);
+}
+
+/** The person's page, with `notice` (an error when `failed`) above it. */
 export async function personPage(visit: PersonVisit, idText: string, notice = "", failed = false): Promise<Response> {
   const { store, config, admin } = visit;
   if (!/^[1-9]\d{0,14}$/.test(idText)) return message(404, "Not found", "There is nobody with that number.", admin);

@@ -111,3 +111,37 @@ export async function signIn(
   }
   return seeOther(`${CONSOLE_PATH}?sent=1`);
 }
+
+/** The e-mailed link's button: a single-use token for a session. */
+export async function confirmSignIn({
+  url,
+  fields,
+  store,
+  config,
+  origin,
+  logId,
+}: {
+  url: URL;
+  fields: Record<string, string>;
+  store: Store;
+  config: ServerConfig;
+  origin: string;
+  logId: (admin: string) => string;
+}): Promise<Response> {
+  const sessions = createSessions(store.db);
+  const identity = await withTimeout(adminIdentity(config, store), config.dbTimeoutMs);
+  const token = url.searchParams.get("token") ?? fields["token"] ?? "";
+  const admin = identity.whoIs(await withTimeout(sessions.redeemSignIn(token), config.dbTimeoutMs), false);
+  if (!admin) {
+    return message(
+      400,
+      "This link doesn't work",
+      `Sign-in links work once, for ${SIGN_IN_LINK_MINUTES} minutes. Ask for a new one on the sign-in page.`,
+    );
+  }
+  log("info", "admin.sign_in", { admin: logId(admin), by: "link" });
+  await audit(store.db, admin, "sign-in", { by: "link" });
+  return seeOther(CONSOLE_PATH, {
+    "Set-Cookie": sessionCookie(origin, await sessions.open(identity.ofAddress(admin)), SESSION_HOURS * 3600),
+  });
+}

@@ -3,6 +3,9 @@ import type { Attribution } from "../../lib/waitlist/attribution";
 import type { DataKeys, PersonalData } from "../data-key";
 import type { Db } from "../db/types";
 import type { EntryStatus, WaitlistEntry } from "../entry";
+import type { ReferralStore } from "./referral-types";
+
+export type { ReferralStore, ReferralSummary, StatusView } from "./referral-types";
 
 export interface ExportedEntry extends PersonalData, Attribution {
   created_at: string;
@@ -217,43 +220,4 @@ export interface InviteStore {
   release(wave: number, id: number, linkHashes: string[]): Promise<void>;
   finish(wave: number): Promise<void>;
   redeem(codeHash: string): Promise<RedeemOutcome>;
-}
-
-// Referrals and the status page (src/server/referrals/store.ts implements them).
-
-/** What a person's status page shows of them. */
-export interface StatusView {
-  id: number;
-  status: EntryStatus;
-  invitedAt: string | null;
-  joinedAt: string | null;
-  /** Their public share code. */
-  code: string;
-  /** Referrals counted for them. */
-  referrals: number;
-  /** Their choice about updates (null: never asked). */
-  updates: boolean | null;
-}
-
-export interface ReferralSummary {
-  /** Counted referrals in all, and in the window asked for. */
-  counted: number;
-  recent: number;
-  /** The people with the most referrals counted in that window, most first. */
-  top: Array<{ email: string; code: string; counted: number }>;
-}
-
-export interface ReferralStore {
-  /** The person whose share code this is (their id and address, to tell their own mailbox), or null. */
-  referrer(code: string): Promise<{ id: number; email: string } | null>;
-  /** What the status link of hash `hash` shows, or null when no such link works. */
-  status(hash: string): Promise<StatusView | null>;
-  /** For a listed, confirmed address due one: a new status link (its hash) and the entry's id; else null. */
-  issueStatus(email: string, hash: string): Promise<number | null>;
-  /** Undoes issueStatus when its e-mail could not go. */
-  unsendStatus(id: number, hashes: string[]): Promise<void>;
-  /** Deletes the entry whose status link this is; resolves to whether there was one. */
-  leave(hash: string): Promise<boolean>;
-  /** Counted referrals, and the top referrers of the last `days` days. */
-  summary(days: number): Promise<ReferralSummary>;
 }

@@ -1,0 +1,162 @@
+/**
+ * The Updates area's pages (updates.ts decides which a step answers with): compose, with the past updates; the
+ * preview, with how many it reaches; the confirmation; a send's progress. Plain HTML; the draft rides in hidden
+ * fields between the steps.
+ */
+import { randomBytes } from "node:crypto";
+import type { ServerConfig } from "../config";
+import { escapeHtml as h } from "../http/form-page";
+import { withTimeout } from "../http/timeout";
+import type { Mailer } from "../mail/mailer";
+import type { WaveSlice } from "../run/slice";
+import type { Store } from "../store/types";
+import {
+  bodyHtml,
+  createUpdateStore,
+  type Draft,
+  NOBODY_TO_REACH,
+  type PastUpdate,
+  type UpdateReport,
+  updateEmail,
+} from "../updates";
+import { CONSOLE_PATH, CONSOLE_PATHS, page } from "./pages";
+
+/** How many past updates the compose page lists. */
+const PAST = 20;
+
+export interface UpdateVisit {
+  store: Store;
+  config: ServerConfig;
+  admin: string;
+  origin: string;
+  mailer: Mailer | null;
+  fields: Record<string, string>;
+  slice: WaveSlice;
+  logId: string;
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+const hidden = (draft: { subject: string; body: string }) =>
+  `<input type="hidden" name="subject" value="${h(draft.subject)}"><input type="hidden" name="body" value="${h(draft.body)}">`;
+
+function pastTable(past: PastUpdate[]): string {
+  if (past.length === 0) return `<p class="note">No update has been sent yet.</p>`;
+  const rows = past
+    .map((u) => {
+      const state = u.finished
+        ? "Sent"
+        : `${plural(u.remaining, "person", "people")} to go <form method="post" action="${CONSOLE_PATHS.updatesContinue}" class="inline"><input type="hidden" name="id" value="${u.id}"><button type="submit" class="quiet">Continue</button></form>`;
+      return `<tr><td data-label="Started">${h(u.createdAt.slice(0, 16).replace("T", " "))}</td><td data-label="Subject">${h(u.subject)}</td><td data-label="Sent" class="n">${u.sent}</td><td data-label="Failed" class="n">${u.failed}</td><td data-label="Unsubscribed since" class="n">${u.unsubscribed}</td><td data-label="State">${state}</td></tr>`;
+    })
+    .join("");
+  return `<div class="scroll"><table class="cards"><thead><tr><th scope="col">Started (UTC)</th><th scope="col">Subject</th><th scope="col" class="n">Sent</th><th scope="col" class="n">Failed</th><th scope="col" class="n">Unsubscribed since</th><th scope="col">State</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+/** The Updates page: the form (with what was typed, and what is wrong with it) and the past updates. */
+export async function composePage(
+  visit: UpdateVisit,
+  draft: { subject: string; body: string } = { subject: "", body: "" },
+  note: { error?: string; notice?: string } = {},
+  status = 200,
+): Promise<Response> {
+  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+  const [audience, past] = await withTimeout(
+    Promise.all([updates.audience(), updates.list(PAST)]),
+    visit.config.dbTimeoutMs,
+  );
+  const error = note.error ? `<p class="error" role="alert">${h(note.error)}</p>` : "";
+  const notice = note.notice ? `<p class="notice" role="status">${h(note.notice)}</p>` : "";
+  const mail = visit.config.mail
+    ? ""
+    : `<p class="error">E-mail is off: set SMTP_URL and MAIL_FROM to send updates.</p>`;
+  return page(
+    status,
+    "Updates",
+    `<h1>Updates</h1>${notice}${mail}
+<section aria-labelledby="write"><h2 id="write">Write an update</h2>${error}
+<p class="note">To the ${plural(audience, "confirmed person", "confirmed people")} who said yes to updates. Plain text: a blank line starts a paragraph, and links are made clickable. Every update ends with a "Stop these updates" link.</p>
+<form method="post" action="${CONSOLE_PATHS.updates}"><input type="hidden" name="action" value="preview">
+<p><label for="subject">Subject</label><input id="subject" name="subject" type="text" maxlength="200" required value="${h(draft.subject)}"></p>
+<p><label for="body">Text</label><textarea id="body" name="body" required rows="14">${h(draft.body)}</textarea></p>
+<div class="row"><button type="submit">Preview</button></div></form></section>
+<section aria-labelledby="past"><h2 id="past">Past updates</h2>${pastTable(past)}</section>
+<p><a href="${CONSOLE_PATH}">Back to the console</a></p>`,
+    visit.admin,
+  );
+}
+
+/** The e-mail as a recipient will see it, how many it reaches, and the next steps. */
+export async function previewPage(visit: UpdateVisit, draft: Draft, notice = ""): Promise<Response> {
+  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+  const audience = await withTimeout(updates.audience(), visit.config.dbTimeoutMs);
+  const sample = updateEmail(draft, {
+    unsubscribe: `${visit.origin}/waitlist/unsubscribe?token=…`,
+    site: visit.origin,
+    messageId: "",
+  });
+  const reach =
+    audience === 0
+      ? `<p class="error" role="alert">${h(NOBODY_TO_REACH)}</p>`
+      : `<p>It will reach <strong>${plural(audience, "person", "people")}</strong>: everyone confirmed who said yes to updates.</p>`;
+  const send =
+    audience === 0
+      ? ""
+      : `<button type="submit" name="action" value="confirm">Send to ${plural(audience, "person", "people")}…</button>`;
+  const test =
+    visit.admin === "token"
+      ? ""
+      : `<button type="submit" name="action" value="test" class="quiet">Send a test to me</button>`;
+  const footer = sample.text.slice(draft.body.length).trim();
+  return page(
+    200,
+    "Preview the update",
+    `<h1>Preview the update</h1>${notice ? `<p class="notice" role="status">${h(notice)}</p>` : ""}
+<section aria-labelledby="reach"><h2 id="reach">Who gets it</h2>${reach}</section>
+<section aria-labelledby="email"><h2 id="email">The e-mail</h2>
+<p><strong>Subject:</strong> ${h(draft.subject)}</p>
+<div class="mail">${bodyHtml(draft.body, false)}<p class="note">${h(footer).replaceAll("\n", "<br>")}</p></div>
+<details><summary>The plain-text part</summary><pre>${h(sample.text)}</pre></details>
+<p class="note">Sent with List-Unsubscribe (one click, RFC 8058) and a Message-ID on ${h(new URL(visit.origin).hostname)}; no images, no tracking, links as written.</p></section>
+<form method="post" action="${CONSOLE_PATHS.updates}">${hidden(draft)}
+<div class="row">${send}${test}<button type="submit" name="action" value="edit" class="quiet">Edit</button></div></form>`,
+    visit.admin,
+  );
+}
+
+export function confirmPage(visit: UpdateVisit, draft: Draft, audience: number): Response {
+  return page(
+    200,
+    "Send the update",
+    `<h1>Send the update</h1><section><p>Send “${h(draft.subject)}” to ${plural(audience, "person", "people")} now? This cannot be undone.</p>
+<form method="post" action="${CONSOLE_PATHS.updates}">${hidden(draft)}<input type="hidden" name="ticket" value="${randomBytes(16).toString("base64url")}">
+<div class="row"><button type="submit" name="action" value="send">Send now</button><button type="submit" name="action" value="preview" class="quiet">Back to the preview</button></div></form></section>`,
+    visit.admin,
+  );
+}
+
+export function progressPage(visit: UpdateVisit, id: number, report: UpdateReport): Response {
+  const done = report.remaining === 0;
+  const counts = [
+    `${plural(report.sent, "e-mail", "e-mails")} accepted by the SMTP server in this step`,
+    report.failed > 0 ? `${report.failed} refused (recorded; the others went on)` : "",
+    report.skipped > 0 ? `${report.skipped} skipped (stopped updates or left)` : "",
+    report.deferred > 0
+      ? `${report.deferred} not taken for now by their mail server (Continue tries again; a third "not now" fails them)`
+      : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+  const stopped = report.stopped
+    ? `<p class="error" role="alert">The SMTP server could not be used (${h(report.stopped)}). Nobody was skipped: Continue goes on where it stopped.</p>`
+    : "";
+  const next = done
+    ? `<p class="notice" role="status">The update is sent: everyone in its audience has been dealt with.</p><p><a href="${CONSOLE_PATHS.updates}">Back to Updates</a></p>`
+    : `<p>${plural(report.remaining, "person is", "people are")} still to be sent it.</p>
+<form method="post" action="${CONSOLE_PATHS.updatesContinue}"><input type="hidden" name="id" value="${id}"><div class="row"><button type="submit">Continue</button><a href="${CONSOLE_PATHS.updates}">Later</a></div></form>`;
+  return page(
+    200,
+    "Sending the update",
+    `<h1>Sending the update</h1><section><p>${h(counts)}.</p>${stopped}${next}</section>`,
+    visit.admin,
+  );
+}
