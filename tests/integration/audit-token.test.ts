@@ -61,7 +61,7 @@ describe.each(backends("audit_token"))("on %s", (_name, available, open) => {
     // The reader goes away without a byte: the entry is there all the same.
     await response.body?.cancel();
     expect(await entriesAfter(since)).toEqual([
-      ["token", "export", { via: "http", format: "json", after: start, to: start + 2, confirmedOnly: true }],
+      ["token", "export", { via: "http", format: "json", after: start, to: start + 2, rows: 2, confirmedOnly: true }],
     ]);
     // The next part, read whole: one entry more, where it starts and ends.
     const next = response.headers.get("link")?.match(/<([^>]+)>/)?.[1] ?? "";
@@ -70,7 +70,11 @@ describe.each(backends("audit_token"))("on %s", (_name, available, open) => {
     );
     expect(((await rest.json()) as Array<{ email: string }>).map((row) => row.email)).toEqual(["c@example.com"]);
     expect((await entriesAfter(since)).slice(1)).toEqual([
-      ["token", "export", { via: "http", format: "json", after: start + 2, to: start + 3, confirmedOnly: true }],
+      [
+        "token",
+        "export",
+        { via: "http", format: "json", after: start + 2, to: start + 3, rows: 1, confirmedOnly: true },
+      ],
     ]);
   });
 

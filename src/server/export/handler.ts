@@ -61,12 +61,14 @@ export function createExportHandler(deps: ServerDeps & { partSize?: PartSize }) 
       // No part left (an empty list, or the rest removed meanwhile): the file's header alone, and no next.
       const options = { confirmedOnly: query.has("confirmed-only"), timeoutMs: ms, after, through: part?.to ?? after };
       // Audited before a byte goes, and awaited: after the stream closes the platform may freeze the function, and
-      // a download cut off or failed was still the token's use. Its size is in the log line at its end.
+      // a download cut off or failed was still the token's use. Its size is the part's rows (all of them: with
+      // confirmed-only, those sent are among them), as the console's download records it.
       await audit(store.db, "token", "export", {
         via: "http",
         format,
         after,
         to: options.through,
+        rows: part?.rows ?? 0,
         confirmedOnly: options.confirmedOnly,
       });
       const body = await openExport(store, format, options, ({ rows, error }) => {
