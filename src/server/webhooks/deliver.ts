@@ -12,6 +12,7 @@
 import { Webhook } from "standardwebhooks";
 import { DataKeyError, type DataKeys, personOf } from "../data-key";
 import { describeError, log } from "../log";
+import type { WebhookTarget } from "../webhook-config";
 import { answerOf } from "./answer";
 import { MAX_ATTEMPTS, type OutboxEvent, RETRY_SECONDS, type WebhookStore } from "./store";
 
@@ -29,7 +30,7 @@ export const UNREADABLE_RETRY_SECONDS = 300;
 export interface Delivery {
   store: WebhookStore;
   dataKeys: DataKeys | null;
-  webhook: { url: string; secret: string };
+  webhook: WebhookTarget;
   /** Who holds the leases (a random id per run). */
   worker: string;
   /**
