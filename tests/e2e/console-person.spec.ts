@@ -9,13 +9,11 @@
  * A second test: e-mail on but no EARLY_ACCESS_URL and no webhooks, where the page explains instead of acting.
  * Two more hold the bugs this file found fixed: see them at the end of the file.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
-import { Webhook } from "standardwebhooks";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import type { Store } from "../../src/server/app/store";
 import { startSmtp, type TestSmtp } from "../integration/smtp";
+import { startWebhookReceiver } from "../integration/webhook-receiver";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 const ADMIN = "ops@noosphere.test";
@@ -91,47 +89,12 @@ async function seed(store: Store) {
   );
 }
 
-interface Received {
-  id: string;
-  type: string;
-  status: number;
-}
-
-/** A webhook receiver that verifies each request and answers 503 to the first try of the types in `refuseOnce`. */
+/** A webhook receiver (the integration tests' own) that answers 503 to the first try of the types in `refuseOnce`. */
 async function startReceiver(refuseOnce: string[]) {
-  const verifier = new Webhook(WEBHOOK_SECRET);
-  const received: Received[] = [];
-  let badSignatures = 0;
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const payload = Buffer.concat(chunks).toString("utf8");
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-    try {
-      verifier.verify(payload, headers);
-    } catch {
-      badSignatures++;
-      res.writeHead(400).end("bad signature");
-      return;
-    }
-    const id = headers["webhook-id"] ?? "";
-    const type = String((JSON.parse(payload) as { type: unknown }).type);
-    const first = !received.some((r) => r.id === id);
-    const status = first && refuseOnce.includes(type) ? 503 : 204;
-    received.push({ id, type, status });
-    res.writeHead(status).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    badSignatures: () => badSignatures,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const receiver = await startWebhookReceiver(WEBHOOK_SECRET);
+  receiver.state.answer = (_id, tries, type) => (tries === 1 && refuseOnce.includes(type) ? 503 : 204);
+  receiver.state.body = () => "";
+  return receiver;
 }
 
 /** Asks for a sign-in link, opens the `nth` one the admin received, and presses its button. */
@@ -377,8 +340,8 @@ test("a person's page, inviting and removing from it, the delivery log and the a
     const testEvent = ((await recent.locator("tbody tr").first().locator(".note").textContent()) ?? "").trim();
     expect(testEvent).toMatch(EVENT_ID);
     await expectConsolePage(page);
-    expect(receiver.badSignatures()).toBe(0);
-    expect(receiver.received.map((r) => `${r.type} ${r.status}`).sort()).toEqual([
+    expect(receiver.state.bad).toBe(0);
+    expect(receiver.received.map((r) => `${r.type} ${r.answered}`).sort()).toEqual([
       "waitlist.invited 204",
       "waitlist.referral_revoked 204",
       "waitlist.removed 204",

@@ -22,8 +22,8 @@ export async function startWebhookReceiver(secret: string) {
   /** Every request answered, in order. */
   const received: Delivery[] = [];
   const state = {
-    /** The answer to the `tries`-th request of event `id`: a status, or "hang" (never answered). */
-    answer: (_id: string, _tries: number): number | "hang" => 200,
+    /** The answer to the `tries`-th request of event `id` (of `type`): a status, or "hang" (never answered). */
+    answer: (_id: string, _tries: number, _type: string): number | "hang" => 200,
     /** The body of that answer. */
     body: (_id: string, _tries: number): string | Buffer => "ok",
     bad: 0,
@@ -43,10 +43,11 @@ export async function startWebhookReceiver(secret: string) {
     const id = headers["webhook-id"] ?? "";
     requests.push(id);
     const tries = requests.filter((seen) => seen === id).length;
-    const answer = state.answer(id, tries);
-    if (answer === "hang") return;
     const body = JSON.parse(payload) as Record<string, unknown>;
-    received.push({ id, type: String(body["type"]), body, answered: answer });
+    const type = String(body["type"]);
+    const answer = state.answer(id, tries, type);
+    if (answer === "hang") return;
+    received.push({ id, type, body, answered: answer });
     res.writeHead(answer, { "Content-Type": "text/plain; charset=utf-8" }).end(state.body(id, tries));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
