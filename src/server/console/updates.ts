@@ -6,6 +6,8 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { audit } from "../audit";
+import { isId } from "../http/limits";
+import { isTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
 import { log } from "../log";
 import { isRefusal, reason } from "../mail/outcome";
@@ -22,7 +24,6 @@ export type { UpdateVisit } from "./updates-page";
  * request; under the platform's 6 MB for a function's request.
  */
 export const UPDATES_MAX_BODY = 4 * 1024 * 1024;
-const TICKET = /^[A-Za-z0-9_-]{22}$/;
 
 /** One run's share of update `id`, as a page. */
 async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
@@ -107,7 +108,7 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
   }
   if (action === "send") {
     const ticket = fields["ticket"] ?? "";
-    if (!TICKET.test(ticket)) return message(400, "Updates", "Send from the preview's confirmation.", visit.admin);
+    if (!isTicket(ticket)) return message(400, "Updates", "Send from the preview's confirmation.", visit.admin);
     if (audience === 0) return composePage(visit, draft, { error: `${NOBODY_TO_REACH} Nothing was sent.` }, 400);
     // A second press of one confirmation (its ticket) finds the update the first made, and sends nothing new.
     const made = await withTimeout(
@@ -122,6 +123,6 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
 /** POST /admin/updates/continue: the next step of a paused (or dead) send. */
 export async function continueUpdate(visit: UpdateVisit): Promise<Response> {
   const id = visit.fields["id"] ?? "";
-  if (!/^[1-9]\d{0,14}$/.test(id)) return message(400, "Updates", "That update does not exist.", visit.admin);
+  if (!isId(id)) return message(400, "Updates", "That update does not exist.", visit.admin);
   return sendStep(visit, Number(id));
 }

@@ -10,6 +10,7 @@ import { isDryRun } from "../db/connection";
 import type { ServerDeps } from "../deps";
 import { toEntry } from "../entry";
 import { formErrorPage, formSuccess } from "../http/form-page";
+import { BODY_LIMITS } from "../http/limits";
 import { isCrossSite, isOwnOrigin, siteOrigin } from "../http/origin";
 import { clientKey, comeBackLater, rateWindow } from "../http/rate-limit";
 import { FormEncodingError, mediaType, parseForm, readBody } from "../http/request-body";
@@ -23,8 +24,6 @@ import { referralOf } from "../referrals";
 import { type RootKey, rootKey } from "../secret";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 
-/** 16 KiB: ten times the largest valid sign-up. */
-const MAX_BODY = 16 * 1024;
 const ACCEPTED = { ok: true } as const;
 const CONFIRMATION_SENT = { ok: true, confirmation: "sent" } as const;
 const JSON_TYPE = "application/json";
@@ -108,7 +107,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
     // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
     if (isCrossSite(req, config, context)) return reply.error(403, "Sign-ups are accepted from this site only.");
 
-    const read = await readBody(req, MAX_BODY);
+    const read = await readBody(req, BODY_LIMITS.json);
     if ("status" in read) return reply.error(read.status, read.message);
 
     let body: unknown;
