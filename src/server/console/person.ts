@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { audit } from "../audit";
 import type { ServerConfig } from "../config";
+import { countedMailboxKey, rootKey } from "../crypto/keys";
 import { PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import { escapeHtml as h } from "../http/form-page";
 import { isId } from "../http/limits";
@@ -13,10 +14,8 @@ import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError, runWave, waveOwner } from "../invitations";
 import { describeError, log } from "../log";
-import { mailboxKey } from "../mail/mailbox";
 import type { Mailer } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
-import { rootKey } from "../secret";
 import type { Store } from "../store/types";
 import { createWebhookStore } from "../webhooks";
 import { CONSOLE_PATHS, message, page } from "./pages";
@@ -163,7 +162,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
       );
     }
     const root = await rootKey(config, store);
-    await sendConfirmation(store.consent, visit.mailer, email, visit.origin, mailboxKey(root, email));
+    await sendConfirmation(store.consent, visit.mailer, email, visit.origin, countedMailboxKey(root, email));
     await audit(store.db, admin, "resend-confirmation", { person: Number(idText) });
     return seeOther(`${CONSOLE_PATHS.person}?id=${idText}&done=resent`);
   }

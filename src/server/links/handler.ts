@@ -12,6 +12,7 @@ import { CONFIRMED_PARAM, STATUS_PATHS } from "../../lib/waitlist/referral";
 import { givenAddress } from "../../lib/waitlist/rules";
 import { SITE } from "../../site";
 import type { ServerConfig } from "../config";
+import { countedMailboxKey, rootKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { type FormErrorOptions, formErrorPage } from "../http/form-page";
 import { BODY_LIMITS } from "../http/limits";
@@ -21,10 +22,8 @@ import { mediaType, readFormFields } from "../http/request-body";
 import { afterAnswer, seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import { mailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendRemovalLink, sendStatusEmail } from "../mail/send";
-import { rootKey } from "../secret";
 import { hashToken, newToken } from "../tokens";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */
@@ -100,7 +99,7 @@ export function createLinksHandler(deps: ServerDeps) {
           const site = siteOrigin(config, context, req);
           afterAnswer(
             context,
-            sendStatusEmail(store.consent, mailer, email, site, status.token, mailboxKey(root, email)),
+            sendStatusEmail(store.consent, mailer, email, site, status.token, countedMailboxKey(root, email)),
           );
         }
         return seeOther(`${STATUS_PATHS.page}?token=${status.token}&${CONFIRMED_PARAM}`);
@@ -150,7 +149,7 @@ async function requestRemoval(
     const refused = await countThenRefuse(store, config, root, context.ip, REMOVAL_REQUESTS);
     if (refused) return page(429, "Please try again later", refused.message, { headers: refused.headers });
     const site = siteOrigin(config, context, req);
-    afterAnswer(context, sendRemovalLink(store.consent, mailer, email, site, mailboxKey(root, email)));
+    afterAnswer(context, sendRemovalLink(store.consent, mailer, email, site, countedMailboxKey(root, email)));
     return seeOther(OUTCOME_PAGES["removal-requested"]);
   } catch (error) {
     log("error", "waitlist.removal_request_failed", describeError(error));

@@ -9,6 +9,7 @@ import type { Context } from "@netlify/functions";
 import { STATUS_PATHS } from "../../lib/waitlist/referral";
 import { givenAddress } from "../../lib/waitlist/rules";
 import { SITE } from "../../site";
+import { countedMailboxKey, rootKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { formErrorPage } from "../http/form-page";
 import { BODY_LIMITS } from "../http/limits";
@@ -18,10 +19,8 @@ import { mediaType, readFormFields } from "../http/request-body";
 import { afterAnswer, seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import { mailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendConfirmation, sendStatusLink } from "../mail/send";
-import { rootKey } from "../secret";
 
 /** Where the answer is told (a notice page: src/lib/waitlist/consent.ts NOTICES). */
 export const LINK_SENT_PAGE = "/waitlist/link/sent";
@@ -69,7 +68,7 @@ export function createStatusLinkHandler(deps: ServerDeps) {
       const refused = await countThenRefuse(store, config, root, context.ip, LINK_REQUESTS);
       if (refused) return page(429, "Please try again later", refused.message, refused.headers);
       const site = siteOrigin(config, context, req);
-      const mailbox = mailboxKey(root, email);
+      const mailbox = countedMailboxKey(root, email);
       afterAnswer(
         context,
         sendStatusLink(store.consent, store.referrals, mailer, email, site, mailbox).then(() =>
