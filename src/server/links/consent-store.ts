@@ -94,6 +94,16 @@ const MAILBOX_SENT = `WITH hit AS (
   )
   SELECT sent FROM hit`;
 
+/** The statements above by their use, for docs/sql/ (tests/unit/sql-docs.test.ts writes them out whole). */
+export const CONSENT_SQL = {
+  issueConfirmation: ISSUE_CONFIRMATION,
+  issueRemoval: ISSUE_REMOVAL,
+  unsend: UNSEND,
+  confirm: CONFIRM,
+  remove: REMOVE,
+  mailboxSent: MAILBOX_SENT,
+} as const;
+
 export function createConsentStore(db: Db, dataKeys: DataKeys | null = null): ConsentStore {
   const firstId = (rows: Array<{ id: number | string }>) => (rows[0] ? Number(rows[0].id) : null);
   return {
