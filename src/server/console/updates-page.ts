@@ -3,9 +3,9 @@
  * preview, with how many it reaches; the confirmation; a send's progress. Plain HTML; the draft rides in hidden
  * fields between the steps.
  */
-import { randomBytes } from "node:crypto";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
+import { newTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
 import type { Mailer } from "../mail/mailer";
 import type { WaveSlice } from "../run/slice";
@@ -128,7 +128,7 @@ export function confirmPage(visit: UpdateVisit, draft: Draft, audience: number):
     200,
     "Send the update",
     `<h1>Send the update</h1><section><p>Send “${h(draft.subject)}” to ${plural(audience, "person", "people")} now? This cannot be undone.</p>
-<form method="post" action="${CONSOLE_PATHS.updates}">${hidden(draft)}<input type="hidden" name="ticket" value="${randomBytes(16).toString("base64url")}">
+<form method="post" action="${CONSOLE_PATHS.updates}">${hidden(draft)}<input type="hidden" name="ticket" value="${newTicket()}">
 <div class="row"><button type="submit" name="action" value="send">Send now</button><button type="submit" name="action" value="preview" class="quiet">Back to the preview</button></div></form></section>`,
     visit.admin,
   );

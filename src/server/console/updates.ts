@@ -6,6 +6,8 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { auditStart } from "../audit";
+import { isId } from "../http/limits";
+import { isTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
 import { log } from "../log";
 import { isRefusal, reason } from "../mail/outcome";
@@ -33,7 +35,6 @@ export type { UpdateVisit } from "./updates-page";
  * request; under the platform's 6 MB for a function's request.
  */
 export const UPDATES_MAX_BODY = 4 * 1024 * 1024;
-const TICKET = /^[A-Za-z0-9_-]{22}$/;
 
 /** One run's share of update `id`, as a page; audited before its first e-mail, and completed with its counts. */
 async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
@@ -122,7 +123,7 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
   }
   if (action === "send") {
     const ticket = fields["ticket"] ?? "";
-    if (!TICKET.test(ticket)) return message(400, "Updates", "Send from the preview's confirmation.", visit.admin);
+    if (!isTicket(ticket)) return message(400, "Updates", "Send from the preview's confirmation.", visit.admin);
     // The words are the update (updates/start.ts): a second confirmation, a second tab, a resubmitted page find
     // the update the first made, and go on with it; a finished one is shown, and nobody is sent it again.
     const same = await withTimeout(findSameUpdate(updates, draft), visit.config.dbTimeoutMs);
@@ -134,7 +135,7 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
   }
   if (action === "again") {
     const after = fields["after"] ?? "";
-    if (!/^[1-9]\d{0,14}$/.test(after)) return message(400, "Updates", "That update does not exist.", visit.admin);
+    if (!isId(after)) return message(400, "Updates", "That update does not exist.", visit.admin);
     const again = await withTimeout(sendAgain(updates, draft, visit.logId, Number(after)), visit.config.dbTimeoutMs);
     if (!again) return sameWords(visit, draft, Number(after));
     return sendStep(visit, again.id);
@@ -156,6 +157,6 @@ async function sameWords(visit: UpdateVisit, draft: Draft, id: number): Promise<
 /** POST /admin/updates/continue: the next step of a paused (or dead) send. */
 export async function continueUpdate(visit: UpdateVisit): Promise<Response> {
   const id = visit.fields["id"] ?? "";
-  if (!/^[1-9]\d{0,14}$/.test(id)) return message(400, "Updates", "That update does not exist.", visit.admin);
+  if (!isId(id)) return message(400, "Updates", "That update does not exist.", visit.admin);
   return sendStep(visit, Number(id));
 }

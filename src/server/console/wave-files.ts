@@ -14,6 +14,7 @@
 import { audit, auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
+import { isId } from "../http/limits";
 import { attachment, seeOther } from "../http/responses";
 import { earlyAccessBase, inviteCsvRow, inviteLink } from "../invitations";
 import { log } from "../log";
@@ -21,12 +22,10 @@ import type { Store } from "../store/types";
 import { CONSOLE_PATH, CONSOLE_PATHS, message } from "./pages";
 import { waveRecords } from "./wave-record";
 
-const ID = /^[1-9]\d{0,14}$/;
-
 /** The notice after a wave: that wave's counts as its row holds them; nothing for an id no wave has. */
 export async function waveNotice(store: Store, params: URLSearchParams): Promise<string | null> {
   const id = params.get("wave") ?? "";
-  if (!ID.test(id)) return null;
+  if (!isId(id)) return null;
   const record = await waveRecords(store.db, store.dataKeys).read(Number(id));
   if (!record) return null;
   const { invited, refused } = record;
@@ -56,7 +55,7 @@ export async function pendingFilesSection(store: Store): Promise<string> {
 /** POST /admin/invite with file=<wave>: its file again (new codes), or the admin's word that it arrived. */
 export async function waveFile(store: Store, config: ServerConfig, admin: string, fields: Record<string, string>) {
   const id = fields["file"] ?? "";
-  if (!ID.test(id)) return message(400, "Invitation files", "That wave does not exist: start from the console.", admin);
+  if (!isId(id)) return message(400, "Invitation files", "That wave does not exist: start from the console.", admin);
   const records = waveRecords(store.db, store.dataKeys);
   if (fields["action"] === "arrived") {
     await records.arrived(Number(id));

@@ -12,7 +12,9 @@ import { randomBytes } from "node:crypto";
 import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
+import { isId } from "../http/limits";
 import { attachment, seeOther } from "../http/responses";
+import { isTicket, newTicket } from "../http/ticket";
 import type { WaveSlice } from "../invitations";
 import {
   continueWave,
@@ -28,7 +30,7 @@ import { createSmtpMailer } from "../mail/mailer";
 import type { Store } from "../store/types";
 import { adminIdentity } from "./identity";
 import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, message, page } from "./pages";
-import { TICKET_PATTERN, waveRecords } from "./wave-record";
+import { waveRecords } from "./wave-record";
 
 /**
  * How long one request sends: 15 s, and the e-mail in flight when it ends may take the mailer's own timeouts (10 s
@@ -66,7 +68,7 @@ export async function invite(request: WaveRequest): Promise<Response> {
   }
   const ticket = fields["ticket"] ?? "";
   const starting = continuing === undefined && fields["confirm"] === "yes";
-  if ((continuing !== undefined && !/^[1-9]\d{0,14}$/.test(continuing)) || (starting && !TICKET_PATTERN.test(ticket))) {
+  if ((continuing !== undefined && !isId(continuing)) || (starting && !isTicket(ticket))) {
     return message(400, "Let people in", "That wave does not exist: start from the console.", admin);
   }
   let base: URL;
@@ -212,7 +214,7 @@ export function invitePreviewPage(
     200,
     "Let people in",
     `<h1>Let people in</h1><section><p>${h(who)}</p>${order}<p class="note">${h(how)}</p>${resume}
-<form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="confirm" value="yes"><input type="hidden" name="ticket" value="${randomBytes(16).toString("base64url")}">
+<form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="confirm" value="yes"><input type="hidden" name="ticket" value="${newTicket()}">
 <div class="row"><button type="submit">${preview.count > 0 ? `Invite ${preview.count}` : "Complete the wave"}</button><a href="${CONSOLE_PATH}">Cancel</a></div></form></section>`,
     admin,
   );

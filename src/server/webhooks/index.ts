@@ -14,6 +14,14 @@ import { type DeliveryReport, deliverDue } from "./deliver";
 import { createWebhookStore } from "./store";
 
 export { ATTEMPT_TIMEOUT_MS, type DeliveryReport, deliverDue, eventBody } from "./deliver";
+export {
+  SNAPSHOT_KEYS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_TYPE,
+  type WebhookEventType,
+  type WebhookPayload,
+  type WebhookPerson,
+} from "./events";
 export { createWebhookStore, type EventRow, MAX_ATTEMPTS, RETRY_SECONDS, type WebhookStore } from "./store";
 
 /**
