@@ -2,7 +2,7 @@
 -- Written by tests/unit/sql-docs.test.ts; regenerate: UPDATE_DOCS=1 npx vitest run --project fast tests/unit/sql-docs.test.ts
 
 -- AUDIT_SQL.append
-INSERT INTO waitlist_audit (actor, action, details) VALUES ($1, $2, $3::jsonb);
+INSERT INTO waitlist_audit (actor, action, details) VALUES ($1, $2, $3::jsonb) RETURNING id;
 
 -- AUDIT_SQL.page
 SELECT id, at, actor, action, details FROM waitlist_audit

@@ -15,6 +15,25 @@ WITH made AS (
     SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
       (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing;
 
+-- UPDATE_SQL.againAudience
+SELECT count(*)::int AS audience FROM waitlist w WHERE w.status = 'confirmed' AND w.updates_consent AND NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r JOIN waitlist_update u ON u.id = r.update_id
+    WHERE r.waitlist_id = w.id AND u.subject = $1 AND u.body = $2 AND r.state IN ('sent', 'attempted'));
+
+-- UPDATE_SQL.createAgain
+WITH made AS (
+      INSERT INTO waitlist_update (subject, body, author, ticket) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (ticket) DO NOTHING RETURNING id
+    ), recipients AS (
+      INSERT INTO waitlist_update_recipient (update_id, waitlist_id)
+      SELECT made.id, w.id FROM made, waitlist w WHERE w.status = 'confirmed' AND w.updates_consent AND NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r JOIN waitlist_update u ON u.id = r.update_id
+    WHERE r.waitlist_id = w.id AND u.subject = $1 AND u.body = $2 AND r.state IN ('sent', 'attempted')) RETURNING 1
+    )
+    SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
+      (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing;
+
+-- UPDATE_SQL.byTicket
+SELECT id FROM waitlist_update WHERE ticket = $1;
+
 -- UPDATE_SQL.same
 SELECT id, finished_at IS NOT NULL AS finished, created_at, sent FROM waitlist_update
     WHERE subject = $1 AND body = $2 ORDER BY id DESC LIMIT 1;

@@ -4,7 +4,7 @@
  * and what the team may do for them (POST /admin/person): resend the confirmation, invite now, remove.
  */
 import { randomBytes } from "node:crypto";
-import { audit } from "../audit";
+import { audit, auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, rootKey } from "../crypto/keys";
 import { PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
@@ -175,6 +175,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
       if (error instanceof InviteConfigError) return personPage(visit, idText, error.message, true);
       throw error;
     }
+    const entry = await auditStart(store.db, admin, "wave", { size: 1, person: Number(idText) });
     const report = await runWave({
       store,
       next: 1,
@@ -188,7 +189,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
       log("error", "admin.invite_person_failed", describeError(error));
       return null;
     });
-    await audit(store.db, admin, "wave", { size: 1, person: Number(idText), invited: report?.invited ?? 0 });
+    await entry.end({ size: 1, person: Number(idText), invited: report?.invited ?? 0 });
     if (report?.invited === 1) return seeOther(`${CONSOLE_PATHS.person}?id=${idText}&done=invited`);
     const said = report?.resumed
       ? "An unfinished wave was completed first; press Invite now again."

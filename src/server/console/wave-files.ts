@@ -11,6 +11,7 @@
  * people still invited (whoever joined meanwhile is left out), and the lost file's codes stop working, so a file
  * that turns up later lets nobody in twice.
  */
+import { audit, auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
 import { isId } from "../http/limits";
@@ -58,10 +59,14 @@ export async function waveFile(store: Store, config: ServerConfig, admin: string
   const records = waveRecords(store.db, store.dataKeys);
   if (fields["action"] === "arrived") {
     await records.arrived(Number(id));
+    await audit(store.db, admin, "wave-file-arrived", { wave: Number(id) });
     return seeOther(CONSOLE_PATH);
   }
   const base = earlyAccessBase(config.earlyAccessUrl);
+  // Hands out addresses and new codes, and voids the old ones: audited before the first of them changes.
+  const entry = await auditStart(store.db, admin, "wave-file-again", { wave: Number(id) });
   const people = await records.reissue(Number(id), config.inviteTtlDays);
+  await entry.end({ wave: Number(id), rows: people.length });
   log("info", "admin.invite_file_again", { wave: Number(id), rows: people.length });
   const rows = people.map((p) => inviteCsvRow(p.email, p.name, inviteLink(base, p.code)));
   return attachment(`email,name,invite_url\r\n${rows.join("")}`, "text/csv", `invitations-wave-${id}`, "csv");

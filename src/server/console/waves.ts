@@ -9,7 +9,7 @@
  * a link of EARLY_ACCESS_URL and a code), so under 3 MB, within the 6 MB a function may answer whole.
  */
 import { randomBytes } from "node:crypto";
-import { audit } from "../audit";
+import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
 import { isId } from "../http/limits";
@@ -115,8 +115,13 @@ export async function invite(request: WaveRequest): Promise<Response> {
     slice: { ...request.slice, people: CONSOLE_WAVE_MAX },
     ...(starting ? { wave } : {}),
   };
+  // In the log before its first invitation; completed below with what it did (a killed run leaves this entry).
+  const entry = await auditStart(store.db, admin, "wave", { size: next, wave });
   const report = await (starting ? runWave(options) : continueWave(options, wave)).finally(() => mailer?.close());
-  if (!report) return notWaitingPage(admin, wave);
+  if (!report) {
+    await entry.end({ size: next, wave, invited: 0, note: "not waiting: another run holds it, or it is done" });
+    return notWaitingPage(admin, wave);
+  }
   // What this request did goes on the wave's row: the one the dashboard, and a repeated confirmation, read. (A
   // run that completed an older paused wave instead counts on its own; the pause below continues that one.)
   await records.record(wave, { ...report, stopped: report.stopped !== null }, fileIds);
@@ -126,7 +131,7 @@ export async function invite(request: WaveRequest): Promise<Response> {
     refused: report.refused,
     paused: report.paused !== null,
   });
-  await audit(store.db, admin, "wave", {
+  await entry.end({
     size: next,
     wave,
     invited: report.invited,
