@@ -56,6 +56,17 @@ export const NOTICES = {
     body: "This address was confirmed before, so there is nothing more to do. Your place in line is on your status page: we can e-mail you its link.",
     actions: [askStatus, home],
   },
+  // A confirmation link kept and opened again after the person moved on: where they stand, and the way to their page.
+  "already-invited": {
+    title: "You are invited",
+    body: `This address was confirmed, and its invitation to ${SITE.name} has gone out: the e-mail “${SITE.name}: your early access is ready” holds your code. Your status page has a button to create your account: we can e-mail you its link.`,
+    actions: [askStatus, home],
+  },
+  "already-joined": {
+    title: "You have joined",
+    body: `This address was confirmed and has created its ${SITE.name} account, so there is nothing more to do here. Your status page is still yours: we can e-mail you its link.`,
+    actions: [askStatus, home],
+  },
   removed: {
     title: "You've left the waitlist",
     body: "Your address and everything you sent us have been deleted. You are welcome back at any time.",
