@@ -2,7 +2,7 @@
  * Confirmation and removal by e-mail, as data shared by the function (src/server/links/consent-store.ts, src/server/links/handler.ts)
  * and the static pages the links open (src/pages/waitlist/): paths, lifetimes and words.
  */
-import { SITE } from "../../site";
+import { SITE, WAITLIST_LABEL } from "../../site";
 
 /** A confirmation link works for 7 days; a removal link for 30 (one can always ask for another). */
 export const CONFIRM_TTL_DAYS = 7;
@@ -41,7 +41,7 @@ export interface Notice {
 
 const home: Action = { label: "Back to Home", href: "/" };
 const askRemoval: Action = { label: "Ask for a removal link", href: LINK_PATHS.request };
-const join: Action = { label: "Join the waitlist", href: "/join" };
+const join: Action = { label: WAITLIST_LABEL, href: "/join" };
 const askStatus: Action = { label: "Get my status link", href: "/waitlist/link" };
 
 /** Keyed by path under /waitlist/; the keys are what the function redirects to (OUTCOME_PAGES). */
@@ -108,8 +108,8 @@ export const ACTION_PAGES = {
   },
   leave: {
     title: "Leave the waitlist",
-    body: `This deletes your address and everything you sent us from the ${SITE.name} waitlist. It cannot be undone.`,
-    button: "Remove me from the waitlist",
+    body: `This deletes your address, your place in line, your share link and your referrals, and everything you sent us, from the ${SITE.name} waitlist. It cannot be undone.`,
+    button: "Leave the waitlist",
   },
   status: {
     title: "Your place in line",
