@@ -84,8 +84,13 @@ export const NOTICES = {
   },
   unsubscribed: {
     title: "You won't get these updates",
-    body: "If that link was yours, you will not receive any more updates from us. You stay on the waitlist, and we will still write when your early access is ready.",
+    body: "We will not send you any more updates. You stay on the waitlist, and we will still write when your early access is ready.",
     actions: [home, { label: "Leave the waitlist altogether", href: "/waitlist/remove" }],
+  },
+  resubscribed: {
+    title: "You'll get updates again",
+    body: `Thank you: we will send you the ${SITE.name} team's occasional updates again. Every one has a link to stop them.`,
+    actions: [home],
   },
   "link/sent": {
     title: "Check your inbox",
