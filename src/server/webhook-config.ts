@@ -22,10 +22,14 @@ export interface WebhookSettings {
 const isLoopback = (hostname: string) =>
   hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 /**
- * A URL as a log line may show it: its scheme and host only. Its user, password, path and query may each hold a
- * secret (Zapier's, Slack's and Discord's webhook URLs carry theirs in the path).
+ * A URL as a log line or a page may show it: its scheme and host only. Its user, password, path and query may each
+ * hold a secret (Zapier's, Slack's and Discord's webhook URLs carry theirs in the path). The refusal line and the
+ * console's Webhooks page both show WEBHOOK_URL through this.
  */
 const shown = (parsed: URL | null) => (parsed ? `${parsed.protocol}//${parsed.host}` : "a value that is not a URL");
+
+/** WEBHOOK_URL as anyone may see it: `https://host:port`, nothing that may be a secret. */
+export const shownWebhookUrl = (url: string) => shown(URL.canParse(url) ? new URL(url) : null);
 
 /**
  * WEBHOOK_URL: https, or http on this machine only (development); WEBHOOK_SECRET: `whsec_` and the base64 of at least
@@ -44,6 +48,13 @@ export function webhookConfig(env: Record<string, string | undefined>): WebhookS
   const local = parsed?.protocol === "http:" && isLoopback(parsed.hostname);
   if (!parsed || (parsed.protocol !== "https:" && !local)) {
     return off(`WEBHOOK_URL must be an https:// address (http:// only for localhost), not "${shown(parsed)}".`);
+  }
+  // Node's fetch refuses a URL with credentials in it ("Request cannot be constructed from a URL that includes
+  // credentials"): every delivery would fail. A receiver's secret goes in its path or query, or it checks the signature.
+  if (parsed.username || parsed.password) {
+    return off(
+      `WEBHOOK_URL must not hold a user or password ("${shown(parsed)}" with user:password@): no delivery could be made; the signature (WEBHOOK_SECRET) authenticates each event.`,
+    );
   }
   const key = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : "";
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(key) || Buffer.from(key, "base64").length < 24) {
