@@ -303,7 +303,7 @@ test("the console writes an update, previews it, tests it on the admin alone, an
   await expectAccessible(page);
   const [, testMail] = await smtp.waitFor(ADMIN, 2);
   expect(to(smtp)).toEqual([ADMIN, ADMIN]);
-  expect(testMail?.subject).toBe(SUBJECT);
+  expect(testMail?.subject).toBe(`[Test] ${SUBJECT}`);
   expect(testMail?.text).toBe(
     `${BODY}\n\n--\n${FOOTER}\nStop these updates: ${server.url}/waitlist/unsubscribe?token=test\n\n— Noosphere\n${server.url}\n`,
   );
