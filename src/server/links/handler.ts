@@ -30,6 +30,8 @@ const notice = (key: keyof typeof NOTICES) => `/waitlist/${key}`;
 export const OUTCOME_PAGES = {
   confirmed: notice("confirmed"),
   "already-confirmed": notice("already-confirmed"),
+  "already-invited": notice("already-invited"),
+  "already-joined": notice("already-joined"),
   removed: notice("removed"),
   expired: notice("link-expired"),
   invalid: notice("link-invalid"),
