@@ -1,18 +1,20 @@
 /**
  * The console's Updates area (src/server/updates/ sends them): write a subject and a plain text, preview the e-mail
- * and how many it reaches, send a test to yourself, then send after a confirmation. A send runs in slices like a
- * wave (a function call ends within Netlify's 60 s) and shows its progress with a Continue button; the list of past
- * updates has their counts. Plain forms, no JavaScript; the draft travels in hidden fields between the steps.
+ * and how many it reaches, send a test to yourself, then send after a confirmation. The confirmed send runs in the
+ * background (src/server/jobs/), and the operator lands on its own page (jobs.ts: its bar, Pause, Resume, Cancel);
+ * the list of past updates has their counts. Plain forms, no JavaScript; the draft travels in hidden fields between
+ * the steps.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { audit } from "../audit";
+import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { log } from "../log";
 import { isRefusal, reason } from "../mail/outcome";
-import { runOwner } from "../run/owner";
-import { checkDraft, createUpdateStore, NOBODY_TO_REACH, sendUpdate, updateEmail, updatesKey } from "../updates";
+import { checkDraft, createUpdateStore, NOBODY_TO_REACH, updateEmail } from "../updates";
+import { jobPath, startJob } from "./jobs";
 import { message } from "./pages";
-import { composePage, confirmPage, previewPage, progressPage, type UpdateVisit } from "./updates-page";
+import { composePage, confirmPage, previewPage, type UpdateVisit } from "./updates-page";
 
 export type { UpdateVisit } from "./updates-page";
 
@@ -24,42 +26,17 @@ export type { UpdateVisit } from "./updates-page";
 export const UPDATES_MAX_BODY = 4 * 1024 * 1024;
 const TICKET = /^[A-Za-z0-9_-]{22}$/;
 
-/** One run's share of update `id`, as a page. */
-async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
-  if (!visit.mailer)
-    return message(400, "Updates", "E-mail is off: set SMTP_URL and MAIL_FROM to send updates.", visit.admin);
-  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
-  const report = await sendUpdate(id, {
-    updates,
-    mailer: visit.mailer,
-    root: await updatesKey(visit.store),
-    site: visit.origin,
-    owner: runOwner(`console-${randomBytes(4).toString("hex")}`),
-    slice: visit.slice,
-    ratePerSecond: visit.config.mailRatePerSecond,
-  });
-  if (!report) {
-    return message(
-      409,
-      "Updates",
-      "This update is being sent by another run right now, or is finished. Its progress is on the Updates page.",
-      visit.admin,
-    );
+/**
+ * Update `id`, just made (or found again by its ticket: a second press), started in the background; the operator
+ * goes to its page. A start the platform did not take is not lost: the every-minute scheduler starts it.
+ */
+async function startSend(visit: UpdateVisit, id: number, created: boolean): Promise<Response> {
+  if (created) {
+    await audit(visit.store.db, visit.admin, "update", { update: id, started: true });
+    log("info", "admin.update_started", { admin: visit.logId, update: id });
   }
-  await audit(visit.store.db, visit.admin, "update", {
-    update: id,
-    sent: report.sent,
-    failed: report.failed,
-    remaining: report.remaining,
-  });
-  log("info", "admin.update_sent", {
-    admin: visit.logId,
-    update: id,
-    sent: report.sent,
-    failed: report.failed,
-    remaining: report.remaining,
-  });
-  return progressPage(visit, id, report);
+  await startJob(visit, "update", id);
+  return seeOther(`${jobPath("update", id)}&done=started`);
 }
 
 export function updatesHome(visit: UpdateVisit): Promise<Response> {
@@ -114,14 +91,7 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
       updates.create(draft.subject, draft.body, visit.logId, ticket),
       visit.config.dbTimeoutMs,
     );
-    return sendStep(visit, made.id);
+    return startSend(visit, made.id, made.created);
   }
   return message(400, "Updates", "Use the Updates page's buttons.", visit.admin);
-}
-
-/** POST /admin/updates/continue: the next step of a paused (or dead) send. */
-export async function continueUpdate(visit: UpdateVisit): Promise<Response> {
-  const id = visit.fields["id"] ?? "";
-  if (!/^[1-9]\d{0,14}$/.test(id)) return message(400, "Updates", "That update does not exist.", visit.admin);
-  return sendStep(visit, Number(id));
 }

@@ -209,15 +209,26 @@ export async function runWave(options: WaveOptions): Promise<WaveReport> {
   }
 
   const wave = options.wave ?? (await store.invites.startWave(owner, options.next));
-  let reserved = options.people ? await store.invites.reserveIds(wave, options.people) : 0;
-  while (!options.people && reserved < options.next) {
-    const got = await store.invites.reserve(wave, options.next - reserved, options.referralPlaces ?? 0);
-    if (got === 0) break;
-    reserved += got;
-  }
+  if (options.people) await store.invites.reserveIds(wave, options.people);
+  else await reserveWave(store, wave, options.next, options.referralPlaces ?? 0);
   // A database failure from here on leaves the wave unfinished, for the next run to complete.
   await sendSlice(wave, options, owner, budget, report);
   return report;
+}
+
+/**
+ * Reserves the `next` people in line (store/line.ts, REFERRAL_PLACES `places`) for wave `wave`, which its caller
+ * made: how many it now holds (fewer when fewer are waiting). The console reserves a wave this way, then leaves its
+ * sending to a background run (continueWave).
+ */
+export async function reserveWave(store: Store, wave: number, next: number, places: number): Promise<number> {
+  let reserved = 0;
+  while (reserved < next) {
+    const got = await store.invites.reserve(wave, next - reserved, places);
+    if (got === 0) break;
+    reserved += got;
+  }
+  return reserved;
 }
 
 /**
