@@ -60,9 +60,9 @@ it("Retry now while deliveries are paused, or webhooks off, says the event is qu
 it("Retry now says what it did: nothing for an unknown or a delivered event; delivered, or not, for one it tried", async () => {
   await h.store.db.query("DELETE FROM waitlist_webhook_event");
   await createWebhookStore(h.store.db).resume();
-  const receiver = await startWebhookReceiver("whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=");
+  const receiver = await startWebhookReceiver("whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
   try {
-    h.config = { ...h.config, webhook: { url: receiver.url, secret: "whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=" } };
+    h.config = { ...h.config, webhook: { url: receiver.url, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" } };
     await h.store.db.query(
       `INSERT INTO waitlist_webhook_event (id, type, state, attempts, last_status, delivered_at)
        VALUES ($1, 'webhook.test', 'delivered', 1, 200, now()), ($2, 'webhook.test', 'failed', 10, 500, NULL)`,
@@ -105,7 +105,7 @@ it("a failing receiver: red rows, filters, payloads, a banner on the first page;
   await h.store.db.query("DELETE FROM waitlist_webhook_event");
   await h.store.db.query("DELETE FROM waitlist_webhook_drain");
   await createWebhookStore(h.store.db).resume();
-  const secret = "whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=";
+  const secret = "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
   const receiver = await startWebhookReceiver(secret);
   try {
     h.config = { ...h.config, webhook: { url: receiver.url, secret } };
