@@ -62,7 +62,10 @@ it("Retry now says what it did: nothing for an unknown or a delivered event; del
   await createWebhookStore(h.store.db).resume();
   const receiver = await startWebhookReceiver("whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
   try {
-    h.config = { ...h.config, webhook: { url: receiver.url, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" } };
+    h.config = {
+      ...h.config,
+      webhook: { url: receiver.url, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" },
+    };
     await h.store.db.query(
       `INSERT INTO waitlist_webhook_event (id, type, state, attempts, last_status, delivered_at)
        VALUES ($1, 'webhook.test', 'delivered', 1, 200, now()), ($2, 'webhook.test', 'failed', 10, 500, NULL)`,
