@@ -33,7 +33,7 @@ const STATE = `CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.fini
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = '${WAITING}' OR j.owner IS NULL THEN 'waiting'
     WHEN j.heartbeat_at < now() - make_interval(secs => ${JOB_STALE_SECONDS}) THEN 'stalled' ELSE 'running' END`;
 
-const SQL: Record<JobKind, string> = {
+export const JOB_PROGRESS_SQL: Record<JobKind | "open", string> = {
   update: `SELECT j.id, j.subject AS title, j.author AS started_by, j.created_at AS started_at, j.heartbeat_at,
       ${STATE} AS state, j.paused_reason, j.sent, j.failed,
       (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id) AS total,
@@ -55,13 +55,13 @@ const SQL: Record<JobKind, string> = {
       0 AS skipped, 0 AS deferred,
       (SELECT count(*)::int FROM waitlist_webhook_event e WHERE e.state = 'pending' AND e.next_attempt_at <= now()) AS left
     FROM waitlist_webhook_drain j WHERE j.id = $1`,
-};
 
-/** Every job not finished, newest first per kind: the first page's list. */
-const OPEN = `SELECT 'update' AS kind, id FROM waitlist_update WHERE finished_at IS NULL
+  /** Every job not finished, newest first per kind: the first page's list. */
+  open: `SELECT 'update' AS kind, id FROM waitlist_update WHERE finished_at IS NULL
   UNION ALL SELECT 'wave', id FROM waitlist_invite_wave WHERE finished_at IS NULL
   UNION ALL SELECT 'webhooks', id FROM waitlist_webhook_drain WHERE finished_at IS NULL
-  ORDER BY 1, 2 DESC LIMIT 20`;
+  ORDER BY 1, 2 DESC LIMIT 20`,
+};
 
 type Row = {
   id: number;
@@ -82,7 +82,7 @@ type Row = {
 const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
 
 export async function jobProgress(db: Db, kind: JobKind, id: number): Promise<JobProgress | null> {
-  const [row] = await db.query<Row>(SQL[kind], [id]);
+  const [row] = await db.query<Row>(JOB_PROGRESS_SQL[kind], [id]);
   if (!row) return null;
   const [sent, failed, skipped, deferred, left] = [row.sent, row.failed, row.skipped, row.deferred, row.left].map(
     Number,
@@ -119,7 +119,7 @@ export async function jobProgress(db: Db, kind: JobKind, id: number): Promise<Jo
 }
 
 export async function openJobs(db: Db): Promise<JobProgress[]> {
-  const rows = await db.query<{ kind: JobKind; id: number }>(OPEN);
+  const rows = await db.query<{ kind: JobKind; id: number }>(JOB_PROGRESS_SQL.open);
   const found = await Promise.all(rows.map((row) => jobProgress(db, row.kind, Number(row.id))));
   return found.filter((job): job is JobProgress => job !== null);
 }

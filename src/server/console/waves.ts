@@ -8,10 +8,12 @@
  * the 6 MB a function may answer whole.
  */
 import { randomBytes } from "node:crypto";
-import { audit } from "../audit";
+import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
+import { isId } from "../http/limits";
 import { attachment, seeOther } from "../http/responses";
+import { isTicket, newTicket } from "../http/ticket";
 import type { WaveSlice } from "../invitations";
 import {
   earlyAccessBase,
@@ -28,7 +30,7 @@ import type { Store } from "../store/types";
 import { adminIdentity } from "./identity";
 import { type JobDeps, jobPath, startJob } from "./jobs";
 import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, CONSOLE_WAVE_MAX_MAIL, message, page } from "./pages";
-import { TICKET_PATTERN, waveRecords } from "./wave-record";
+import { waveRecords } from "./wave-record";
 
 /**
  * How long one request writes a mail-off wave's file: the rows are bounded by CONSOLE_WAVE_MAX, and this bounds
@@ -59,7 +61,7 @@ export async function invite(request: WaveRequest): Promise<Response> {
   // An old page's Continue (waves no longer need one): the wave's own page says how far it has got.
   const continuing = fields["wave"];
   if (continuing !== undefined) {
-    if (!/^[1-9]\d{0,14}$/.test(continuing)) {
+    if (!isId(continuing)) {
       return message(400, "Let people in", "That wave does not exist: start from the console.", admin);
     }
     return seeOther(jobPath("wave", Number(continuing)));
@@ -76,7 +78,7 @@ export async function invite(request: WaveRequest): Promise<Response> {
   }
   const ticket = fields["ticket"] ?? "";
   const starting = fields["confirm"] === "yes";
-  if (starting && !TICKET_PATTERN.test(ticket)) {
+  if (starting && !isTicket(ticket)) {
     return message(400, "Let people in", "That wave does not exist: start from the console.", admin);
   }
   let base: URL;
@@ -98,13 +100,20 @@ export async function invite(request: WaveRequest): Promise<Response> {
   if (mail) {
     // A second confirmation of one preview (a double click, two tabs): that preview's wave, on its page.
     if (!claim.claimed) return seeOther(jobPath("wave", claim.wave));
+    // In the log before anyone is reserved; completed once the wave is handed to its background run.
+    const entry = await auditStart(store.db, admin, "wave", { size: next, wave: claim.wave });
     const reserved = await reserveWave(store, claim.wave, next, config.referralPlaces);
     await records.startedBy(claim.wave, identity.logId(admin));
     // Held for nobody now: the background run takes it (or, nobody reserved, it ends here).
     await releaseJob(store.db, "wave", claim.wave, owner, reserved === 0);
     log("info", "admin.invite", { admin: identity.logId(admin), wave: claim.wave, reserved });
-    await audit(store.db, admin, "wave", { size: next, wave: claim.wave, reserved, started: true });
-    if (reserved > 0) await startJob({ ...request, logId: identity.logId(admin) }, "wave", claim.wave);
+    const taken = reserved > 0 && (await startJob({ ...request, logId: identity.logId(admin) }, "wave", claim.wave));
+    await entry.end({
+      size: next,
+      wave: claim.wave,
+      reserved,
+      background: taken ? "started" : "left to the scheduler",
+    });
     return seeOther(`${jobPath("wave", claim.wave)}&done=started`);
   }
   if (!claim.claimed) return seeOther(`${CONSOLE_PATH}?wave=${claim.wave}`);
@@ -129,11 +138,13 @@ export async function invite(request: WaveRequest): Promise<Response> {
     slice: { ...request.slice, people: CONSOLE_WAVE_MAX },
     wave,
   };
+  // In the log before its first row is written; completed below with what it did.
+  const entry = await auditStart(store.db, admin, "wave", { size: next, wave });
   const report = await runWave(options);
   // What this request did goes on the wave's row: the one the dashboard, and a repeated confirmation, read.
   await records.record(wave, { ...report, stopped: report.stopped !== null }, fileIds);
   log("info", "admin.invite", { admin: identity.logId(admin), invited: report.invited, refused: report.refused });
-  await audit(store.db, admin, "wave", { size: next, wave, invited: report.invited, refused: report.refused });
+  await entry.end({ size: next, wave, invited: report.invited, refused: report.refused });
   // The file is the answer. Its people are invited now, so if it never reaches the browser the dashboard offers it
   // again (wave-files.ts says why this, not waiting for the download, which no server sees).
   return attachment(csv, "text/csv", "invitations", "csv");
@@ -170,7 +181,7 @@ export function invitePreviewPage(
     200,
     "Let people in",
     `<h1>Let people in</h1><section><p>${h(who)}</p>${order}<p class="note">${h(how)}</p>${resume}
-<form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="confirm" value="yes"><input type="hidden" name="ticket" value="${randomBytes(16).toString("base64url")}">
+<form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="confirm" value="yes"><input type="hidden" name="ticket" value="${newTicket()}">
 <div class="row"><button type="submit">${preview.count > 0 ? `Invite ${preview.count}` : "Complete the wave"}</button><a href="${CONSOLE_PATH}">Cancel</a></div></form></section>`,
     admin,
   );

@@ -12,6 +12,7 @@ import { escapeHtml as h } from "../http/form-page";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import type { Store } from "../store/types";
+import { shownWebhookUrl } from "../webhook-config";
 import { createWebhookStore, deliverNow, type EventRow, eventBody } from "../webhooks";
 import { adminIdentity } from "./identity";
 import { type JobDeps, jobPath, startJob } from "./jobs";
@@ -85,7 +86,7 @@ export async function webhooksPage(
     ? state.pausedAt
       ? `<p class="error" role="alert">Deliveries are paused since ${when(state.pausedAt)}: ${h(state.pausedReason ?? "")}</p>
 <form method="post" action="${CONSOLE_PATHS.webhooks}"><input type="hidden" name="action" value="resume"><button type="submit">Re-enable deliveries</button></form>`
-      : `<p>On: events go to ${h(config.webhook.url)}, signed with WEBHOOK_SECRET.</p>`
+      : `<p>On: events go to ${h(shownWebhookUrl(config.webhook.url))} (the rest of WEBHOOK_URL is not shown: it may hold a secret), signed with WEBHOOK_SECRET.</p>`
     : `<p class="note">Off: set WEBHOOK_URL and WEBHOOK_SECRET to send the list's changes to another tool.</p>`;
   const rows = events
     .map((e) => {

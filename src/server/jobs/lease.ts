@@ -45,7 +45,7 @@ export interface Lease {
 /** A job nobody may take: done, cancelled, or paused. */
 const CLOSED = "finished_at IS NOT NULL OR cancelled_at IS NOT NULL OR paused_reason IS NOT NULL";
 
-const sql = (kind: JobKind) => {
+const statements = (kind: JobKind) => {
   const table = JOB_TABLES[kind];
   return {
     lease: `SELECT owner, coalesce(heartbeat_at < now() - make_interval(secs => ${JOB_STALE_SECONDS}), false) AS stale,
@@ -74,6 +74,11 @@ const sql = (kind: JobKind) => {
       ORDER BY id LIMIT 20`,
   };
 };
+/** Every kind's statements, named `<kind>.<statement>` (docs/sql/jobs-lease.sql has them whole). */
+export const JOB_SQL: Readonly<Record<string, string>> = Object.fromEntries(
+  JOB_KINDS.flatMap((kind) => Object.entries(statements(kind)).map(([name, text]) => [`${kind}.${name}`, text])),
+);
+const sql = statements;
 
 export async function leaseOf(db: Db, kind: JobKind, id: number): Promise<Lease | null> {
   const [row] = await db.query<{

@@ -39,7 +39,7 @@ export function signJobStart(root: RootKey, kind: JobKind, id: number, now = Dat
   return { body, signature: signatureOf(root, body) };
 }
 
-const NONCE_SQL = {
+export const NONCE_SQL = {
   /** Records nonce `$1` until `$2` (seconds since 1970): one row, once; the expired ones go in the same statement. */
   use: `WITH gone AS (DELETE FROM waitlist_job_nonce WHERE expires_at < now() - interval '1 hour')
     INSERT INTO waitlist_job_nonce (nonce, expires_at) VALUES ($1, to_timestamp($2))
