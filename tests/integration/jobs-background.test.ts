@@ -177,9 +177,10 @@ describe("the console's update", () => {
     expect(page).toContain(`<div><dt>Started by</dt><dd>${ADMIN}</dd></div>`);
     expect(page).toMatch(/<div><dt>Started at<\/dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/dd><\/div>/);
     expect(page).not.toContain('http-equiv="refresh"');
-    // A second press of the same confirmation: the same update's page, nobody mailed again.
+    // A second press of the same confirmation: the same words are that update, already sent; nobody mailed again.
     const again = await form("/admin/updates", { ...draft, action: "send", ticket }, { cookie });
-    expect(again.headers.get("location")).toBe(location);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain("with this text was already sent");
     expect(sentTo(before)).toHaveLength(PEOPLE);
   });
 });
