@@ -81,6 +81,8 @@ export interface WaveOptions {
   referralPlaces?: number;
   /** These people, not the next in line (the console's "invite now" on a person's page). */
   people?: number[];
+  /** Told after each person is dealt with by e-mail: how many of the wave's held people so far, of how many. */
+  onProgress?: (dealt: number, total: number) => void;
 }
 
 export interface WaveReport {
@@ -151,12 +153,14 @@ async function sendWave(wave: number, options: WaveOptions, owner: string, repor
       if (error instanceof NoLongerHeld) continue;
       if (isRefusal(error)) {
         report.refused++;
+        options.onProgress?.(index + 1, fresh.length);
         continue;
       }
       report.stopped = reason(error);
       return 0;
     }
     if (await store.invites.sent(wave, person.id)) report.invited++;
+    options.onProgress?.(index + 1, fresh.length);
   }
   return 0;
 }

@@ -52,6 +52,8 @@ export interface UpdateRun {
   slice?: JobSlice;
   /** MAIL_RATE_PER_SECOND; 0: unpaced. */
   ratePerSecond: number;
+  /** Told after each recipient is dealt with: how many this run has dealt with, of those left when it began. */
+  onProgress?: (dealt: number, total: number) => void;
   /** The clock and the wait of the pacing (tests drive them). */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -93,6 +95,8 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
   // Those this run was told "not now" for: tried again by the next run, not this one.
   const deferred = new Set<number>();
   let inARow = 0;
+  let dealt = 0;
+  const progressed = () => run.onProgress?.(++dealt, row.remaining);
   try {
     sending: for (;;) {
       const batch = await updates.next(id, BATCH, [...deferred]);
@@ -104,11 +108,13 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
         // run took it over: this one stops, or it would meet the same people again and again.
         if (person.inDoubt) {
           if (!(await updates.done(id, person.id, "sent", IN_DOUBT, run.owner))) break sending;
+          progressed();
           continue;
         }
         if (!person.still) {
           if (!(await updates.done(id, person.id, "skipped", null, run.owner))) break sending;
           report.skipped++;
+          progressed();
           continue;
         }
         if (interval > 0) {
@@ -131,6 +137,7 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
           if (error instanceof NoLongerHeld) {
             if (!(await updates.done(id, person.id, "skipped", null, run.owner))) break sending;
             report.skipped++;
+            progressed();
             continue;
           }
           const code = (error as { responseCode?: number }).responseCode ?? 0;
@@ -139,6 +146,7 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
           if (oneAddress && code >= 500) {
             if (!(await updates.done(id, person.id, "failed", reason(error), run.owner))) break sending;
             report.failed++;
+            progressed();
             inARow = 0;
             continue;
           }
@@ -166,6 +174,7 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
         }
         if (!(await updates.done(id, person.id, "sent", null, run.owner))) break sending;
         report.sent++;
+        progressed();
         inARow = 0;
       }
     }
