@@ -196,7 +196,7 @@ describe("downloads and waves within Netlify's limits", () => {
       Array.from({ length: 6 }, (_, i) => `p${i + 1}@example.com`),
     );
     const actions = await h.store.db.query<{ action: string }>(
-      "SELECT action FROM waitlist_audit WHERE action LIKE 'job-%' ORDER BY id DESC LIMIT 2",
+      "SELECT action FROM waitlist_audit WHERE action LIKE 'job-%' AND details->>'phase' = 'ended' ORDER BY id DESC LIMIT 2",
     );
     expect(actions.map((a) => a.action)).toEqual(["job-resume", "job-pause"]);
   });

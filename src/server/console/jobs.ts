@@ -6,7 +6,7 @@
  * Pause, Resume and Cancel are buttons on that page, each audited. The first page lists every job still open with
  * its bar, and the webhook banner (webhooks' health, one rule in src/server/webhooks/index.ts).
  */
-import { audit } from "../audit";
+import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
 import { seeOther } from "../http/responses";
@@ -187,13 +187,15 @@ export async function jobAction(visit: JobVisit): Promise<Response> {
   const action = fields["action"];
   const back = jobPath(kind, id);
   if (action === "pause") {
+    const entry = await auditStart(store.db, admin, "job-pause", { kind, id });
     const done = await pauseJob(store.db, kind, id, `paused by ${admin === "token" ? "the admin token" : admin}`);
-    await audit(store.db, admin, "job-pause", { kind, id, done });
+    await entry.end({ kind, id, done });
     return seeOther(`${back}&done=${done ? "paused" : "nothing"}`);
   }
   if (action === "resume") {
+    const entry = await auditStart(store.db, admin, "job-resume", { kind, id });
     const done = await resumeJob(store.db, kind, id);
-    await audit(store.db, admin, "job-resume", { kind, id, done });
+    await entry.end({ kind, id, done });
     if (done) await startJob(visit, kind, id);
     return seeOther(`${back}&done=${done ? "resumed" : "nothing"}`);
   }
@@ -210,11 +212,12 @@ export async function jobAction(visit: JobVisit): Promise<Response> {
         admin,
       );
     }
+    const entry = await auditStart(store.db, admin, "job-cancel", { kind, id });
     const before = await leaseOf(store.db, kind, id);
     const done = await cancelJob(store.db, kind, id);
     // A wave nobody is sending right now lets its people go back to the line at once; a running one does so itself.
     if (done && kind === "wave" && (before?.owner === WAITING || before?.pausedReason)) await store.invites.finish(id);
-    await audit(store.db, admin, "job-cancel", { kind, id, done });
+    await entry.end({ kind, id, done });
     log("info", "admin.job_cancelled", { admin: visit.logId, kind, id, done });
     return seeOther(`${back}&done=${done ? "cancelled" : "nothing"}`);
   }

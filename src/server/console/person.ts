@@ -4,7 +4,7 @@
  * and what the team may do for them (POST /admin/person): resend the confirmation, invite now, remove.
  */
 import { randomBytes } from "node:crypto";
-import { audit, auditStart } from "../audit";
+import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, rootKey } from "../crypto/keys";
 import { PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
@@ -161,9 +161,10 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
         true,
       );
     }
+    const entry = await auditStart(store.db, admin, "resend-confirmation", { person: Number(idText) });
     const root = await rootKey(config, store);
     await sendConfirmation(store.consent, visit.mailer, email, visit.origin, countedMailboxKey(root, email));
-    await audit(store.db, admin, "resend-confirmation", { person: Number(idText) });
+    await entry.end({ person: Number(idText) });
     return seeOther(`${CONSOLE_PATHS.person}?id=${idText}&done=resent`);
   }
   if (fields["action"] === "invite") {

@@ -95,13 +95,16 @@ export async function invite(request: WaveRequest): Promise<Response> {
   const records = waveRecords(store.db, store.dataKeys);
   // Unique per request, so two requests of one process never pass for each other's wave.
   const owner = waveOwner(`console-${randomBytes(4).toString("hex")}`);
+  // In the log before its first effect (the claim, then reservations or rows); completed once handed over or done.
+  const entry = await auditStart(store.db, admin, "wave", { size: next });
   const claim = await records.claim(ticket, owner, next);
   const identity = await adminIdentity(config, store);
-  if (mail) {
+  if (!claim.claimed) {
     // A second confirmation of one preview (a double click, two tabs): that preview's wave, on its page.
-    if (!claim.claimed) return seeOther(jobPath("wave", claim.wave));
-    // In the log before anyone is reserved; completed once the wave is handed to its background run.
-    const entry = await auditStart(store.db, admin, "wave", { size: next, wave: claim.wave });
+    await entry.end({ size: next, wave: claim.wave, invited: 0, note: "this confirmation's wave was already started" });
+    return seeOther(mail ? jobPath("wave", claim.wave) : `${CONSOLE_PATH}?wave=${claim.wave}`);
+  }
+  if (mail) {
     const reserved = await reserveWave(store, claim.wave, next, config.referralPlaces);
     await records.startedBy(claim.wave, identity.logId(admin));
     // Held for nobody now: the background run takes it (or, nobody reserved, it ends here).
@@ -116,7 +119,6 @@ export async function invite(request: WaveRequest): Promise<Response> {
     });
     return seeOther(`${jobPath("wave", claim.wave)}&done=started`);
   }
-  if (!claim.claimed) return seeOther(`${CONSOLE_PATH}?wave=${claim.wave}`);
   const wave = claim.wave;
   let csv = "email,name,invite_url\r\n";
   const fileIds: number[] = [];
@@ -138,8 +140,6 @@ export async function invite(request: WaveRequest): Promise<Response> {
     slice: { ...request.slice, people: CONSOLE_WAVE_MAX },
     wave,
   };
-  // In the log before its first row is written; completed below with what it did.
-  const entry = await auditStart(store.db, admin, "wave", { size: next, wave });
   const report = await runWave(options);
   // What this request did goes on the wave's row: the one the dashboard, and a repeated confirmation, read.
   await records.record(wave, { ...report, stopped: report.stopped !== null }, fileIds);

@@ -5,7 +5,7 @@
  * nothing for an unknown or delivered event), "Deliver everything waiting now" (every waiting event due, drained
  * in the background: jobs.ts), "Send a test event", and "Re-enable deliveries" after a 410 (POST, action=…).
  */
-import { audit } from "../audit";
+import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { DataKeyError } from "../data-key";
 import { escapeHtml as h } from "../http/form-page";
@@ -137,14 +137,15 @@ export async function webhooksAction(
   if (action === "retry") {
     const id = fields["id"] ?? "";
     if (!/^msg_[0-9a-f]{32}$/.test(id)) return message(400, "Webhooks", "That event does not exist.", admin);
+    const entry = await auditStart(store.db, admin, "webhook-retry", { event: id });
     // An unknown event, or one delivered already (acknowledged: never sent twice), is left as it is, and said so.
     const before = await hooks.stateOf(id);
     if (!before || before.state === "delivered") {
-      await audit(store.db, admin, "webhook-retry", { event: id, queued: false });
+      await entry.end({ event: id, queued: false });
       return seeOther(`${CONSOLE_PATHS.webhooks}?done=${before ? "retry-delivered" : "retry-unknown"}`);
     }
     const queued = await hooks.retry(id);
-    await audit(store.db, admin, "webhook-retry", { event: id, queued });
+    await entry.end({ event: id, queued });
     // Paused by a 410, or webhooks off: the event waits for deliveries to be on again, and the notice says so.
     if (!config.webhook) return seeOther(`${CONSOLE_PATHS.webhooks}?done=retry-off`);
     if ((await hooks.state()).pausedAt) return seeOther(`${CONSOLE_PATHS.webhooks}?done=retry-paused`);
@@ -165,21 +166,24 @@ export async function webhooksAction(
       );
     }
     const logId = (await adminIdentity(config, store)).logId(admin);
+    const entry = await auditStart(store.db, admin, "webhooks-drain");
     const drain = await hooks.drain(logId);
-    await audit(store.db, admin, "webhooks-drain", { drain: drain.id, waiting: drain.total });
+    await entry.end({ drain: drain.id, waiting: drain.total });
     await startJob({ store, config, admin, origin: visit.origin, logId, deps: visit.deps }, "webhooks", drain.id);
     return seeOther(`${jobPath("webhooks", drain.id)}&done=started`);
   }
   if (action === "test") {
     if (!config.webhook) return message(400, "Webhooks", "Webhooks are off.", admin);
+    const entry = await auditStart(store.db, admin, "webhook-test");
     const id = await hooks.test();
-    await audit(store.db, admin, "webhook-test", { event: id });
+    await entry.end({ event: id });
     await deliverNow(store, config, "console", 15_000);
     return seeOther(`${CONSOLE_PATHS.webhooks}?done=test`);
   }
   if (action === "resume") {
+    const entry = await auditStart(store.db, admin, "webhooks-resume");
     await hooks.resume();
-    await audit(store.db, admin, "webhooks-resume");
+    await entry.end();
     await deliverNow(store, config, "console", 15_000);
     return seeOther(`${CONSOLE_PATHS.webhooks}?done=resume`);
   }
