@@ -504,3 +504,28 @@ BEGIN
   RETURN removed;
 END
 $fn$;
+
+-- Long jobs (migration 0015, src/server/jobs/): a pause with its reason, a cancellation, who started a wave;
+-- a webhook backlog's drain as a job of its own; the background function's used nonces.
+ALTER TABLE waitlist_update ADD COLUMN paused_reason text NULL;
+ALTER TABLE waitlist_update ADD COLUMN cancelled_at timestamptz NULL;
+ALTER TABLE waitlist_invite_wave ADD COLUMN paused_reason text NULL;
+ALTER TABLE waitlist_invite_wave ADD COLUMN cancelled_at timestamptz NULL;
+ALTER TABLE waitlist_invite_wave ADD COLUMN author text NULL;
+
+CREATE TABLE waitlist_webhook_drain (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  author text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  owner text NULL,
+  heartbeat_at timestamptz NULL,
+  finished_at timestamptz NULL,
+  paused_reason text NULL,
+  cancelled_at timestamptz NULL,
+  total integer NOT NULL DEFAULT 0
+);
+
+CREATE TABLE waitlist_job_nonce (
+  nonce text PRIMARY KEY,
+  expires_at timestamptz NOT NULL
+);

@@ -97,7 +97,10 @@ const handler = createSiteHandler({
 // Scheduled functions run on their cron, in UTC, as on Netlify (webhook retries, the daily purge); the test
 // servers say off, so nothing runs at a minute's turn under a test's feet. A schedule Netlify would not run stops
 // the start here.
-const schedules = process.env["NETLIFY_SCHEDULES"] === "off" ? null : startSchedules(scheduled);
+// The site's address once listening: what a scheduled function's context names (the jobs' scheduler calls the site).
+let siteUrl: string | undefined;
+const schedules =
+  process.env["NETLIFY_SCHEDULES"] === "off" ? null : startSchedules(scheduled, { siteUrl: () => siteUrl });
 if (!schedules) {
   console.log("Scheduled functions: off (NETLIFY_SCHEDULES=off)");
 } else if (schedules.registered.length > 0) {
@@ -128,6 +131,7 @@ server.on("error", (error: NodeJS.ErrnoException) => {
 server.listen(port, host, () => {
   // PORT=0 lets the OS pick a free port; the line says which (tests and benchmarks read it).
   const { port: actual } = server.address() as AddressInfo;
+  siteUrl = `http://${host === "0.0.0.0" || host === "::" ? "localhost" : host}:${actual}`;
   console.log(`Serving ${publish} at http://${host}:${actual}`);
 });
 

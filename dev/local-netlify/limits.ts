@@ -18,6 +18,10 @@ export interface NetlifyLimits {
   synchronousMs: number;
   /** A scheduled function, from its call to its answer. */
   scheduledMs: number;
+  /** A background function's request body (Netlify: 256 KB), refused before the function is called. */
+  backgroundRequestBytes: number;
+  /** A background function, from its call to its end (Netlify: 15 minutes; @netlify/functions' BACKGROUND_FUNCTION_TIMEOUT). */
+  backgroundMs: number;
 }
 export type LimitName = keyof NetlifyLimits;
 
@@ -30,7 +34,12 @@ export const NETLIFY_LIMITS: Readonly<NetlifyLimits> = Object.freeze({
   streamedResponseBytes: 20 * MB,
   synchronousMs: 60_000,
   scheduledMs: 30_000,
+  backgroundRequestBytes: 256 * 1024,
+  backgroundMs: 15 * 60_000,
 });
+
+/** Netlify's suffix for a background function's name (as @netlify/functions-dev and zip-it-and-ship-it read it). */
+export const BACKGROUND_SUFFIX = "-background";
 
 /** Netlify's limits with some replaced: tests shorten the times rather than wait 60 s. */
 export function limitsWith(overrides: Partial<NetlifyLimits> = {}): NetlifyLimits {
@@ -65,8 +74,8 @@ export function payloadBytes(bodyBytes: number, contentType: string | null | und
 }
 
 /** Over the request limit. Netlify documents no answer; Netlify's CLI (`express.raw({ limit: "6mb" })`) sends 413. */
-export function requestTooLarge(limits: NetlifyLimits): Response {
-  return new Response(`Request body too large: a function accepts at most ${limits.requestBytes} bytes.\n`, {
+export function requestTooLarge(limits: NetlifyLimits, bytes = limits.requestBytes): Response {
+  return new Response(`Request body too large: a function accepts at most ${bytes} bytes.\n`, {
     status: 413,
     headers: { "content-type": "text/plain; charset=utf-8" },
   });

@@ -2,11 +2,13 @@
  * Calls a v2 function for a Node request as Netlify does, within Netlify's limits (./limits.ts): the request body
  * is read whole first (Netlify hands a function its body in one event, so a body over the limit never reaches
  * it), the clock runs from the call to the last byte sent, and a response that outgrows its limit is refused or
- * cut where Netlify would refuse or cut it. Scheduled functions run here too, under their own limit.
+ * cut where Netlify would refuse or cut it. Scheduled functions run here too, under their own limit, and background
+ * functions (a name ending in `-background`) as Netlify runs them: 202 at once, the work detached, 15 minutes.
  */
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context } from "@netlify/functions";
+import { describeError, log } from "../../src/server/log";
 import {
   type LimitName,
   NETLIFY_LIMITS,
@@ -75,7 +77,71 @@ async function answer(res: ServerResponse, response: Response, close = false): P
 /** Refuses past a limit: the one log line, then Netlify's answer. */
 function refuse(res: ServerResponse, limit: LimitName, limits: NetlifyLimits, path: string, response: Response) {
   reportLimit(limit, limits, path);
-  return answer(res, response, limit === "requestBytes");
+  return answer(res, response, limit === "requestBytes" || limit === "backgroundRequestBytes");
+}
+
+/** The request as the function receives it, or null when its body is over `limit` (the rest left unread). */
+async function toRequest(req: IncomingMessage, url: URL, limit: number): Promise<Request | null> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const method = req.method ?? "GET";
+  let body: Uint8Array<ArrayBuffer> | undefined;
+  if (method !== "GET" && method !== "HEAD") {
+    body = await readBody(req, limit, headers.get("content-type"));
+    if (!body) return null;
+  }
+  return new Request(url, { method, headers, ...(body ? { body } : {}) });
+}
+
+/**
+ * Calls a background function as Netlify does: a body over its 256 KB is refused (413, as for the other
+ * functions' limit: Netlify documents the number, not the answer), anything else is answered 202 with no body at
+ * once, before the function runs; the function's own answer is dropped, and it is stopped at its 15 minutes (here
+ * it is left to run on, unread, and the limit logged: a Node process cannot stop a promise). Its work is tracked in
+ * `pending`, so the server waits for it before it stops, as it waits for waitUntil.
+ */
+export async function runBackground(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handler: FetchHandler,
+  url: URL,
+  pending = new Set<Promise<unknown>>(),
+  limits: NetlifyLimits = NETLIFY_LIMITS,
+): Promise<void> {
+  if (refusedMethod(req, res)) return;
+  const request = await toRequest(req, url, limits.backgroundRequestBytes);
+  if (!request) {
+    return refuse(
+      res,
+      "backgroundRequestBytes",
+      limits,
+      url.pathname,
+      requestTooLarge(limits, limits.backgroundRequestBytes),
+    );
+  }
+  res.writeHead(202, { "content-length": "0" }).end();
+  const time = clock(limits.backgroundMs);
+  const context = createContext(request, req.socket.remoteAddress ?? "", pending);
+  const work = Promise.resolve()
+    .then(() => handler(request, context))
+    .then((response) => response.body?.cancel());
+  const tracked = time
+    .race(work)
+    .then(
+      (done) => {
+        if (done === TIME_UP) reportLimit("backgroundMs", limits, url.pathname);
+      },
+      (error: unknown) =>
+        log("error", "local_netlify.background_failed", { path: url.pathname, ...describeError(error) }),
+    )
+    .finally(() => {
+      time.stop();
+      pending.delete(tracked);
+    });
+  pending.add(tracked);
 }
 
 /** Calls a web-standard handler for a Node request and writes its Response back, within Netlify's limits. */
@@ -88,18 +154,8 @@ export async function runFunction(
   limits: NetlifyLimits = NETLIFY_LIMITS,
 ): Promise<void> {
   if (refusedMethod(req, res)) return;
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  const method = req.method ?? "GET";
-  let body: Uint8Array<ArrayBuffer> | undefined;
-  if (method !== "GET" && method !== "HEAD") {
-    body = await readBody(req, limits.requestBytes, headers.get("content-type"));
-    if (!body) return refuse(res, "requestBytes", limits, url.pathname, requestTooLarge(limits));
-  }
-  const request = new Request(url, { method, headers, ...(body ? { body } : {}) });
+  const request = await toRequest(req, url, limits.requestBytes);
+  if (!request) return refuse(res, "requestBytes", limits, url.pathname, requestTooLarge(limits));
   const time = clock(limits.synchronousMs);
   try {
     const context = createContext(request, req.socket.remoteAddress ?? "", pending);
@@ -217,6 +273,8 @@ export async function runScheduled(
   name: string,
   limits: NetlifyLimits = NETLIFY_LIMITS,
   pending = new Set<Promise<unknown>>(),
+  /** The site's address, as the context names it (`npm start`'s own; a scheduled run has no request to read it from). */
+  siteUrl?: string,
 ): Promise<Response> {
   const request = new Request(new URL(`/.netlify/functions/${name}`, "http://localhost"), {
     method: "POST",
@@ -224,7 +282,7 @@ export async function runScheduled(
   });
   const time = clock(limits.scheduledMs);
   try {
-    const response = await time.race(handler(request, createContext(request, "", pending)));
+    const response = await time.race(handler(request, createContext(request, "", pending, siteUrl)));
     if (response !== TIME_UP) return response;
     reportLimit("scheduledMs", limits, new URL(request.url).pathname);
     return timedOut(limits.scheduledMs);

@@ -71,6 +71,8 @@ export function nextDue(schedule: string, after: Date, name = "schedule"): Date 
 export interface ScheduleOptions {
   /** Netlify's limits (./limits.ts): a run is cut at `scheduledMs`; tests shorten or lengthen it. */
   limits?: NetlifyLimits;
+  /** The site's address for the functions' context (a function that calls the site, the background function, needs it). */
+  siteUrl?: () => string | undefined;
 }
 
 export interface Schedules {
@@ -129,7 +131,7 @@ export function startSchedules(functions: readonly ScheduledFunction[], options:
     };
     const run = (async () => {
       try {
-        const response = await runScheduled(tracked, fn.name, limits, pending);
+        const response = await runScheduled(tracked, fn.name, limits, pending, options.siteUrl?.());
         await response.body?.cancel();
         log("info", "local_netlify.scheduled", { name: fn.name, status: response.status, ms: Date.now() - started });
       } catch (error) {

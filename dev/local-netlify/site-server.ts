@@ -13,9 +13,9 @@ import { join } from "node:path";
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import { parseAllHeaders } from "@netlify/headers-parser";
 import { StaticHandler } from "@netlify/static";
-import { limitsWith, type NetlifyLimits } from "./limits";
+import { BACKGROUND_SUFFIX, limitsWith, type NetlifyLimits } from "./limits";
 import { createRateLimiter, type RateLimitRule } from "./rate-limit";
-import { type FetchHandler, refusedMethod, runFunction } from "./run-function";
+import { type FetchHandler, refusedMethod, runBackground, runFunction } from "./run-function";
 
 export type { FetchHandler } from "./run-function";
 export { runFunction, runScheduled } from "./run-function";
@@ -137,6 +137,7 @@ export function createSiteHandler(options: SiteOptions) {
         res.writeHead(refused.status, Object.fromEntries(refused.headers)).end(await refused.text());
         return;
       }
+      if (fn.name?.endsWith(BACKGROUND_SUFFIX)) return runBackground(req, res, fn.handler, url, pending, limits);
       return runFunction(req, res, fn.handler, url, pending, limits);
     }
 

@@ -13,6 +13,9 @@ UPDATE waitlist_invite_wave SET invited = invited + $2, refused = refused + $3, 
       file_people = file_people || $5::bigint[], file_pending = file_pending OR cardinality($5::bigint[]) > 0
     WHERE id = $1;
 
+-- SQL.startedBy
+UPDATE waitlist_invite_wave SET author = $2 WHERE id = $1;
+
 -- SQL.read
 SELECT invited, refused, stopped, finished_at IS NOT NULL AS finished FROM waitlist_invite_wave WHERE id = $1;
 

@@ -22,11 +22,7 @@ SELECT id, name, email, message, organization, why, connect, key_id, sealed, inv
 -- SQL.unfinished
 SELECT v.id, v.owner, v.heartbeat_at < now() - make_interval(secs => $1::int) AS stale,
       (SELECT count(*)::int FROM waitlist w WHERE w.invite_wave_id = v.id AND w.status = 'confirmed') AS remaining
-    FROM waitlist_invite_wave v WHERE v.finished_at IS NULL ORDER BY v.id;
-
--- SQL.takeOver
-UPDATE waitlist_invite_wave SET owner = $3, heartbeat_at = now()
-    WHERE id = $1 AND owner = $2 AND finished_at IS NULL RETURNING id;
+    FROM waitlist_invite_wave v WHERE v.finished_at IS NULL AND v.paused_reason IS NULL ORDER BY v.id;
 
 -- SQL.prepare
 WITH person AS (
@@ -47,8 +43,13 @@ UPDATE waitlist SET invite_attempted_at = now()
     WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id;
 
 -- SQL.sent
-UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invite_attempted_at = NULL
-    WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id;
+WITH invited AS (
+      UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invite_attempted_at = NULL
+      WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
+    ), counted AS (
+      UPDATE waitlist_invite_wave SET invited = invited + 1 WHERE id = $2 AND EXISTS (SELECT 1 FROM invited)
+    )
+    SELECT id FROM invited;
 
 -- SQL.sentAll
 UPDATE waitlist w SET status = 'invited', invited_at = now(), invite_wave_id = NULL,

@@ -48,10 +48,6 @@ SELECT id, subject, body, owner, finished_at IS NOT NULL AS finished, sent, fail
         WHERE r.update_id = u.id AND r.state IN ('queued', 'attempted')) AS remaining
     FROM waitlist_update u WHERE id = $1;
 
--- UPDATE_SQL.take
-UPDATE waitlist_update SET owner = $3, heartbeat_at = now()
-    WHERE id = $1 AND owner IS NOT DISTINCT FROM $2 AND finished_at IS NULL RETURNING id;
-
 -- UPDATE_SQL.next
 SELECT r.waitlist_id AS id, r.state, w.name, w.email, w.message, w.organization, w.why, w.connect, w.key_id, w.sealed, (w.status = 'confirmed' AND w.updates_consent) AS still
     FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id
@@ -80,13 +76,6 @@ WITH marked AS (
       failed = failed + (SELECT count(*)::int FROM marked WHERE state = 'failed')
     WHERE id = $1 AND EXISTS (SELECT 1 FROM marked)
     RETURNING id;
-
--- UPDATE_SQL.release
-UPDATE waitlist_update u SET owner = CASE WHEN todo.n = 0 THEN NULL ELSE $2 END,
-      finished_at = CASE WHEN todo.n = 0 THEN now() END
-    FROM (SELECT count(*)::int AS n FROM waitlist_update_recipient
-          WHERE update_id = $1 AND state IN ('queued', 'attempted')) todo
-    WHERE u.id = $1 AND u.owner = $3 RETURNING todo.n AS remaining;
 
 -- UPDATE_SQL.list
 SELECT u.id, u.subject, u.created_at, u.finished_at IS NOT NULL AS finished, u.owner, u.sent, u.failed,

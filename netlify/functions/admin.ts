@@ -20,7 +20,7 @@ export const config: Config = {
     "/admin/export",
     "/admin/export/part",
     "/admin/updates",
-    "/admin/updates/continue",
+    "/admin/jobs",
     "/admin/webhooks",
     "/admin/audit",
     "/admin/person",

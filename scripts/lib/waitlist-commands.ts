@@ -21,6 +21,7 @@ import {
   updatesKey,
 } from "../../src/server/updates";
 import { SITE } from "../../src/site";
+import { progressBar } from "./progress";
 
 interface InviteRun {
   store: Store;
@@ -72,6 +73,7 @@ export async function invite({ store, source, next, yes, base, counts, starting 
   const mail = getConfig().mail;
   const mailer = mail ? createSmtpMailer(mail, { pool: true }) : null;
   if (!mailer) await write("email,name,invite_url\r\n");
+  const bar = progressBar("Inviting");
   const report = await runWave({
     store,
     next,
@@ -80,7 +82,8 @@ export async function invite({ store, source, next, yes, base, counts, starting 
     siteUrl: getConfig().siteUrl ?? SITE.url,
     ttlDays: getConfig().inviteTtlDays,
     referralPlaces: places,
-  });
+    onProgress: (done, total) => bar.update(done, total),
+  }).finally(() => bar.stop());
   mailer?.close();
   Object.assign(counts ?? {}, { invited: report.invited, refused: report.refused, resumed: report.resumed });
   // With mail off, standard output is the CSV: the summary goes to standard error.
@@ -222,6 +225,7 @@ export async function update(command: UpdateCommand): Promise<number> {
   if (id === undefined) return fail("nobody is left to receive this update again. Nothing was sent.");
   if (counts) counts["update"] = id;
   const mailer = createSmtpMailer(config.mail, { pool: true });
+  const bar = progressBar("Sending");
   const report = await sendUpdate(id, {
     updates,
     mailer,
@@ -229,7 +233,11 @@ export async function update(command: UpdateCommand): Promise<number> {
     site: config.siteUrl ?? SITE.url,
     owner: runOwner("cli"),
     ratePerSecond: config.mailRatePerSecond,
-  }).finally(() => mailer.close());
+    onProgress: (done, total) => bar.update(done, total),
+  }).finally(() => {
+    bar.stop();
+    mailer.close();
+  });
   if (!report) return fail("another run is sending this update right now; nothing was sent by this one.");
   Object.assign(counts ?? {}, { sent: report.sent, failed: report.failed, remaining: report.remaining });
   const parts = [

@@ -9,9 +9,12 @@ import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
 import { createStore, type Store } from "../../src/server/app/store";
+import { createBackgroundHandler } from "../../src/server/background";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createConsoleHandler } from "../../src/server/console/handler";
 import { openPgliteDb } from "../../src/server/db/pglite";
+import { type JobStarter, jobStartRequest } from "../../src/server/jobs";
+import type { RootKey } from "../../src/server/secret";
 import { migratedDataDir } from "./helpers";
 import { startSmtp, type TestSmtp } from "./smtp";
 
@@ -27,17 +30,53 @@ export const h = {
   /** The handler requests go to: the process's own, or one with small download parts and wave slices. */
   active: undefined as unknown as ReturnType<typeof createConsoleHandler>,
 };
-export const handler = createConsoleHandler({ store: async () => h.store, config: () => h.config });
+/**
+ * Starts a job as the platform would run the background function: a signed request to its real handler, the
+ * work detached (tracked in `pending`, so `call` returns once it has ended, and a test reads the end state).
+ */
+export function inProcessStarter(origin: string, root: RootKey): JobStarter {
+  return async (kind, id) => {
+    const request = jobStartRequest(origin, root, kind, id);
+    const run = background(request, createContext(request, "127.0.0.1", pending) as Context);
+    const tracked: Promise<unknown> = run.catch(() => {}).finally(() => pending.delete(tracked));
+    pending.add(tracked);
+    return true;
+  };
+}
+export const background = createBackgroundHandler({
+  store: async () => h.store,
+  config: () => h.config,
+  start: inProcessStarter,
+});
+export const handler = createConsoleHandler({
+  store: async () => h.store,
+  config: () => h.config,
+  startJob: inProcessStarter,
+});
 h.active = handler;
 
 export async function call(path: string, init: RequestInit & { cookie?: string } = {}, ip = "198.51.100.20") {
-  const headers = new Headers(init.headers);
-  if (init.cookie) headers.set("Cookie", init.cookie);
-  const request = new Request(`${ORIGIN}${path}`, { ...init, headers });
-  const response = await h.active(request, createContext(request, ip, pending) as Context);
+  const response = await peek(path, init, ip);
   while (pending.size) await Promise.all(pending);
   return response;
 }
+
+/** A request answered without waiting for the work it leaves (a background run): to look at a job while it runs. */
+export async function peek(path: string, init: RequestInit & { cookie?: string } = {}, ip = "198.51.100.20") {
+  const headers = new Headers(init.headers);
+  if (init.cookie) headers.set("Cookie", init.cookie);
+  const request = new Request(`${ORIGIN}${path}`, { ...init, headers });
+  return h.active(request, createContext(request, ip, pending) as Context);
+}
+
+/** A form's POST, answered without waiting for the work it leaves. */
+export const peekForm = (path: string, fields: Record<string, string>, cookie: string) =>
+  peek(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+    body: new URLSearchParams(fields).toString(),
+    cookie,
+  });
 
 export const form = (
   path: string,

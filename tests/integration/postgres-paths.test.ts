@@ -208,6 +208,8 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0011_referrals_and_status" },
           { name: "0012_updates" },
           { name: "0013_webhooks_and_audit" },
+          { name: "0014_audit_actions" },
+          { name: "0015_long_jobs" },
         ]);
       } finally {
         await fresh.drop();

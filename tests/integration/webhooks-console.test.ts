@@ -5,6 +5,7 @@
 import { expect, it } from "vitest";
 import { createWebhookStore } from "../../src/server/webhooks";
 import { call, form, h, openConsoleHarness, signInByLink } from "./console-harness";
+import { startWebhookReceiver } from "./webhook-receiver";
 
 openConsoleHarness();
 
@@ -54,6 +55,96 @@ it("Retry now while deliveries are paused, or webhooks off, says the event is qu
   expect(await (await call("/admin/webhooks?done=retry-off", { cookie })).text()).toContain(
     `<p class="notice" role="status">The event is queued: it goes once webhooks are on (WEBHOOK_URL and WEBHOOK_SECRET).</p>`,
   );
+});
+
+it("Retry now says what it did: nothing for an unknown or a delivered event; delivered, or not, for one it tried", async () => {
+  await h.store.db.query("DELETE FROM waitlist_webhook_event");
+  await createWebhookStore(h.store.db).resume();
+  const receiver = await startWebhookReceiver("whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
+  try {
+    h.config = {
+      ...h.config,
+      webhook: { url: receiver.url, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" },
+    };
+    await h.store.db.query(
+      `INSERT INTO waitlist_webhook_event (id, type, state, attempts, last_status, delivered_at)
+       VALUES ($1, 'webhook.test', 'delivered', 1, 200, now()), ($2, 'webhook.test', 'failed', 10, 500, NULL)`,
+      [SHORT, LONG],
+    );
+    const cookie = await signInByLink();
+    const notice = async (location: string | null) =>
+      /<p class="notice" role="status">([^<]*)<\/p>/.exec(await (await call(location ?? "", { cookie })).text())?.[1];
+
+    const unknown = await form("/admin/webhooks", { action: "retry", id: `msg_${"c".repeat(32)}` }, { cookie });
+    expect(await notice(unknown.headers.get("location"))).toBe(
+      "Nothing was done: there is no such event (a delivered event is deleted after 30 days).",
+    );
+    const delivered = await form("/admin/webhooks", { action: "retry", id: SHORT }, { cookie });
+    expect(await notice(delivered.headers.get("location"))).toBe(
+      "Nothing was done: that event was delivered already, and an event is never sent twice.",
+    );
+    expect(receiver.requests).toEqual([]);
+
+    receiver.state.answer = () => 503;
+    const missed = await form("/admin/webhooks", { action: "retry", id: LONG }, { cookie });
+    expect(await notice(missed.headers.get("location"))).toBe(
+      "The event was tried again now: the receiver did not acknowledge it (its row shows the answer). It is tried again on its schedule.",
+    );
+    receiver.state.answer = () => 200;
+    await h.store.db.query("UPDATE waitlist_webhook_event SET next_attempt_at = now() WHERE id = $1", [LONG]);
+    const ok = await form("/admin/webhooks", { action: "retry", id: LONG }, { cookie });
+    expect(await notice(ok.headers.get("location"))).toBe("The event was tried again now: delivered.");
+    expect(receiver.requests).toEqual([LONG, LONG]);
+    const audited = await h.store.db.query<{ details: { event: string; queued: boolean } }>(
+      "SELECT details FROM waitlist_audit WHERE action = 'webhook-retry' AND details->>'phase' = 'ended' ORDER BY id DESC LIMIT 4",
+    );
+    expect(audited.map((a) => a.details.queued)).toEqual([true, true, false, false]);
+  } finally {
+    await receiver.close();
+  }
+});
+
+it("a failing receiver: red rows, filters, payloads, a banner on the first page; Deliver everything waiting now drains them once", async () => {
+  await h.store.db.query("DELETE FROM waitlist_webhook_event");
+  await h.store.db.query("DELETE FROM waitlist_webhook_drain");
+  await createWebhookStore(h.store.db).resume();
+  const secret = "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+  const receiver = await startWebhookReceiver(secret);
+  try {
+    h.config = { ...h.config, webhook: { url: receiver.url, secret } };
+    // Twelve events from ten minutes ago, each tried once and answered 500, next try in an hour.
+    await h.store.db.query(
+      `INSERT INTO waitlist_webhook_event (id, type, occurred_at, state, attempts, last_status, last_answer, last_error,
+         last_attempt_at, next_attempt_at)
+       SELECT 'msg_' || lpad(to_hex(g), 32, '0'), 'webhook.test', now() - interval '10 minutes', 'pending', 1, 500,
+         'Internal error', 'answered 500', now() - interval '9 minutes', now() + interval '1 hour'
+       FROM generate_series(1, 12) AS g`,
+    );
+    const cookie = await signInByLink();
+    const home = await (await call("/admin", { cookie })).text();
+    expect(home).toContain(
+      '<p class="error" role="alert">Webhook deliveries are failing: the oldest waiting event is 10 minutes old. 12 waiting. Last answer: answered 500: Internal error. <a href="/admin/webhooks">Open the delivery log</a></p>',
+    );
+    const log = await (await call("/admin/webhooks?show=waiting", { cookie })).text();
+    expect(log.match(/<tr class="failing">/g)).toHaveLength(12);
+    expect(log).toContain('<a href="/admin/webhooks?show=waiting" aria-current="page">Waiting (12)</a>');
+    expect(log).toContain("&quot;message&quot;: &quot;A test event from the waitlist console.&quot;");
+    expect(await (await call("/admin/webhooks?show=delivered", { cookie })).text()).toContain("No delivered events.");
+
+    const drained = await form("/admin/webhooks", { action: "drain" }, { cookie });
+    const location = drained.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/admin\/jobs\?kind=webhooks&id=\d+&done=started$/);
+    // Every waiting event went once, and was acknowledged once.
+    expect(receiver.requests).toHaveLength(12);
+    expect(new Set(receiver.requests).size).toBe(12);
+    expect(await createWebhookStore(h.store.db).counts()).toMatchObject({ pending: 0, delivered: 12 });
+    const page = await (await call(location, { cookie })).text();
+    expect(page).toContain('<p role="status">Done</p>');
+    expect(page).toContain("<div><dt>Delivered</dt><dd>12</dd></div>");
+    expect(await (await call("/admin", { cookie })).text()).not.toContain("Webhook deliveries are");
+  } finally {
+    await receiver.close();
+  }
 });
 
 it("shows WEBHOOK_URL as its scheme and host only: its user, password, path and query may be secrets", async () => {

@@ -99,6 +99,8 @@ describe("Netlify's limits on the local host", () => {
       streamedResponseBytes: 20_971_520,
       synchronousMs: 60_000,
       scheduledMs: 30_000,
+      backgroundRequestBytes: 262_144,
+      backgroundMs: 900_000,
     });
   });
 

@@ -8,7 +8,7 @@ import { escapeHtml as h } from "../http/form-page";
 import type { BreakdownField, ReferralSummary, StatusCounts } from "../store/types";
 import { type DayCount, describeGrowth, growthChart } from "./chart";
 import { type ListedPage, MATCH_CAP, MAX_PAGE, MIN_PART, type PartSearch, PER_PAGE } from "./list";
-import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, page } from "./pages";
+import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, CONSOLE_WAVE_MAX_MAIL, page } from "./pages";
 
 export interface Dashboard {
   admin: string;
@@ -32,6 +32,8 @@ export interface Dashboard {
   referrals: ReferralSummary;
   /** Said on every visit while sign-ups are kept as plain text (DATA_KEY unset, or rows not yet sealed). */
   atRest: string | null;
+  /** What needs the team now, as HTML (jobs.ts): the webhook banner, and every send and wave still open with its bar. */
+  attention?: string;
 }
 
 const BREAKDOWN_TITLES: Record<BreakdownField, [table: string, column: string]> = {
@@ -113,7 +115,7 @@ function invite(d: Dashboard): string {
   const body = d.invite.ready
     ? `<p class="note">Invites the people who confirmed first: each gets a single-use code ${d.invite.mail ? "by e-mail" : "in a CSV file you download (e-mail is off)"}. You'll see how many and from which sign-up days before anything is sent.</p>
 <form method="post" action="${CONSOLE_PATHS.invite}"><div class="row"><div><label for="next">How many</label>
-<input id="next" name="next" type="number" min="1" max="${CONSOLE_WAVE_MAX}" value="${Math.min(100, Math.max(1, d.counts.confirmed))}" required inputmode="numeric"></div>
+<input id="next" name="next" type="number" min="1" max="${d.invite.mail ? CONSOLE_WAVE_MAX_MAIL : CONSOLE_WAVE_MAX}" value="${Math.min(100, Math.max(1, d.counts.confirmed))}" required inputmode="numeric"></div>
 <button type="submit">Preview</button></div></form>`
     : `<p class="note">${h(d.invite.reason ?? "")}</p>`;
   return `<section aria-labelledby="invite"><h2 id="invite">Let people in</h2>${body}</section>`;
@@ -186,7 +188,7 @@ export function dashboardPage(d: Dashboard): Response {
   return page(
     200,
     "Waitlist",
-    `<h1>Waitlist</h1>${notice}${atRest}${totals(d.counts)}${growth(d)}${breakdown(d)}${referrals(d)}${invite(d)}${d.files}${newest(d)}${exportSection()}`,
+    `<h1>Waitlist</h1>${notice}${atRest}${d.attention ?? ""}${totals(d.counts)}${growth(d)}${breakdown(d)}${referrals(d)}${invite(d)}${d.files}${newest(d)}${exportSection()}`,
     d.admin,
   );
 }

@@ -5,6 +5,7 @@ import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError } from "../invitations";
 import type { Sealing, Store } from "../store/types";
 import { dashboardPage, REFERRAL_WINDOW_DAYS } from "./dashboard-page";
+import { attentionSections } from "./jobs";
 import { createConsoleList, listPosition, MAX_PAGE } from "./list";
 import { message } from "./pages";
 import { pendingFilesSection, waveNotice } from "./wave-files";
@@ -59,6 +60,7 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     // Notices come from the wave's row, by its id: a number typed into the address shows nothing it did not do.
     notice: (await waveNotice(store, url.searchParams)) ?? removalNotice(url.searchParams),
     files: await pendingFilesSection(store),
+    attention: await attentionSections(store, config),
   });
   const data = await withTimeout(load(), config.dbTimeoutMs * 2);
   let reason: string | null = null;
@@ -87,5 +89,6 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     invite: { ready: reason === null, reason, mail },
     notice: data.notice,
     files: data.files,
+    attention: data.attention,
   });
 }

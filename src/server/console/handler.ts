@@ -22,6 +22,7 @@ import { auditPage } from "./audit";
 import { dashboard } from "./dashboard";
 import { type DownloadDeps, exportPage, exportPart } from "./downloads";
 import { adminIdentity } from "./identity";
+import { JOB_NOTICES, type JobDeps, jobAction, jobPage } from "./jobs";
 import {
   CONSOLE_PATH,
   CONSOLE_PATHS,
@@ -35,7 +36,7 @@ import {
 import { type PersonVisit, personAction, personGet } from "./person";
 import { createSessions, SIGN_IN_LINK_MINUTES } from "./sessions";
 import { confirmSignIn, cookieValue, sessionCookie, signIn, signInMode } from "./sign-in";
-import { continueUpdate, UPDATES_MAX_BODY, type UpdateVisit, updatesAction, updatesHome } from "./updates";
+import { UPDATES_MAX_BODY, type UpdateVisit, updatesAction, updatesHome } from "./updates";
 import { waveFile } from "./wave-files";
 import { invite, WAVE_SLICE_MS, type WaveDeps } from "./waves";
 import { WEBHOOK_NOTICES, webhooksAction, webhooksPage } from "./webhooks";
@@ -43,7 +44,7 @@ import { WEBHOOK_NOTICES, webhooksAction, webhooksPage } from "./webhooks";
 export { atRestWarning } from "./dashboard";
 export { SESSION_COOKIE, SIGN_IN_MAILS_PER_HOUR, signInMode } from "./sign-in";
 
-type ConsoleDeps = ServerDeps & WaveDeps & DownloadDeps;
+type ConsoleDeps = ServerDeps & WaveDeps & DownloadDeps & JobDeps;
 
 /** What a route is given: the request, who is signed in (null: nobody), and the console's parts. */
 interface Visit {
@@ -82,7 +83,7 @@ const personVisit = (visit: Visit & { who: string }): PersonVisit => ({
   fields: visit.fields,
 });
 
-/** What an update's step is given (updates.ts): the visit, its slice of time, and who in the logs. */
+/** What an update's step, or a job's page, is given: the visit, how jobs start, and who in the logs. */
 const updateVisit = (visit: Visit & { who: string }): UpdateVisit => ({
   store: visit.store,
   config: visit.config,
@@ -90,7 +91,7 @@ const updateVisit = (visit: Visit & { who: string }): UpdateVisit => ({
   origin: visit.origin,
   mailer: visit.mailer,
   fields: visit.fields,
-  slice: visit.deps.waveSlice ?? { ms: WAVE_SLICE_MS },
+  deps: visit.deps,
   logId: visit.logId(visit.who),
 });
 
@@ -112,9 +113,19 @@ const PAGES: Record<string, Route> = {
     run: ({ req, store, config, who, logId }) => exportPart(req, store, config, who, logId(who)),
   },
   [CONSOLE_PATHS.updates]: { run: (visit) => updatesHome(updateVisit(visit)) },
+  [CONSOLE_PATHS.jobs]: {
+    run: (visit) =>
+      jobPage(updateVisit(visit), visit.url.searchParams, JOB_NOTICES[visit.url.searchParams.get("done") ?? ""] ?? ""),
+  },
   [CONSOLE_PATHS.webhooks]: {
     run: ({ store, config, who, url }) =>
-      webhooksPage(store, config, who, WEBHOOK_NOTICES[url.searchParams.get("done") ?? ""] ?? ""),
+      webhooksPage(
+        store,
+        config,
+        who,
+        WEBHOOK_NOTICES[url.searchParams.get("done") ?? ""] ?? "",
+        url.searchParams.get("show"),
+      ),
   },
   [CONSOLE_PATHS.audit]: { run: ({ store, config, who, url }) => auditPage(store, config, who, url) },
   [CONSOLE_PATHS.person]: { run: (visit) => personGet(personVisit(visit), visit.url.searchParams) },
@@ -143,7 +154,15 @@ const ACTIONS: Record<string, Route> = {
     run: ({ fields, store, config, who, origin, deps }) =>
       fields["file"] !== undefined
         ? waveFile(store, config, who, fields)
-        : invite({ origin, store, config, admin: who, fields, slice: deps.waveSlice ?? { ms: WAVE_SLICE_MS } }),
+        : invite({
+            origin,
+            store,
+            config,
+            admin: who,
+            fields,
+            slice: deps.waveSlice ?? { ms: WAVE_SLICE_MS },
+            deps,
+          }),
   },
   [CONSOLE_PATHS.remove]: {
     run: async ({ fields, who, store, config, logId }) => {
@@ -166,8 +185,10 @@ const ACTIONS: Record<string, Route> = {
       exportPage({ store, config, admin: who, logId: logId(who), size: deps.partSize }, fields["format"] ?? ""),
   },
   [CONSOLE_PATHS.updates]: { maxBody: UPDATES_MAX_BODY, run: (visit) => updatesAction(updateVisit(visit)) },
-  [CONSOLE_PATHS.updatesContinue]: { run: (visit) => continueUpdate(updateVisit(visit)) },
-  [CONSOLE_PATHS.webhooks]: { run: ({ store, config, who, fields }) => webhooksAction(store, config, who, fields) },
+  [CONSOLE_PATHS.jobs]: { run: (visit) => jobAction(updateVisit(visit)) },
+  [CONSOLE_PATHS.webhooks]: {
+    run: ({ store, config, who, fields, origin, deps }) => webhooksAction(store, config, who, fields, { origin, deps }),
+  },
   [CONSOLE_PATHS.person]: { run: (visit) => personAction(personVisit(visit)) },
 };
 

@@ -18,14 +18,20 @@ export const CONSOLE_PATHS = {
   export: `${CONSOLE_PATH}/export`,
   exportPart: `${CONSOLE_PATH}/export/part`,
   updates: `${CONSOLE_PATH}/updates`,
-  updatesContinue: `${CONSOLE_PATH}/updates/continue`,
+  jobs: `${CONSOLE_PATH}/jobs`,
   webhooks: `${CONSOLE_PATH}/webhooks`,
   audit: `${CONSOLE_PATH}/audit`,
   person: `${CONSOLE_PATH}/person`,
 } as const;
 
-/** The most people one wave from the console invites (sent in slices: waves.ts); larger waves belong to the CLI. */
+/**
+ * The most people one wave from the console invites while e-mail is off: its CSV is answered whole, under 3 KB a
+ * row, so within the 6 MB a function may answer. With e-mail on a wave runs in the background, any size the CLI
+ * allows (CONSOLE_WAVE_MAX_MAIL).
+ */
 export const CONSOLE_WAVE_MAX = 1000;
+/** The most one wave may invite from the console with e-mail on: what the CLI's --next allows (6 digits). */
+export const CONSOLE_WAVE_MAX_MAIL = 999_999;
 
 const CSS = `
 *{box-sizing:border-box}
@@ -66,6 +72,9 @@ button.danger{background:#b42318;border-color:#b42318}
 .note{color:#334066}
 .notice{border-left:4px solid #067647;background:#ecfdf3;padding:8px 12px;border-radius:4px}
 .error{border-left:4px solid #b42318;background:#fef3f2;padding:8px 12px;border-radius:4px}
+table.log td{overflow-wrap:normal;min-width:0}table.log pre,table.log code{white-space:pre;overflow-x:auto;max-width:100%;display:block}
+tr.failing td{color:#b42318}tr.failing td:first-child{box-shadow:inset 4px 0 #b42318;padding-left:12px}
+progress{display:block;width:100%;height:20px;margin:4px 0 12px}
 nav.pages{display:flex;gap:16px;margin-top:8px}
 .tabs{display:flex;gap:8px;margin:0 0 8px;padding:0;list-style:none}
 .tabs a{display:inline-block;padding:6px 12px;border-radius:999px;border:1px solid #cdd3e6;text-decoration:none;min-height:44px;line-height:30px}
@@ -97,7 +106,12 @@ export const CONSOLE_HEADERS: Record<string, string> = {
 
 const NAME = `${SITE.name} console`;
 
-function layout(title: string, body: string, admin: string | null): string {
+/** What a page may add to the shell: a refresh every `refreshSeconds` (a progress page while its job runs). */
+export interface PageOptions {
+  refreshSeconds?: number;
+}
+
+function layout(title: string, body: string, admin: string | null, options: PageOptions = {}): string {
   const who = admin
     ? `<nav class="areas" aria-label="Console"><a href="${CONSOLE_PATH}">Waitlist</a><a href="${CONSOLE_PATHS.updates}">Updates</a><a href="${CONSOLE_PATHS.webhooks}">Webhooks</a><a href="${CONSOLE_PATHS.audit}">Audit log</a></nav>
 <p>Signed in as ${h(admin === "token" ? "the admin token" : admin)}</p>
@@ -108,7 +122,7 @@ function layout(title: string, body: string, admin: string | null): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
+<meta name="robots" content="noindex, nofollow">${options.refreshSeconds ? `\n<meta http-equiv="refresh" content="${Math.round(options.refreshSeconds)}">` : ""}
 <title>${h(title)} · ${h(NAME)}</title>
 <style>${CSS}</style>
 </head>
@@ -123,8 +137,15 @@ ${body}
 `;
 }
 
-export function page(status: number, title: string, body: string, admin: string | null = null, headers = {}) {
-  return new Response(layout(title, body, admin), { status, headers: { ...CONSOLE_HEADERS, ...headers } });
+export function page(
+  status: number,
+  title: string,
+  body: string,
+  admin: string | null = null,
+  headers = {},
+  options: PageOptions = {},
+) {
+  return new Response(layout(title, body, admin, options), { status, headers: { ...CONSOLE_HEADERS, ...headers } });
 }
 
 /** A short page that says one thing, with a way back. */

@@ -8,17 +8,9 @@ import { escapeHtml as h } from "../http/form-page";
 import { newTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
 import type { Mailer } from "../mail/mailer";
-import type { WaveSlice } from "../run/slice";
 import type { Store } from "../store/types";
-import {
-  bodyHtml,
-  createUpdateStore,
-  type Draft,
-  NOBODY_TO_REACH,
-  type PastUpdate,
-  type UpdateReport,
-  updateEmail,
-} from "../updates";
+import { bodyHtml, createUpdateStore, type Draft, NOBODY_TO_REACH, type PastUpdate, updateEmail } from "../updates";
+import { type JobDeps, jobPath } from "./jobs";
 import { CONSOLE_PATH, CONSOLE_PATHS, page } from "./pages";
 
 /** How many past updates the compose page lists. */
@@ -31,7 +23,8 @@ export interface UpdateVisit {
   origin: string;
   mailer: Mailer | null;
   fields: Record<string, string>;
-  slice: WaveSlice;
+  /** How a confirmed send starts in the background (jobs.ts). */
+  deps: JobDeps;
   logId: string;
 }
 
@@ -43,9 +36,10 @@ function pastTable(past: PastUpdate[]): string {
   if (past.length === 0) return `<p class="note">No update has been sent yet.</p>`;
   const rows = past
     .map((u) => {
-      const state = u.finished
-        ? "Sent"
-        : `${plural(u.remaining, "person", "people")} to go <form method="post" action="${CONSOLE_PATHS.updatesContinue}" class="inline"><input type="hidden" name="id" value="${u.id}"><button type="submit" class="quiet">Continue</button></form>`;
+      const state =
+        u.finished && u.remaining === 0
+          ? "Sent"
+          : `${u.finished ? "Cancelled" : `${plural(u.remaining, "person", "people")} to go`} <a href="${jobPath("update", u.id)}">Its page</a>`;
       return `<tr><td data-label="Started">${h(u.createdAt.slice(0, 16).replace("T", " "))}</td><td data-label="Subject">${h(u.subject)}</td><td data-label="Sent" class="n">${u.sent}</td><td data-label="Failed" class="n">${u.failed}</td><td data-label="Unsubscribed since" class="n">${u.unsubscribed}</td><td data-label="State">${state}</td></tr>`;
     })
     .join("");
@@ -134,37 +128,10 @@ export function confirmPage(visit: UpdateVisit, draft: Draft, audience: number):
   );
 }
 
-export function progressPage(visit: UpdateVisit, id: number, report: UpdateReport): Response {
-  const done = report.remaining === 0;
-  const counts = [
-    `${plural(report.sent, "e-mail", "e-mails")} accepted by the SMTP server in this step`,
-    report.failed > 0 ? `${report.failed} refused (recorded; the others went on)` : "",
-    report.skipped > 0 ? `${report.skipped} skipped (stopped updates or left)` : "",
-    report.deferred > 0
-      ? `${report.deferred} not taken for now by their mail server (Continue tries again; a third "not now" fails them)`
-      : "",
-  ]
-    .filter(Boolean)
-    .join("; ");
-  const stopped = report.stopped
-    ? `<p class="error" role="alert">The SMTP server could not be used (${h(report.stopped)}). Nobody was skipped: Continue goes on where it stopped.</p>`
-    : "";
-  const next = done
-    ? `<p class="notice" role="status">The update is sent: everyone in its audience has been dealt with.</p><p><a href="${CONSOLE_PATHS.updates}">Back to Updates</a></p>`
-    : `<p>${plural(report.remaining, "person is", "people are")} still to be sent it.</p>
-<form method="post" action="${CONSOLE_PATHS.updatesContinue}"><input type="hidden" name="id" value="${id}"><div class="row"><button type="submit">Continue</button><a href="${CONSOLE_PATHS.updates}">Later</a></div></form>`;
-  return page(
-    200,
-    "Sending the update",
-    `<h1>Sending the update</h1><section><p>${h(counts)}.</p>${stopped}${next}</section>`,
-    visit.admin,
-  );
-}
-
 /**
  * Words already started (updates/start.ts): that update, never a new one. Finished: when, how many were sent it,
  * and the explicit choice to send the same words to those who have not received them (if anyone is left). Not
- * finished: where it stands, and Continue.
+ * finished: where it stands, and a link to its own page (it runs in the background).
  */
 export function alreadyPage(
   visit: UpdateVisit,
@@ -176,7 +143,7 @@ export function alreadyPage(
   const state = same.finished
     ? `<p class="notice" role="status">“${h(draft.subject)}” with this text was already sent: started ${h(day)} (UTC), ${plural(same.sent, "person", "people")} sent it. Nobody was sent it again.</p>`
     : `<p class="notice" role="status">“${h(draft.subject)}” with this text is already being sent: started ${h(day)} (UTC), ${plural(same.sent, "person", "people")} sent it so far, ${plural(same.remaining, "person", "people")} to go. Nobody is sent it twice.</p>
-<form method="post" action="${CONSOLE_PATHS.updatesContinue}"><input type="hidden" name="id" value="${same.id}"><div class="row"><button type="submit">Continue</button></div></form>`;
+<p><a href="${jobPath("update", same.id)}">Its progress</a></p>`;
   const again =
     same.finished && same.latest && left > 0
       ? `<section aria-labelledby="again"><h2 id="again">Send it again</h2><p>${plural(left, "person", "people")} who said yes to updates ${left === 1 ? "has" : "have"} not received these words (their message failed, or they joined since). Sending it again reaches only them.</p>

@@ -1,17 +1,18 @@
 /**
  * The console's Updates area (src/server/updates/ sends them): write a subject and a plain text, preview the e-mail
- * and how many it reaches, send a test to yourself, then send after a confirmation. A send runs in slices like a
- * wave (a function call ends within Netlify's 60 s) and shows its progress with a Continue button; the list of past
- * updates has their counts. Plain forms, no JavaScript; the draft travels in hidden fields between the steps.
+ * and how many it reaches, send a test to yourself, then send after a confirmation. The confirmed send runs in the
+ * background (src/server/jobs/), and the operator lands on its own page (jobs.ts: its bar, Pause, Resume, Cancel);
+ * the list of past updates has their counts. Plain forms, no JavaScript; the draft travels in hidden fields between
+ * the steps.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { auditStart } from "../audit";
 import { isId } from "../http/limits";
+import { seeOther } from "../http/responses";
 import { isTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
 import { log } from "../log";
 import { isRefusal, reason } from "../mail/outcome";
-import { runOwner } from "../run/owner";
 import {
   checkDraft,
   createUpdateStore,
@@ -19,14 +20,13 @@ import {
   findSameUpdate,
   NOBODY_TO_REACH,
   sendAgain,
-  sendUpdate,
   startUpdate,
   TEST_SUBJECT_PREFIX,
   updateEmail,
-  updatesKey,
 } from "../updates";
+import { jobPath, startJob } from "./jobs";
 import { message } from "./pages";
-import { alreadyPage, composePage, confirmPage, previewPage, progressPage, type UpdateVisit } from "./updates-page";
+import { alreadyPage, composePage, confirmPage, previewPage, type UpdateVisit } from "./updates-page";
 
 export type { UpdateVisit } from "./updates-page";
 
@@ -37,40 +37,19 @@ export type { UpdateVisit } from "./updates-page";
  */
 export const UPDATES_MAX_BODY = 4 * 1024 * 1024;
 
-/** One run's share of update `id`, as a page; audited before its first e-mail, and completed with its counts. */
+/**
+ * Update `id` (just started, or found again by its words: a second press goes on with the same one), started in
+ * the background; the operator goes to its page. Audited when the operator starts it; the run's own counts are on
+ * its page. A start the platform did not take is not lost: the every-minute scheduler starts it.
+ */
 async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
-  if (!visit.mailer)
-    return message(400, "Updates", "E-mail is off: set SMTP_URL and MAIL_FROM to send updates.", visit.admin);
   const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
   const row = await withTimeout(updates.get(id, 0), visit.config.dbTimeoutMs);
   const entry = await auditStart(visit.store.db, visit.admin, "update", { update: id, subject: row?.subject ?? null });
-  const report = await sendUpdate(id, {
-    updates,
-    mailer: visit.mailer,
-    root: await updatesKey(visit.store),
-    site: visit.origin,
-    owner: runOwner(`console-${randomBytes(4).toString("hex")}`),
-    slice: visit.slice,
-    ratePerSecond: visit.config.mailRatePerSecond,
-  });
-  if (!report) {
-    await entry.end({ update: id, sent: 0, note: "another run holds it, or it is finished" });
-    return message(
-      409,
-      "Updates",
-      "This update is being sent by another run right now, or is finished. Its progress is on the Updates page.",
-      visit.admin,
-    );
-  }
-  await entry.end({ update: id, sent: report.sent, failed: report.failed, remaining: report.remaining });
-  log("info", "admin.update_sent", {
-    admin: visit.logId,
-    update: id,
-    sent: report.sent,
-    failed: report.failed,
-    remaining: report.remaining,
-  });
-  return progressPage(visit, id, report);
+  const taken = await startJob(visit, "update", id);
+  await entry.end({ update: id, background: taken ? "started" : "left to the scheduler" });
+  log("info", "admin.update_started", { admin: visit.logId, update: id });
+  return seeOther(`${jobPath("update", id)}&done=started`);
 }
 
 export function updatesHome(visit: UpdateVisit): Promise<Response> {
@@ -157,11 +136,4 @@ async function sameWords(visit: UpdateVisit, draft: Draft, id: number): Promise<
   );
   if (!row || !same) return message(404, "Updates", "That update does not exist.", visit.admin);
   return alreadyPage(visit, draft, { ...same, remaining: row.remaining, latest: same.id === id }, left);
-}
-
-/** POST /admin/updates/continue: the next step of a paused (or dead) send. */
-export async function continueUpdate(visit: UpdateVisit): Promise<Response> {
-  const id = visit.fields["id"] ?? "";
-  if (!isId(id)) return message(400, "Updates", "That update does not exist.", visit.admin);
-  return sendStep(visit, Number(id));
 }

@@ -18,6 +18,7 @@ export const SQL = {
   record: `UPDATE waitlist_invite_wave SET invited = invited + $2, refused = refused + $3, stopped = stopped OR $4,
       file_people = file_people || $5::bigint[], file_pending = file_pending OR cardinality($5::bigint[]) > 0
     WHERE id = $1`,
+  startedBy: "UPDATE waitlist_invite_wave SET author = $2 WHERE id = $1",
   read: `SELECT invited, refused, stopped, finished_at IS NOT NULL AS finished FROM waitlist_invite_wave WHERE id = $1`,
   /** Waves whose file the console still offers, with how many of their people are still invited (not joined). */
   pendingFiles: `SELECT v.id, (SELECT count(*)::int FROM waitlist w
@@ -53,6 +54,10 @@ export function waveRecords(db: Db, dataKeys: DataKeys | null) {
       fileIds: readonly number[],
     ): Promise<void> {
       await db.query(SQL.record, [wave, done.invited, done.refused, done.stopped, fileIds]);
+    },
+    /** Who started the wave (how the logs name them: a keyed hash), shown on its page. */
+    async startedBy(wave: number, author: string): Promise<void> {
+      await db.query(SQL.startedBy, [wave, author]);
     },
     async read(wave: number): Promise<WaveRecord | null> {
       const [row] = await db.query<WaveRecord>(SQL.read, [wave]);

@@ -1,12 +1,11 @@
 /**
- * Letting people in from the console: a preview, then a wave (invitations.ts) sent in slices. A request sends for
- * at most WAVE_SLICE_MS, then pauses the wave and answers how far it has got, with a Continue button, so no
- * function call nears Netlify's 60 s however slow the SMTP server is. The next slice is the admin's own POST: the
- * console has no JavaScript, and a refresh (`<meta http-equiv="refresh">`, which its CSP would not stop) is a GET,
- * which must never send mail. A paused wave keeps its people, so nobody is taken by another wave or mailed twice;
- * if nobody continues it, the next wave from here or the CLI completes it first. With mail off, the wave is a CSV
- * download of at most CONSOLE_WAVE_MAX rows: under 3 KB each (an address of 255, a name of 100 characters quoted,
- * a link of EARLY_ACCESS_URL and a code), so under 3 MB, within the 6 MB a function may answer whole.
+ * Letting people in from the console: a preview, then a wave (invitations/wave.ts). With e-mail on, the confirming
+ * click reserves the wave's people and starts it in the background (src/server/jobs/): the operator lands on the
+ * wave's own page (jobs.ts: its bar, Pause, Resume, Cancel), and the wave runs to the end with no further request,
+ * any size the CLI allows. A reserved wave keeps its people, so nobody is taken by another wave or mailed twice.
+ * With mail off, the wave is a CSV download of at most CONSOLE_WAVE_MAX rows, answered whole: under 3 KB each (an
+ * address of 255, a name of 100 characters quoted, a link of EARLY_ACCESS_URL and a code), so under 3 MB, within
+ * the 6 MB a function may answer whole.
  */
 import { randomBytes } from "node:crypto";
 import { auditStart } from "../audit";
@@ -17,25 +16,25 @@ import { attachment, seeOther } from "../http/responses";
 import { isTicket, newTicket } from "../http/ticket";
 import type { WaveSlice } from "../invitations";
 import {
-  continueWave,
   earlyAccessBase,
   InviteConfigError,
   previewWave,
+  reserveWave,
   runWave,
   type WaveOptions,
   waveOwner,
 } from "../invitations";
+import { releaseJob } from "../jobs";
 import { log } from "../log";
-import { createSmtpMailer } from "../mail/mailer";
 import type { Store } from "../store/types";
 import { adminIdentity } from "./identity";
-import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, message, page } from "./pages";
+import { type JobDeps, jobPath, startJob } from "./jobs";
+import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, CONSOLE_WAVE_MAX_MAIL, message, page } from "./pages";
 import { waveRecords } from "./wave-record";
 
 /**
- * How long one request sends: 15 s, and the e-mail in flight when it ends may take the mailer's own timeouts (10 s
- * to connect, 10 s for the greeting, 20 s of silence: 40 s at worst), which leaves 5 s of Netlify's 60 for the
- * database. At ten e-mails a second, a request sends about 150.
+ * How long one request writes a mail-off wave's file: the rows are bounded by CONSOLE_WAVE_MAX, and this bounds
+ * the time as a function call must end within Netlify's 60 s.
  */
 export const WAVE_SLICE_MS = 15_000;
 
@@ -51,24 +50,35 @@ interface WaveRequest {
   admin: string;
   fields: Record<string, string>;
   slice: WaveSlice;
+  deps: JobDeps;
 }
 
-/** POST /admin/invite: a preview; with a preview's ticket, its wave's first slice; with wave=<id>, that wave's next one. */
+/** POST /admin/invite: a preview; with a preview's ticket, its wave, started in the background (mail) or as a file. */
 export async function invite(request: WaveRequest): Promise<Response> {
   const { store, config, admin, fields } = request;
+  const mail = config.mail !== null;
+  const most = mail ? CONSOLE_WAVE_MAX_MAIL : CONSOLE_WAVE_MAX;
+  // An old page's Continue (waves no longer need one): the wave's own page says how far it has got.
   const continuing = fields["wave"];
-  const next = /^\d{1,4}$/.test(fields["next"] ?? "") ? Number(fields["next"]) : 0;
-  if (continuing === undefined && (next < 1 || next > CONSOLE_WAVE_MAX)) {
+  if (continuing !== undefined) {
+    if (!isId(continuing)) {
+      return message(400, "Let people in", "That wave does not exist: start from the console.", admin);
+    }
+    return seeOther(jobPath("wave", Number(continuing)));
+  }
+  const next = /^\d{1,6}$/.test(fields["next"] ?? "") ? Number(fields["next"]) : 0;
+  if (next < 1 || next > most) {
+    const larger = mail ? "" : " (larger waves: with e-mail on, or npm run waitlist -- invite)";
     return message(
       400,
       "Let people in",
-      `Choose how many to invite, from 1 to ${CONSOLE_WAVE_MAX} (larger waves: npm run waitlist -- invite).`,
+      `Choose how many to invite, from 1 to ${most.toLocaleString("en")}${larger}.`,
       admin,
     );
   }
   const ticket = fields["ticket"] ?? "";
-  const starting = continuing === undefined && fields["confirm"] === "yes";
-  if ((continuing !== undefined && !isId(continuing)) || (starting && !isTicket(ticket))) {
+  const starting = fields["confirm"] === "yes";
+  if (starting && !isTicket(ticket)) {
     return message(400, "Let people in", "That wave does not exist: start from the console.", admin);
   }
   let base: URL;
@@ -78,120 +88,66 @@ export async function invite(request: WaveRequest): Promise<Response> {
     if (error instanceof InviteConfigError) return message(400, "Let people in", error.message, admin);
     throw error;
   }
-  if (continuing === undefined && !starting) {
+  if (!starting) {
     const preview = await previewWave(store, next, config.referralPlaces);
-    return invitePreviewPage(admin, preview, next, config.mail !== null, config.referralPlaces);
+    return invitePreviewPage(admin, preview, next, mail, config.referralPlaces);
   }
   const records = waveRecords(store.db, store.dataKeys);
   // Unique per request, so two requests of one process never pass for each other's wave.
   const owner = waveOwner(`console-${randomBytes(4).toString("hex")}`);
-  let wave = Number(continuing);
-  // In the log before its first effect (the claim, then invitations); completed below with what it did (a killed
-  // run leaves this entry).
-  const entry = await auditStart(store.db, admin, "wave", { size: next, ...(starting ? {} : { wave }) });
-  if (starting) {
-    const claim = await records.claim(ticket, owner, next);
-    // A second confirmation of one preview: that preview's wave is under way or done; the dashboard says which.
-    if (!claim.claimed) {
-      await entry.end({
-        size: next,
-        wave: claim.wave,
-        invited: 0,
-        note: "this confirmation's wave was already started",
-      });
-      return seeOther(`${CONSOLE_PATH}?wave=${claim.wave}`);
-    }
-    wave = claim.wave;
+  // In the log before its first effect (the claim, then reservations or rows); completed once handed over or done.
+  const entry = await auditStart(store.db, admin, "wave", { size: next });
+  const claim = await records.claim(ticket, owner, next);
+  const identity = await adminIdentity(config, store);
+  if (!claim.claimed) {
+    // A second confirmation of one preview (a double click, two tabs): that preview's wave, on its page.
+    await entry.end({ size: next, wave: claim.wave, invited: 0, note: "this confirmation's wave was already started" });
+    return seeOther(mail ? jobPath("wave", claim.wave) : `${CONSOLE_PATH}?wave=${claim.wave}`);
   }
-  const mailer = config.mail ? createSmtpMailer(config.mail, { pool: true }) : null;
+  if (mail) {
+    const reserved = await reserveWave(store, claim.wave, next, config.referralPlaces);
+    await records.startedBy(claim.wave, identity.logId(admin));
+    // Held for nobody now: the background run takes it (or, nobody reserved, it ends here).
+    await releaseJob(store.db, "wave", claim.wave, owner, reserved === 0);
+    log("info", "admin.invite", { admin: identity.logId(admin), wave: claim.wave, reserved });
+    const taken = reserved > 0 && (await startJob({ ...request, logId: identity.logId(admin) }, "wave", claim.wave));
+    await entry.end({
+      size: next,
+      wave: claim.wave,
+      reserved,
+      background: taken ? "started" : "left to the scheduler",
+    });
+    return seeOther(`${jobPath("wave", claim.wave)}&done=started`);
+  }
+  const wave = claim.wave;
   let csv = "email,name,invite_url\r\n";
   const fileIds: number[] = [];
   const options: WaveOptions = {
     store,
     next,
-    delivery: mailer
-      ? { kind: "mail", mailer }
-      : {
-          kind: "csv",
-          write: async (text, ids) => {
-            csv += text;
-            fileIds.push(...ids);
-          },
-        },
+    delivery: {
+      kind: "csv",
+      write: async (text, ids) => {
+        csv += text;
+        fileIds.push(...ids);
+      },
+    },
     accessUrl: base,
     siteUrl: request.origin,
     ttlDays: config.inviteTtlDays,
     referralPlaces: config.referralPlaces,
     owner,
     slice: { ...request.slice, people: CONSOLE_WAVE_MAX },
-    ...(starting ? { wave } : {}),
-  };
-  const report = await (starting ? runWave(options) : continueWave(options, wave)).finally(() => mailer?.close());
-  if (!report) {
-    await entry.end({ size: next, wave, invited: 0, note: "not waiting: another run holds it, or it is done" });
-    return notWaitingPage(admin, wave);
-  }
-  // What this request did goes on the wave's row: the one the dashboard, and a repeated confirmation, read. (A
-  // run that completed an older paused wave instead counts on its own; the pause below continues that one.)
-  await records.record(wave, { ...report, stopped: report.stopped !== null }, fileIds);
-  log("info", "admin.invite", {
-    admin: (await adminIdentity(config, store)).logId(admin),
-    invited: report.invited,
-    refused: report.refused,
-    paused: report.paused !== null,
-  });
-  await entry.end({
-    size: next,
     wave,
-    invited: report.invited,
-    refused: report.refused,
-    paused: report.paused !== null,
-  });
-  // Mail off: the file is the answer. Its people are invited now, so if it never reaches the browser the
-  // dashboard offers it again (wave-files.ts says why this, not waiting for the download, which no server sees).
-  if (!mailer) return attachment(csv, "text/csv", "invitations", "csv");
-  if (report.paused) {
-    const so = (await records.read(report.paused.wave)) ?? { invited: report.invited, refused: report.refused };
-    return progressPage(admin, { ...report.paused, invited: so.invited, refused: so.refused });
-  }
-  return seeOther(`${CONSOLE_PATH}?wave=${wave}`);
-}
-
-/** The form that sends a paused wave's next slice (what was done so far is on the wave's row). */
-const continueForm = (wave: number) =>
-  `<form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="wave" value="${wave}">
-<div class="row"><button type="submit">Continue</button><a href="${CONSOLE_PATH}">Back to the console</a></div></form>`;
-
-/** How far a paused wave has got, and the button that goes on. */
-function progressPage(admin: string, wave: { wave: number; remaining: number; invited: number; refused: number }) {
-  const done = wave.invited + wave.refused;
-  const refused =
-    wave.refused > 0
-      ? ` ${wave.refused} e-mail${wave.refused === 1 ? " was" : "s were"} refused: they stay confirmed.`
-      : "";
-  return page(
-    200,
-    "Letting people in",
-    `<h1>Letting people in</h1><section>
-<p role="status">Invited ${wave.invited} so far.${refused} ${wave.remaining} still to go.</p>
-<label for="wave-progress">Sent</label><progress id="wave-progress" max="${done + wave.remaining}" value="${done}">${done} of ${done + wave.remaining}</progress>
-<p class="note">${h(`Each step sends for up to ${WAVE_SLICE_MS / 1000} seconds, so the platform never cuts the wave half-way. The rest wait in this wave: no other wave takes them, and nobody gets two e-mails. Continue to send the next ones; if you leave, the next wave started here or with the CLI completes this one first.`)}</p>
-${continueForm(wave.wave)}</section>`,
-    admin,
-  );
-}
-
-/** A Continue for a wave that is not paused: another request is sending it (a second click), or it is complete. */
-function notWaitingPage(admin: string, wave: number) {
-  return page(
-    409,
-    "Letting people in",
-    `<h1>Letting people in</h1><section>
-<p role="alert">This wave is not waiting to go on: another request is sending it right now, or it is complete. Nothing was sent by this click.</p>
-<p class="note">If another request is sending it, it pauses again within ${WAVE_SLICE_MS / 1000} seconds: continue then. If it is complete, continuing sends nothing.</p>
-${continueForm(wave)}</section>`,
-    admin,
-  );
+  };
+  const report = await runWave(options);
+  // What this request did goes on the wave's row: the one the dashboard, and a repeated confirmation, read.
+  await records.record(wave, { ...report, stopped: report.stopped !== null }, fileIds);
+  log("info", "admin.invite", { admin: identity.logId(admin), invited: report.invited, refused: report.refused });
+  await entry.end({ size: next, wave, invited: report.invited, refused: report.refused });
+  // The file is the answer. Its people are invited now, so if it never reaches the browser the dashboard offers it
+  // again (wave-files.ts says why this, not waiting for the download, which no server sees).
+  return attachment(csv, "text/csv", "invitations", "csv");
 }
 
 export function invitePreviewPage(
@@ -206,7 +162,9 @@ export function invitePreviewPage(
   }
   const resume =
     preview.interrupted > 0
-      ? `<p class="note">An unfinished wave still holds ${preview.interrupted}; if it has stopped or was paused, this completes it first and invites nobody else.</p>`
+      ? mail
+        ? `<p class="note">An unfinished wave still holds ${preview.interrupted}: it goes on by itself (or waits, paused, on its page); this wave takes other people.</p>`
+        : `<p class="note">An unfinished wave still holds ${preview.interrupted}; if it has stopped or was paused, this completes it first and invites nobody else.</p>`
       : "";
   const who =
     preview.count > 0

@@ -12,7 +12,9 @@ export {
   InviteConfigError,
   inviteLink,
   previewWave,
+  reserveWave,
   runWave,
   type WaveOptions,
+  type WaveReport,
   waveOwner,
 } from "./wave";

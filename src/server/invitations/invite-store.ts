@@ -45,13 +45,10 @@ export const SQL = {
   members: `SELECT id, ${PERSON_COLUMNS}, invite_attempted_at IS NOT NULL AS attempted,
       confirmed_at IS NOT NULL AS confirmed_by_link FROM waitlist
     WHERE invite_wave_id = $1 AND status = 'confirmed' ORDER BY created_at, id`,
-  /** Waves not finished, with how many people each still holds and whether it has stopped beating. */
+  /** Waves not finished nor paused by the team, with how many people each still holds and whether it has stopped beating. */
   unfinished: `SELECT v.id, v.owner, v.heartbeat_at < now() - make_interval(secs => $1::int) AS stale,
       (SELECT count(*)::int FROM waitlist w WHERE w.invite_wave_id = v.id AND w.status = 'confirmed') AS remaining
-    FROM waitlist_invite_wave v WHERE v.finished_at IS NULL ORDER BY v.id`,
-  /** Takes over wave `$1` from its (dead) owner `$2`; only one taker can win. */
-  takeOver: `UPDATE waitlist_invite_wave SET owner = $3, heartbeat_at = now()
-    WHERE id = $1 AND owner = $2 AND finished_at IS NULL RETURNING id`,
+    FROM waitlist_invite_wave v WHERE v.finished_at IS NULL AND v.paused_reason IS NULL ORDER BY v.id`,
   /**
    * Before person `$1` of wave `$2` is mailed: stores the hash of their code (`$3`, valid `$4` days) and of their
    * leave link (`$5`; none when null) and status link (`$6`, working while they are listed), and beats for the wave. Resolves to whether the person is still there to
@@ -76,9 +73,17 @@ export const SQL = {
    */
   attempted: `UPDATE waitlist SET invite_attempted_at = now()
     WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id`,
-  /** An SMTP server accepted person `$1`'s invitation (its answer to the final "." was read): they are invited. */
-  sent: `UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invite_attempted_at = NULL
-    WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id`,
+  /**
+   * An SMTP server accepted person `$1`'s invitation (its answer to the final "." was read): they are invited, and
+   * counted on their wave's row at once (its progress page reads it while the wave runs).
+   */
+  sent: `WITH invited AS (
+      UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invite_attempted_at = NULL
+      WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
+    ), counted AS (
+      UPDATE waitlist_invite_wave SET invited = invited + 1 WHERE id = $2 AND EXISTS (SELECT 1 FROM invited)
+    )
+    SELECT id FROM invited`,
   /** The team's CSV has the codes `$3` (hashes, valid `$4` days) of people `$2` of wave `$1`: they are invited. */
   sentAll: `UPDATE waitlist w SET status = 'invited', invited_at = now(), invite_wave_id = NULL,
       invite_code_hash = c.hash, invite_expires_at = now() + make_interval(days => $4::int)
@@ -169,9 +174,6 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
         staleSeconds,
       ]);
       return rows.map((row) => ({ ...row, id: Number(row.id), remaining: Number(row.remaining) }));
-    },
-    async takeOver(wave, from, to) {
-      return (await db.query(SQL.takeOver, [wave, from, to])).length === 1;
     },
     async prepare(wave, id, codeHash, ttlDays, leaveHash, statusHash = null) {
       const [row] = await db.query<{ held: number }>(SQL.prepare, [id, wave, codeHash, ttlDays, leaveHash, statusHash]);

@@ -19,16 +19,17 @@
  */
 import { LINK_PATHS } from "../../lib/waitlist/consent";
 import { STATUS_PATHS } from "../../lib/waitlist/referral";
+import { beatJob, JOB_STALE_SECONDS, type JobSlice, releaseJob, takeJob } from "../jobs";
 import { invitationEmail } from "../mail/messages";
-import { isOwnerDead, PAUSED_OWNER, runOwner } from "../run/owner";
-import { type Budget, budgetOf, spent, type WaveSlice } from "../run/slice";
+import { PAUSED_OWNER, runOwner } from "../run/owner";
+import { type Budget, budgetOf, spent } from "../run/slice";
 import type { Store } from "../store/types";
 import { newToken } from "../tokens";
 import { type Delivery, inviteCsvRow, isRefusal, NoLongerHeld, reason } from "./delivery";
 import { newInviteCode } from "./invite-store";
 
-/** A live wave beats before every e-mail (each bounded by the mailer's 10–20 s timeouts): five minutes of silence is death. */
-export const WAVE_STALE_SECONDS = 300;
+/** A live wave beats before every e-mail; its silence is judged by the one rule of every long job (jobs/lease.ts). */
+export const WAVE_STALE_SECONDS = JOB_STALE_SECONDS;
 
 export class InviteConfigError extends Error {
   override name = "InviteConfigError";
@@ -75,12 +76,14 @@ export interface WaveOptions {
   owner?: string;
   /** A new wave already made for this run (by the console's one-time ticket, wave-record.ts), owned by `owner`. */
   wave?: number;
-  /** How much one run may do before it pauses its wave (none: it goes to the end, as the CLI does). */
-  slice?: WaveSlice;
+  /** How much one run may do before it lets go of its wave (none: it goes to the end, as the CLI does). */
+  slice?: JobSlice;
   /** REFERRAL_PLACES: how the line is ordered (store/line.ts); 0 (the default): sign-up order. */
   referralPlaces?: number;
   /** These people, not the next in line (the console's "invite now" on a person's page). */
   people?: number[];
+  /** Told after each person is dealt with by e-mail: how many of the wave's held people so far, of how many. */
+  onProgress?: (dealt: number, total: number) => void;
 }
 
 export interface WaveReport {
@@ -100,7 +103,7 @@ export interface WaveReport {
  * Sends wave `wave` to the people it holds, within `budget`: resolves to how many it still holds unsent when the
  * budget ran out (0: everyone was dealt with, or the SMTP server could not be used: see report.stopped).
  */
-async function sendWave(wave: number, options: WaveOptions, report: WaveReport, budget: Budget | null) {
+async function sendWave(wave: number, options: WaveOptions, owner: string, report: WaveReport, budget: Budget | null) {
   const { store, delivery, accessUrl, siteUrl, ttlDays } = options;
   // Everyone the wave still holds, even those whose e-mail a dead run had under way: only a server's acceptance,
   // heard, makes a person invited (see the top of this file).
@@ -120,6 +123,8 @@ async function sendWave(wave: number, options: WaveOptions, report: WaveReport, 
   }
   for (const [index, person] of fresh.entries()) {
     if (spent(budget)) return fresh.length - index;
+    // Paused or cancelled meanwhile (or taken over): the run stops before the next e-mail, the rest held.
+    if (!(await beatJob(store.db, "wave", wave, owner))) return fresh.length - index;
     if (budget) budget.dealt++;
     const { code, hash } = newInviteCode();
     const [leave, status] = [newToken(), newToken()];
@@ -149,12 +154,14 @@ async function sendWave(wave: number, options: WaveOptions, report: WaveReport, 
       if (error instanceof NoLongerHeld) continue;
       if (isRefusal(error)) {
         report.refused++;
+        options.onProgress?.(index + 1, fresh.length);
         continue;
       }
       report.stopped = reason(error);
       return 0;
     }
     if (await store.invites.sent(wave, person.id)) report.invited++;
+    options.onProgress?.(index + 1, fresh.length);
   }
   return 0;
 }
@@ -171,9 +178,9 @@ async function sendSlice(
   budget: Budget | null,
   report: WaveReport,
 ): Promise<boolean> {
-  const remaining = await sendWave(wave, options, report, budget);
+  const remaining = await sendWave(wave, options, owner, report, budget);
   if (remaining > 0) {
-    await options.store.invites.takeOver(wave, owner, PAUSED_OWNER);
+    await releaseJob(options.store.db, "wave", wave, owner, false);
     report.paused = { wave, remaining };
     return false;
   }
@@ -195,8 +202,8 @@ export async function runWave(options: WaveOptions): Promise<WaveReport> {
   const report = blank();
   // A wave of chosen people (the console's "invite now") completes nobody else's: it must end within its request.
   for (const wave of options.people ? [] : await store.invites.unfinished(WAVE_STALE_SECONDS)) {
-    if (wave.owner === owner || !isOwnerDead(wave.owner, wave.stale) || spent(budget)) continue;
-    if (!(await store.invites.takeOver(wave.id, wave.owner, owner))) continue;
+    if (wave.owner === owner || spent(budget)) continue;
+    if (!(await takeJob(store.db, "wave", wave.id, owner))) continue;
     report.resumed = true;
     if (!(await sendSlice(wave.id, options, owner, budget, report))) return report;
   }
@@ -207,15 +214,26 @@ export async function runWave(options: WaveOptions): Promise<WaveReport> {
   }
 
   const wave = options.wave ?? (await store.invites.startWave(owner, options.next));
-  let reserved = options.people ? await store.invites.reserveIds(wave, options.people) : 0;
-  while (!options.people && reserved < options.next) {
-    const got = await store.invites.reserve(wave, options.next - reserved, options.referralPlaces ?? 0);
-    if (got === 0) break;
-    reserved += got;
-  }
+  if (options.people) await store.invites.reserveIds(wave, options.people);
+  else await reserveWave(store, wave, options.next, options.referralPlaces ?? 0);
   // A database failure from here on leaves the wave unfinished, for the next run to complete.
   await sendSlice(wave, options, owner, budget, report);
   return report;
+}
+
+/**
+ * Reserves the `next` people in line (store/line.ts, REFERRAL_PLACES `places`) for wave `wave`, which its caller
+ * made: how many it now holds (fewer when fewer are waiting). The console reserves a wave this way, then leaves its
+ * sending to a background run (continueWave).
+ */
+export async function reserveWave(store: Store, wave: number, next: number, places: number): Promise<number> {
+  let reserved = 0;
+  while (reserved < next) {
+    const got = await store.invites.reserve(wave, next - reserved, places);
+    if (got === 0) break;
+    reserved += got;
+  }
+  return reserved;
 }
 
 /**
@@ -224,7 +242,7 @@ export async function runWave(options: WaveOptions): Promise<WaveReport> {
  */
 export async function continueWave(options: Omit<WaveOptions, "next">, wave: number): Promise<WaveReport | null> {
   const owner = options.owner ?? waveOwner();
-  if (!(await options.store.invites.takeOver(wave, PAUSED_OWNER, owner))) return null;
+  if (!(await takeJob(options.store.db, "wave", wave, owner))) return null;
   const report = blank();
   await sendSlice(wave, { ...options, next: 0 }, owner, budgetOf(options.slice), report);
   return report;

@@ -210,7 +210,6 @@ export interface InviteStore {
   reserveIds(wave: number, ids: number[]): Promise<number>;
   members(wave: number): Promise<WaveMember[]>;
   unfinished(staleSeconds: number): Promise<UnfinishedWave[]>;
-  takeOver(wave: number, from: string, to: string): Promise<boolean>;
   prepare(
     wave: number,
     id: number,

@@ -14,21 +14,23 @@
  *   next run, and the third one fails them (recorded), so no one address holds up the rest. Any other refusal (at
  *   the greeting, MAIL FROM or the message itself: the account or the message, the same for everyone), a 421, no
  *   answer, or ten "not now"s in a row (a throttle, not ten mailboxes) stops the run with everyone left queued;
- * - a run that finds the update taken over by another (it fell silent past the staleness limit) stops at once;
+ * - a run that finds the update taken over by another (it fell silent past the staleness limit), paused or cancelled
+ *   stops at once: every record below checks the run still holds it (the lease is the long-job core's, jobs/);
  * - someone who stopped updates or left after the update was recorded is skipped, even while their message is on
  *   its way (checked before its last bytes);
  * - paced at MAIL_RATE_PER_SECOND (0: as fast as the server answers).
  */
+
+import { JOB_STALE_SECONDS, type JobSlice, releaseJob, takeJob } from "../jobs";
 import type { Mailer } from "../mail/mailer";
 import { isRefusal, NoLongerHeld, reason } from "../mail/outcome";
-import { isOwnerDead, PAUSED_OWNER } from "../run/owner";
-import { budgetOf, spent, type WaveSlice } from "../run/slice";
+import { budgetOf, spent } from "../run/slice";
 import type { RootKey } from "../secret";
 import { messageId, unsubscribeLink, unsubscribeToken, updateEmail } from "./message";
 import type { UpdateStore } from "./store";
 
-/** A live run beats with every message: five minutes of silence is death, as for waves. */
-export const UPDATE_STALE_SECONDS = 300;
+/** A live run beats with every message; its silence is judged by the one rule of every long job (jobs/lease.ts). */
+export const UPDATE_STALE_SECONDS = JOB_STALE_SECONDS;
 const BATCH = 100;
 /** "Not now" this many times for one address fails it (recorded): a run never waits on one mailbox for ever. */
 export const MAX_TRIES = 3;
@@ -46,10 +48,12 @@ export interface UpdateRun {
   /** The site's origin: unsubscribe links and the Message-ID's domain. */
   site: string;
   owner: string;
-  /** How much one run may do before it pauses (the console); none: to the end (the CLI). */
-  slice?: WaveSlice;
+  /** How much one run may do before it lets go (a background invocation's time); none: to the end (the CLI). */
+  slice?: JobSlice;
   /** MAIL_RATE_PER_SECOND; 0: unpaced. */
   ratePerSecond: number;
+  /** Told after each recipient is dealt with: how many this run has dealt with, of those left when it began. */
+  onProgress?: (dealt: number, total: number) => void;
   /** The clock and the wait of the pacing (tests drive them). */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -80,8 +84,7 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
   if (!row) return null;
   const report: UpdateReport = { sent: 0, failed: 0, skipped: 0, deferred: 0, stopped: null, remaining: row.remaining };
   if (row.finished) return report;
-  if (row.owner !== null && row.owner !== run.owner && !isOwnerDead(row.owner, row.stale ?? false)) return null;
-  if (!(await updates.take(id, row.owner, run.owner))) return null;
+  if (!(await takeJob(updates.db, "update", id, run.owner))) return null;
 
   const now = run.now ?? Date.now;
   const sleep = run.sleep ?? wait;
@@ -92,6 +95,8 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
   // Those this run was told "not now" for: tried again by the next run, not this one.
   const deferred = new Set<number>();
   let inARow = 0;
+  let dealt = 0;
+  const progressed = () => run.onProgress?.(++dealt, row.remaining);
   try {
     sending: for (;;) {
       const batch = await updates.next(id, BATCH, [...deferred]);
@@ -103,11 +108,13 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
         // run took it over: this one stops, or it would meet the same people again and again.
         if (person.inDoubt) {
           if (!(await updates.done(id, person.id, "sent", IN_DOUBT, run.owner))) break sending;
+          progressed();
           continue;
         }
         if (!person.still) {
           if (!(await updates.done(id, person.id, "skipped", null, run.owner))) break sending;
           report.skipped++;
+          progressed();
           continue;
         }
         if (interval > 0) {
@@ -130,6 +137,7 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
           if (error instanceof NoLongerHeld) {
             if (!(await updates.done(id, person.id, "skipped", null, run.owner))) break sending;
             report.skipped++;
+            progressed();
             continue;
           }
           const code = (error as { responseCode?: number }).responseCode ?? 0;
@@ -138,6 +146,7 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
           if (oneAddress && code >= 500) {
             if (!(await updates.done(id, person.id, "failed", reason(error), run.owner))) break sending;
             report.failed++;
+            progressed();
             inARow = 0;
             continue;
           }
@@ -165,17 +174,19 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
         }
         if (!(await updates.done(id, person.id, "sent", null, run.owner))) break sending;
         report.sent++;
+        progressed();
         inARow = 0;
       }
     }
   } catch (error) {
-    // A failure of the database mid-run: the update is let go at once (paused), so Continue need not wait for the
-    // run to be judged dead; what was sent stays recorded. Then the failure goes on to its caller.
-    await updates.release(id, PAUSED_OWNER, run.owner).catch(() => {});
+    // A failure of the database mid-run: the update is let go at once (waiting), so the next run need not wait for
+    // this one to be judged dead; what was sent stays recorded. Then the failure goes on to its caller.
+    await releaseJob(updates.db, "update", id, run.owner, false).catch(() => {});
     throw error;
   }
-  const remaining = await updates.release(id, PAUSED_OWNER, run.owner);
-  // Taken over meanwhile (this run fell silent past the staleness limit): the other run goes on.
-  report.remaining = remaining ?? (await updates.get(id, UPDATE_STALE_SECONDS))?.remaining ?? 0;
+  // Only this run records fates while it holds the update, so what is left now is what it leaves. Taken over,
+  // paused or cancelled meanwhile: the release changes nothing, and the count is the update's as it stands.
+  report.remaining = (await updates.get(id, UPDATE_STALE_SECONDS))?.remaining ?? 0;
+  await releaseJob(updates.db, "update", id, run.owner, report.remaining === 0);
   return report;
 }

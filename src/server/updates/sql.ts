@@ -2,7 +2,7 @@
  * Updates' SQL: the audience, an update and its recipients recorded in one statement (the audience of that moment,
  * nobody added or lost later), who is sending it, each recipient's fate, the choices people make, and the list of
  * past updates with their counts. Every statement stands alone (Neon's HTTP driver has no session); what keeps two
- * senders apart is the update's owner, taken by one UPDATE. store.ts runs them.
+ * senders apart is the update's owner, taken and let go by the long-job core (jobs/lease.ts). store.ts runs them.
  */
 import { PERSON_COLUMNS } from "../data-key";
 
@@ -71,9 +71,6 @@ export const UPDATE_SQL = {
       (SELECT count(*)::int FROM waitlist_update_recipient r
         WHERE r.update_id = u.id AND r.state IN ('queued', 'attempted')) AS remaining
     FROM waitlist_update u WHERE id = $1`,
-  /** Takes update `$1` from owner `$2` (NULL: nobody's yet) for `$3`; only one taker wins. */
-  take: `UPDATE waitlist_update SET owner = $3, heartbeat_at = now()
-    WHERE id = $1 AND owner IS NOT DISTINCT FROM $2 AND finished_at IS NULL RETURNING id`,
   /**
    * The next `$2` recipients of update `$1` still to be dealt with, in order, with whether they may still be sent
    * it (confirmed, on the list, still saying yes).
@@ -110,12 +107,6 @@ export const UPDATE_SQL = {
       failed = failed + (SELECT count(*)::int FROM marked WHERE state = 'failed')
     WHERE id = $1 AND EXISTS (SELECT 1 FROM marked)
     RETURNING id`,
-  /** Ends update `$1` when nobody is left to deal with; else hands it to `$2` (paused). */
-  release: `UPDATE waitlist_update u SET owner = CASE WHEN todo.n = 0 THEN NULL ELSE $2 END,
-      finished_at = CASE WHEN todo.n = 0 THEN now() END
-    FROM (SELECT count(*)::int AS n FROM waitlist_update_recipient
-          WHERE update_id = $1 AND state IN ('queued', 'attempted')) todo
-    WHERE u.id = $1 AND u.owner = $3 RETURNING todo.n AS remaining`,
   /** Past updates, newest first: counts, and how many of those sent it have stopped updates since. */
   list: `SELECT u.id, u.subject, u.created_at, u.finished_at IS NOT NULL AS finished, u.owner, u.sent, u.failed,
       (SELECT count(*)::int FROM waitlist_update_recipient r

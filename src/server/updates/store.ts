@@ -37,6 +37,8 @@ const n = (value: unknown) => Number(value ?? 0);
 
 export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
   return {
+    /** The database, for the long-job core's lease (jobs/), which every update's run holds. */
+    db,
     async audience(): Promise<number> {
       return n((await db.query<{ audience: number }>(UPDATE_SQL.audience))[0]?.audience);
     },
@@ -88,9 +90,6 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
           }
         : null;
     },
-    async take(id: number, from: string | null, to: string): Promise<boolean> {
-      return (await db.query(UPDATE_SQL.take, [id, from, to])).length === 1;
-    },
     /** The next `limit` recipients still to be dealt with, fewest tries first, but those in `except`. */
     async next(id: number, limit: number, except: readonly number[] = []) {
       const rows = await db.query<StoredPerson & { id: number; state: string; still: boolean }>(UPDATE_SQL.next, [
@@ -117,14 +116,6 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
     /** False when run `owner` no longer holds the update: nothing was recorded. */
     async done(id: number, person: number, fate: Fate, error: string | null, owner: string): Promise<boolean> {
       return (await db.query(UPDATE_SQL.done, [id, person, fate, error, owner])).length === 1;
-    },
-    /**
-     * Run `owner` lets go of the update: finished if nobody is left, else paused (owner `paused`); resolves to how
-     * many are left (null: the run no longer owned it).
-     */
-    async release(id: number, pausedOwner: string, owner: string): Promise<number | null> {
-      const [row] = await db.query<{ remaining: number }>(UPDATE_SQL.release, [id, pausedOwner, owner]);
-      return row ? n(row.remaining) : null;
     },
     async list(limit: number): Promise<PastUpdate[]> {
       const rows = await db.query<{

@@ -108,3 +108,54 @@ export function withWebhooks<H extends (req: Request, context: Context) => Promi
     return response;
   }) as H;
 }
+
+/** An event waiting longer than this means deliveries are failing (a receiver down, a backlog not moving). */
+export const FAILING_AFTER_SECONDS = 300;
+/** How many of the latest attempts are weighed: all of them failed means deliveries are failing. */
+export const HEALTH_ATTEMPTS = 5;
+
+export type WebhookHealth =
+  | { state: "ok"; waiting: number }
+  | { state: "paused" | "failing"; waiting: number; why: string; lastAnswer: string | null };
+
+/**
+ * Whether deliveries need the team, by one rule: paused (a 410), or failing (the oldest waiting event is more than
+ * FAILING_AFTER_SECONDS old, or the last HEALTH_ATTEMPTS attempts that ended all went unacknowledged); with the
+ * last answer heard. `now`: the clock (ms), which tests set.
+ */
+export async function webhookHealth(store: Store, now = Date.now()): Promise<WebhookHealth> {
+  const hooks = createWebhookStore(store.db);
+  const [state, health] = await Promise.all([hooks.state(), hooks.health(HEALTH_ATTEMPTS)]);
+  const last = health.recent.find((attempt) => !attempt.delivered);
+  const lastAnswer = last
+    ? [
+        last.status !== null ? `answered ${last.status}` : (last.error ?? "no answer"),
+        last.answer?.trim().slice(0, 200),
+      ]
+        .filter(Boolean)
+        .join(": ")
+    : null;
+  if (state.pausedAt) {
+    return { state: "paused", waiting: health.waiting, why: state.pausedReason ?? "paused", lastAnswer };
+  }
+  const ageSeconds = health.oldest ? (now - Date.parse(health.oldest)) / 1000 : 0;
+  if (ageSeconds > FAILING_AFTER_SECONDS) {
+    const minutes = Math.floor(ageSeconds / 60);
+    return {
+      state: "failing",
+      waiting: health.waiting,
+      why: `the oldest waiting event is ${minutes} minute${minutes === 1 ? "" : "s"} old`,
+      lastAnswer,
+    };
+  }
+  if (health.recent.length > 0 && health.recent.every((attempt) => !attempt.delivered)) {
+    const n = health.recent.length;
+    return {
+      state: "failing",
+      waiting: health.waiting,
+      why: n === 1 ? "the last attempt failed" : `the last ${n} attempts all failed`,
+      lastAnswer,
+    };
+  }
+  return { state: "ok", waiting: health.waiting };
+}

@@ -1,0 +1,10 @@
+import { getStore } from "../../src/server/app/instance";
+import { createBackgroundHandler } from "../../src/server/background";
+import { getConfig } from "../../src/server/config";
+
+/**
+ * A Background Function (the name's `-background`): Netlify answers 202 at once and runs this for up to 15
+ * minutes. It runs one long job (an update, a wave, a webhook backlog) from a signed, single-use start only
+ * (src/server/background/handler.ts), and starts its own successor before its time ends.
+ */
+export default createBackgroundHandler({ store: getStore, config: getConfig });

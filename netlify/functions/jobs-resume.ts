@@ -1,0 +1,27 @@
+/**
+ * Every minute: starts again, in the background, every long job whose run died or ended without a successor
+ * (src/server/background/resume.ts). Each start is one signed POST; the runs themselves are the background
+ * function's, so this ends in well under a scheduled function's 30 s.
+ */
+import type { Config, Context } from "@netlify/functions";
+import { getStore } from "../../src/server/app/instance";
+import { resumeJobs } from "../../src/server/background";
+import { getConfig } from "../../src/server/config";
+import { siteOrigin } from "../../src/server/http/origin";
+import { httpJobStarter } from "../../src/server/jobs";
+import { describeError, log } from "../../src/server/log";
+import type { RootKey } from "../../src/server/secret";
+
+export default async (req: Request, context: Context): Promise<Response> => {
+  try {
+    const store = await getStore();
+    const origin = siteOrigin(getConfig(), context, req);
+    await resumeJobs(store, httpJobStarter(origin, (await store.secret()) as RootKey));
+    return new Response(null, { status: 204 });
+  } catch (error) {
+    log("error", "jobs.resume_failed", describeError(error));
+    return new Response(null, { status: 503 });
+  }
+};
+
+export const config: Config = { schedule: "* * * * *" };

@@ -1,0 +1,18 @@
+/**
+ * The every-minute scheduler's part in long jobs (netlify/functions/jobs-resume.ts): every job whose run died (its
+ * lease silent past the staleness rule) or ended without a successor (waiting over a minute) is started again in
+ * the background. Paused and cancelled jobs are left alone. A start that fails is tried at the next minute.
+ */
+import type { JobStarter } from "../jobs";
+import { resumableJobs } from "../jobs";
+import { log } from "../log";
+import type { Store } from "../store/types";
+
+export async function resumeJobs(store: Store, start: JobStarter): Promise<number> {
+  let started = 0;
+  for (const job of await resumableJobs(store.db)) {
+    if (await start(job.kind, job.id)) started++;
+  }
+  if (started > 0) log("info", "jobs.resumed", { started });
+  return started;
+}

@@ -1,0 +1,145 @@
+/**
+ * What a background run does for each kind of long job: one runner per kind, each a slice of its feature's own
+ * core (updates/send.ts, invitations/wave.ts, webhooks/deliver.ts) under the one lease (jobs/lease.ts). A new kind
+ * (reminders) is a table in JOB_TABLES and a runner here. A runner works until `deadline`, then says whether the
+ * job needs another run ("more": the caller starts one at once), is done or stopped ("done"), or was not its to
+ * run ("busy": another run holds it, or it is paused, cancelled or finished).
+ */
+import { randomBytes } from "node:crypto";
+import type { ServerConfig } from "../config";
+import { waveRecords } from "../console/wave-record";
+import { continueWave, earlyAccessBase } from "../invitations";
+import { beatJob, type JobKind, leaseOf, releaseJob, takeJob } from "../jobs";
+import { log } from "../log";
+import { createSmtpMailer, type Mailer } from "../mail/mailer";
+import { runOwner } from "../run/owner";
+import type { Store } from "../store/types";
+import { createUpdateStore, sendUpdate, updatesKey } from "../updates";
+import { ATTEMPT_TIMEOUT_MS, deliverNow } from "../webhooks";
+
+export type Outcome = "more" | "done" | "busy";
+
+export interface JobRun {
+  store: Store;
+  config: ServerConfig;
+  /** The site's origin: links in e-mails. */
+  origin: string;
+  /** Ms since 1970 by which the run lets go (a background invocation's time, less room to end well). */
+  deadline: number;
+  /** The mailer (tests pass one; otherwise SMTP_URL's, pooled for this run). */
+  mailer?: Mailer;
+  now?: () => number;
+}
+
+export type JobRunner = (id: number, run: JobRun) => Promise<Outcome>;
+
+const ownerFor = (kind: JobKind) => runOwner(`background-${kind}-${randomBytes(4).toString("hex")}`);
+const msLeft = (run: JobRun) => Math.max(1, run.deadline - (run.now ?? Date.now)());
+
+/** A mailer for the run: the one given, else SMTP_URL's, pooled, closed when the run ends. */
+async function withMailer<T>(run: JobRun, work: (mailer: Mailer) => Promise<T>, otherwise: T): Promise<T> {
+  if (run.mailer) return work(run.mailer);
+  if (!run.config.mail) return otherwise;
+  const mailer = createSmtpMailer(run.config.mail, { pool: true });
+  try {
+    return await work(mailer);
+  } finally {
+    mailer.close();
+  }
+}
+
+/**
+ * An update: sent on from where it stands until the deadline. A run the SMTP server stopped lets go with everyone
+ * left queued (WAITING): the scheduler starts it again within a minute or two, so a server that is down for a while
+ * holds the update up, and nobody is sent it twice.
+ */
+const runUpdate: JobRunner = (id, run) =>
+  withMailer(
+    run,
+    async (mailer) => {
+      const report = await sendUpdate(id, {
+        updates: createUpdateStore(run.store.db, run.store.dataKeys),
+        mailer,
+        root: await updatesKey(run.store),
+        site: run.origin,
+        owner: ownerFor("update"),
+        slice: { ms: msLeft(run), ...(run.now ? { now: run.now } : {}) },
+        ratePerSecond: run.config.mailRatePerSecond,
+      });
+      if (!report) return "busy";
+      log("info", "jobs.update_slice", {
+        update: id,
+        sent: report.sent,
+        failed: report.failed,
+        left: report.remaining,
+      });
+      if (report.remaining === 0) return "done";
+      return report.stopped === null ? "more" : "done";
+    },
+    "busy",
+  );
+
+/** A wave: its held people mailed until the deadline; its refusals counted on its row (invitations count themselves). */
+const runWave: JobRunner = (id, run) =>
+  withMailer(
+    run,
+    async (mailer) => {
+      const report = await continueWave(
+        {
+          store: run.store,
+          delivery: { kind: "mail", mailer },
+          accessUrl: earlyAccessBase(run.config.earlyAccessUrl),
+          siteUrl: run.origin,
+          ttlDays: run.config.inviteTtlDays,
+          referralPlaces: run.config.referralPlaces,
+          owner: ownerFor("wave"),
+          slice: { ms: msLeft(run), ...(run.now ? { now: run.now } : {}) },
+        },
+        id,
+      );
+      if (!report) return "busy";
+      await waveRecords(run.store.db, run.store.dataKeys).record(
+        id,
+        { invited: 0, refused: report.refused, stopped: report.stopped !== null },
+        [],
+      );
+      // Cancelled while this run sent: it lets everyone it still held go back to the line.
+      if ((await leaseOf(run.store.db, "wave", id))?.cancelled) await run.store.invites.finish(id);
+      return report.paused ? "more" : "done";
+    },
+    "busy",
+  );
+
+/** How long one delivery pass may take before the drain beats again (well under the lease's staleness). */
+const DRAIN_PASS_MS = 60_000;
+
+/**
+ * A webhook backlog ("Deliver everything waiting now" made every waiting event due): delivered until none is due,
+ * one event at a time under each event's own lease, so none is acknowledged twice; a 410 ends it (deliveries
+ * pause). What is not acknowledged goes back on its retry schedule, and the drain ends.
+ */
+const runDrain: JobRunner = async (id, run) => {
+  const { db } = run.store;
+  const owner = ownerFor("webhooks");
+  if (!(await takeJob(db, "webhooks", id, owner))) return "busy";
+  if (!run.config.webhook) {
+    await releaseJob(db, "webhooks", id, owner, true);
+    return "done";
+  }
+  for (;;) {
+    if (!(await beatJob(db, "webhooks", id, owner))) return "busy";
+    const left = msLeft(run);
+    // Too little time for one whole attempt: the next run goes on (an empty pass would read as "nothing due").
+    if (left < ATTEMPT_TIMEOUT_MS + 5_000) break;
+    const report = await deliverNow(run.store, run.config, "drain", Math.min(DRAIN_PASS_MS, left));
+    if (!report || report.gone || report.delivered + report.retrying + report.failed === 0) {
+      await releaseJob(db, "webhooks", id, owner, true);
+      return "done";
+    }
+  }
+  await releaseJob(db, "webhooks", id, owner, false);
+  return "more";
+};
+
+/** Every kind's runner: a kind without one cannot be started. */
+export const RUNNERS: Record<JobKind, JobRunner> = { update: runUpdate, wave: runWave, webhooks: runDrain };

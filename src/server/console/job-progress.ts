@@ -1,0 +1,125 @@
+/**
+ * What the console shows of a long job, read from its row and its people's or events' rows (the database is the
+ * one record of progress: a page shows what every run has done, whichever process ran it): counts, who started
+ * it and when, its state (running, waiting for its next run, paused with the reason, cancelled, done), and the
+ * list of jobs still open for the first page.
+ */
+import type { Db } from "../db/types";
+import { JOB_STALE_SECONDS, type JobKind, WAITING } from "../jobs";
+
+export type JobState = "running" | "waiting" | "stalled" | "paused" | "cancelled" | "done";
+
+export interface JobProgress {
+  kind: JobKind;
+  id: number;
+  /** What it is, for people: the update's subject, "Wave 12", "Webhook backlog". */
+  title: string;
+  startedBy: string | null;
+  startedAt: string;
+  /** The last time a run recorded a step. */
+  lastStepAt: string | null;
+  state: JobState;
+  pausedReason: string | null;
+  /** All it has to deal with, and how many are dealt with. */
+  total: number;
+  done: number;
+  /** The words and figures of its counts, in order (sent, failed, deferred, left…). */
+  counts: Array<[string, number]>;
+  left: number;
+}
+
+/** The state a row's columns say, by one rule for every kind. */
+const STATE = `CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
+    WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = '${WAITING}' OR j.owner IS NULL THEN 'waiting'
+    WHEN j.heartbeat_at < now() - make_interval(secs => ${JOB_STALE_SECONDS}) THEN 'stalled' ELSE 'running' END`;
+
+export const JOB_PROGRESS_SQL: Record<JobKind | "open", string> = {
+  update: `SELECT j.id, j.subject AS title, j.author AS started_by, j.created_at AS started_at, j.heartbeat_at,
+      ${STATE} AS state, j.paused_reason, j.sent, j.failed,
+      (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id) AS total,
+      (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id AND r.state = 'skipped') AS skipped,
+      (SELECT count(*)::int FROM waitlist_update_recipient r
+        WHERE r.update_id = j.id AND r.state = 'queued' AND r.tries > 0) AS deferred,
+      (SELECT count(*)::int FROM waitlist_update_recipient r
+        WHERE r.update_id = j.id AND r.state IN ('queued', 'attempted')) AS left
+    FROM waitlist_update j WHERE j.id = $1`,
+  wave: `SELECT j.id, 'Wave ' || j.id AS title, j.author AS started_by, j.started_at, j.heartbeat_at,
+      ${STATE} AS state, j.paused_reason, j.invited AS sent, j.refused AS failed, 0 AS skipped, 0 AS deferred,
+      (SELECT count(*)::int FROM waitlist w WHERE w.invite_wave_id = j.id AND w.status = 'confirmed') AS left
+    FROM waitlist_invite_wave j WHERE j.id = $1`,
+  webhooks: `SELECT j.id, 'Webhook backlog' AS title, j.author AS started_by, j.created_at AS started_at,
+      j.heartbeat_at, ${STATE} AS state, j.paused_reason, j.total,
+      (SELECT count(*)::int FROM waitlist_webhook_event e WHERE e.state = 'delivered' AND e.delivered_at >= j.created_at) AS sent,
+      (SELECT count(*)::int FROM waitlist_webhook_event e
+        WHERE e.state <> 'delivered' AND e.last_attempt_at >= j.created_at) AS failed,
+      0 AS skipped, 0 AS deferred,
+      (SELECT count(*)::int FROM waitlist_webhook_event e WHERE e.state = 'pending' AND e.next_attempt_at <= now()) AS left
+    FROM waitlist_webhook_drain j WHERE j.id = $1`,
+
+  /** Every job not finished, newest first per kind: the first page's list. */
+  open: `SELECT 'update' AS kind, id FROM waitlist_update WHERE finished_at IS NULL
+  UNION ALL SELECT 'wave', id FROM waitlist_invite_wave WHERE finished_at IS NULL
+  UNION ALL SELECT 'webhooks', id FROM waitlist_webhook_drain WHERE finished_at IS NULL
+  ORDER BY 1, 2 DESC LIMIT 20`,
+};
+
+type Row = {
+  id: number;
+  title: string;
+  started_by: string | null;
+  started_at: unknown;
+  heartbeat_at: unknown;
+  state: JobState;
+  paused_reason: string | null;
+  sent: number;
+  failed: number;
+  skipped: number;
+  deferred: number;
+  left: number;
+  total?: number;
+};
+
+const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
+
+export async function jobProgress(db: Db, kind: JobKind, id: number): Promise<JobProgress | null> {
+  const [row] = await db.query<Row>(JOB_PROGRESS_SQL[kind], [id]);
+  if (!row) return null;
+  const [sent, failed, skipped, deferred, left] = [row.sent, row.failed, row.skipped, row.deferred, row.left].map(
+    Number,
+  ) as [number, number, number, number, number];
+  const words: Record<JobKind, [string, string]> = {
+    update: ["sent", "failed"],
+    wave: ["invited", "refused"],
+    webhooks: ["delivered", "not acknowledged"],
+  };
+  // An update's total is its recipients; a wave's, whom it invited, refused and still holds; a backlog's, what
+  // was waiting when it was pressed, or more if more came since.
+  const done = sent + failed + skipped;
+  const total = Math.max(Number(row.total ?? 0), done + left);
+  const counts: Array<[string, number]> = [
+    [words[kind][0], sent],
+    [words[kind][1], failed],
+  ];
+  if (kind === "update") counts.push(["deferred", deferred], ["skipped", skipped]);
+  counts.push(["left", left]);
+  return {
+    kind,
+    id: Number(row.id),
+    title: row.title,
+    startedBy: row.started_by,
+    startedAt: iso(row.started_at) ?? "",
+    lastStepAt: iso(row.heartbeat_at),
+    state: row.state,
+    pausedReason: row.paused_reason,
+    total,
+    done: kind === "webhooks" ? Math.max(0, total - left) : done,
+    counts,
+    left,
+  };
+}
+
+export async function openJobs(db: Db): Promise<JobProgress[]> {
+  const rows = await db.query<{ kind: JobKind; id: number }>(JOB_PROGRESS_SQL.open);
+  const found = await Promise.all(rows.map((row) => jobProgress(db, row.kind, Number(row.id))));
+  return found.filter((job): job is JobProgress => job !== null);
+}

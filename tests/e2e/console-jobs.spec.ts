@@ -1,0 +1,177 @@
+/**
+ * Long jobs in the console, in a real browser at both sizes, against a server of its own (npm start's local
+ * Netlify, whose background function runs the job) and a real SMTP server on 127.0.0.1: a wave's own page while it
+ * runs (its bar, counts, a refresh every few seconds), paused (no refresh, Resume), and done; the first page's
+ * list of open jobs; the webhook banner while a receiver fails. Axe on each, no sideways scrolling, 0 scripts, and
+ * a screenshot of each state (in the test's output folder). Below the browser: tests/integration/console-waves.test.ts
+ * and jobs-background.test.ts.
+ */
+import type { Page } from "@playwright/test";
+import type { Store } from "../../src/server/app/store";
+import { startSmtp, type TestSmtp } from "../integration/smtp";
+import { startWebhookReceiver } from "../integration/webhook-receiver";
+import { test as base, expect, expectNoAxeViolations } from "./fixtures";
+
+const ADMIN = "ops@noosphere.test";
+const SECRET = "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+
+const test = base.extend<{ smtp: TestSmtp }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's parameters; this one needs none
+  smtp: async ({}, use) => {
+    const smtp = await startSmtp();
+    await use(smtp);
+    await smtp.close();
+  },
+});
+
+// A server of its own, a wave and a backlog each: more than the default 30 s on a loaded machine.
+test.describe.configure({ timeout: 240_000 });
+
+const env = (smtp: TestSmtp, extra: Record<string, string> = {}) => ({
+  // A held message must outlast the checks made while it is held: the mailer's 20 s of silence, lengthened.
+  SMTP_URL: `${smtp.url}?socketTimeout=180000`,
+  MAIL_FROM: "Noosphere <hello@noosphere.test>",
+  ADMIN_EMAILS: ADMIN,
+  EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
+  ...extra,
+});
+
+const seedConfirmed = (n: number) => async (store: Store) => {
+  await store.db.query(
+    `INSERT INTO waitlist (name, email, status, created_at)
+     SELECT 'Person ' || g, 'p' || g || '@example.com', 'confirmed', timestamptz '2026-01-01' + g * interval '1 minute'
+     FROM generate_series(1, $1::int) AS g`,
+    [n],
+  );
+};
+
+async function signIn(page: Page, smtp: TestSmtp, site: string) {
+  await page.goto(`${site}/admin`);
+  await page.getByLabel("Email").fill(ADMIN);
+  await page.getByRole("button", { name: "Send me a sign-in link" }).click();
+  const [mail] = await smtp.waitFor(ADMIN);
+  await page.goto(mail?.links[0] ?? "");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Waitlist" })).toBeVisible();
+}
+
+/**
+ * Axe, no sideways scrolling, no script, and a screenshot named for the state and the viewport. A page that
+ * refreshes itself is checked as loaded again with its refresh taken out (its presence is asserted apart): axe on a
+ * loaded machine can outlast the 3 seconds, and a reload under it is no finding.
+ */
+async function check(page: Page, name: string) {
+  if ((await page.locator('meta[http-equiv="refresh"]').count()) > 0) {
+    const url = page.url();
+    await page.route(url, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/\n<meta http-equiv="refresh" content="\d+">/, "");
+      await route.fulfill({ response, body });
+    });
+    await page.goto(url);
+    await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+  }
+  await expectNoAxeViolations(page);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(wide, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+  expect(await page.locator("script").count()).toBe(0);
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  await page.unrouteAll();
+}
+
+test("a wave's own page: running with its bar and refresh, paused, resumed to the end", async ({
+  page,
+  ownServer,
+  smtp,
+}) => {
+  const server = await ownServer(env(smtp), seedConfirmed(6));
+  await signIn(page, smtp, server.url);
+  // The third invitation waits at its RCPT TO until the test lets it go: the wave is caught running.
+  const held = smtp.hold("rcpt", "p3@example.com");
+  await page.getByLabel("How many").fill("6");
+  await page.getByRole("button", { name: "Preview" }).click();
+  await page.getByRole("button", { name: "Invite 6" }).click();
+  await held.reached;
+  await expect(page.getByRole("heading", { level: 1, name: /^Wave \d+$/ })).toBeVisible();
+  await expect(page.getByRole("status").last()).toHaveText("Running");
+  const bar = page.getByRole("progressbar");
+  await expect(bar).toHaveAttribute("max", "6");
+  await expect(bar).toHaveAttribute("value", "2");
+  await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "3");
+  await expect(page.locator("dl.facts")).toContainText(`Started by${ADMIN}`);
+  await check(page, "wave-running");
+
+  // The first page lists it with its bar.
+  await page.goto(`${server.url}/admin`);
+  const open = page.getByRole("region", { name: "Running now" });
+  await expect(open.getByRole("progressbar")).toHaveAttribute("value", "2");
+  await check(page, "first-page-running");
+  await open.getByRole("link", { name: "Its page" }).click();
+
+  await page.getByRole("button", { name: "Pause" }).click();
+  await expect(page.getByRole("status").first()).toHaveText("Paused: the run stops before its next message.");
+  held.release();
+  await expect(page.getByRole("status").last()).toHaveText(
+    `Paused: paused by ${ADMIN}. Nothing more is sent until it is resumed.`,
+  );
+  await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+  await check(page, "wave-paused");
+
+  await page.getByRole("button", { name: "Resume" }).click();
+  await expect(page.getByRole("status").last()).toHaveText("Done", { timeout: 20_000 });
+  await expect(page.getByRole("progressbar")).toHaveAttribute("value", "6");
+  await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Pause" })).toHaveCount(0);
+  await check(page, "wave-done");
+  const invited = await Promise.all(Array.from({ length: 6 }, (_, i) => smtp.waitFor(`p${i + 1}@example.com`)));
+  expect(invited.map((mails) => mails.length)).toEqual([1, 1, 1, 1, 1, 1]);
+});
+
+test("the first page's banner while webhook deliveries fail; the log reads on a phone", async ({
+  page,
+  ownServer,
+  smtp,
+}) => {
+  const receiver = await startWebhookReceiver(SECRET);
+  receiver.state.answer = () => 500;
+  receiver.state.body = () => "Internal Server Error";
+  try {
+    const server = await ownServer(env(smtp, { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET }), async (store) => {
+      await store.db.query(
+        `INSERT INTO waitlist_webhook_event (id, type, occurred_at, state, attempts, last_status, last_answer,
+           last_error, last_attempt_at, next_attempt_at)
+         SELECT 'msg_' || lpad(to_hex(g), 32, '0'), 'webhook.test', now() - interval '10 minutes', 'pending', 1, 500,
+           'Internal Server Error', 'answered 500', now() - interval '9 minutes', now() + interval '1 hour'
+         FROM generate_series(1, 3) AS g`,
+      );
+    });
+    await signIn(page, smtp, server.url);
+    const banner = page.getByRole("alert").filter({ hasText: "Webhook deliveries are failing" });
+    await expect(banner).toContainText(
+      "Webhook deliveries are failing: the oldest waiting event is 10 minutes old. 3 waiting. Last answer: answered 500: Internal Server Error.",
+    );
+    await check(page, "webhook-banner");
+    await banner.getByRole("link", { name: "Open the delivery log" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
+    await expect(page.locator("tr.failing")).toHaveCount(3);
+    await page.getByRole("link", { name: "Failed (0)" }).click();
+    await expect(page.getByText("No failed events.")).toBeVisible();
+    await page.getByRole("link", { name: "Waiting (3)" }).click();
+    await expect(page.getByRole("link", { name: "Waiting (3)" })).toHaveAttribute("aria-current", "page");
+    await check(page, "webhook-log");
+
+    // The receiver comes back: everything waiting goes now, in the background, once each.
+    receiver.state.answer = () => 200;
+    await page.getByRole("button", { name: "Deliver everything waiting now" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Webhook backlog" })).toBeVisible();
+    await expect(page.getByRole("status").last()).toHaveText("Done", { timeout: 20_000 });
+    await check(page, "webhook-drained");
+    expect(receiver.acknowledged()).toHaveLength(3);
+    expect(new Set(receiver.acknowledged().map((d) => d.id)).size).toBe(3);
+    await page.goto(`${server.url}/admin`);
+    await expect(page.getByText("Webhook deliveries are failing")).toHaveCount(0);
+  } finally {
+    await receiver.close();
+  }
+});
