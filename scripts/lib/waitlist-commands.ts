@@ -11,6 +11,7 @@ import { ENTRY_STATUSES } from "../../src/server/entry";
 import { previewWave, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { runOwner } from "../../src/server/run/owner";
+import { suppressedMailer } from "../../src/server/suppression";
 import { checkDraft, createUpdateStore, NOBODY_TO_REACH, sendUpdate, updatesKey } from "../../src/server/updates";
 import { SITE } from "../../src/site";
 
@@ -57,7 +58,7 @@ export async function invite({ store, source, next, yes, base }: InviteRun): Pro
   const write = (text: string) =>
     new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
   const mail = getConfig().mail;
-  const mailer = mail ? createSmtpMailer(mail, { pool: true }) : null;
+  const mailer = mail ? suppressedMailer(createSmtpMailer(mail, { pool: true }), getConfig(), async () => store) : null;
   if (!mailer) await write("email,name,invite_url\r\n");
   const report = await runWave({
     store,
@@ -180,7 +181,7 @@ export async function update({ store, source, subject, body, yes, fail }: Update
   // The words are the ticket: two runs of one command started at once make one update, and one run sends it.
   const ticket = createHash("sha256").update(`${draft.subject}\n${draft.body}`).digest("hex");
   const id = same ? same.id : (await updates.create(draft.subject, draft.body, "CLI", ticket)).id;
-  const mailer = createSmtpMailer(config.mail, { pool: true });
+  const mailer = suppressedMailer(createSmtpMailer(config.mail, { pool: true }), config, async () => store);
   const report = await sendUpdate(id, {
     updates,
     mailer,

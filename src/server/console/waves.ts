@@ -26,6 +26,7 @@ import {
 import { log } from "../log";
 import { createSmtpMailer } from "../mail/mailer";
 import type { Store } from "../store/types";
+import { suppressedMailer } from "../suppression";
 import { adminIdentity } from "./identity";
 import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, message, page } from "./pages";
 import { TICKET_PATTERN, waveRecords } from "./wave-record";
@@ -90,7 +91,9 @@ export async function invite(request: WaveRequest): Promise<Response> {
     if (!claim.claimed) return seeOther(`${CONSOLE_PATH}?wave=${claim.wave}`);
     wave = claim.wave;
   }
-  const mailer = config.mail ? createSmtpMailer(config.mail, { pool: true }) : null;
+  const mailer = config.mail
+    ? suppressedMailer(createSmtpMailer(config.mail, { pool: true }), config, async () => store)
+    : null;
   let csv = "email,name,invite_url\r\n";
   const fileIds: number[] = [];
   const options: WaveOptions = {

@@ -24,6 +24,7 @@ import { mailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendRemovalLink, sendStatusEmail } from "../mail/send";
 import { rootKey } from "../secret";
+import { suppressedMailer } from "../suppression";
 import { hashToken, newToken } from "../tokens";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */
@@ -90,7 +91,7 @@ export function createLinksHandler(deps: ServerDeps) {
         );
         log("info", "waitlist.confirm", { outcome, referral: referral ?? null });
         if (outcome !== "confirmed" || !email) return seeOther(OUTCOME_PAGES[outcome]);
-        const mailer = (deps.mailer ?? mailerFor)(config);
+        const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
         if (mailer) {
           const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
           const site = siteOrigin(config, context, req);
@@ -132,7 +133,7 @@ async function requestRemoval(
   if (email === "" || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) {
     return page(400, "Please check the address", "Please enter the e-mail address you signed up with.");
   }
-  const mailer = (deps.mailer ?? mailerFor)(config);
+  const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
   if (!mailer) {
     return page(
       503,

@@ -21,6 +21,7 @@ import { mailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendConfirmation, sendStatusLink } from "../mail/send";
 import { rootKey } from "../secret";
+import { suppressedMailer } from "../suppression";
 
 /** Where the answer is told (a notice page: src/lib/waitlist/consent.ts NOTICES). */
 export const LINK_SENT_PAGE = "/waitlist/link/sent";
@@ -49,7 +50,7 @@ export function createStatusLinkHandler(deps: ServerDeps) {
     if (email === "" || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) {
       return page(400, "Please check the address", "Please enter the e-mail address you signed up with.");
     }
-    const mailer = (deps.mailer ?? mailerFor)(config);
+    const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
     if (!mailer) {
       return page(
         503,

@@ -21,6 +21,7 @@ import { mailerFor } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
 import { referralOf } from "../referrals";
 import { type RootKey, rootKey } from "../secret";
+import { suppressedMailer } from "../suppression";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 
 /** 16 KiB: ten times the largest valid sign-up. */
@@ -103,7 +104,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
     }
     const form = type === FORM_TYPE;
     const config = deps.config();
-    const mailer = (deps.mailer ?? mailerFor)(config);
+    const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
     const reply = answer(form, mailer !== null);
     // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
     if (isCrossSite(req, config, context)) return reply.error(403, "Sign-ups are accepted from this site only.");
