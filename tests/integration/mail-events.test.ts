@@ -257,7 +257,7 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
       SubscriptionConfirmation: ["Message", "MessageId", "SubscribeURL", "Timestamp", "Token", "TopicArn", "Type"],
     } as const;
     /** Signs as SNS does (AWS's documented string to sign, written out here independently of the verifier). */
-    const sns = (fields: Record<string, string>, version: "1" | "2" = "2") => {
+    const sns = (fields: Record<string, string>, version: "1" | "2" = "2"): Record<string, string> => {
       const type = fields["Type"] as keyof typeof FIELDS;
       const text = FIELDS[type]
         .filter((name) => fields[name] !== undefined)
@@ -308,7 +308,7 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
       };
       expect((await post("ses", JSON.stringify(lookalike))).status).toBe(401);
       const tampered = sns(notification(bounce("someone@example.com")));
-      tampered.Message = JSON.stringify(bounce("ses@example.com"));
+      tampered["Message"] = JSON.stringify(bounce("ses@example.com"));
       expect((await post("ses", JSON.stringify(tampered))).status).toBe(401);
       const stale = sns(
         notification(bounce("ses@example.com"), { Timestamp: new Date(Date.now() - 6 * 60_000).toISOString() }),
