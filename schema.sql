@@ -572,3 +572,12 @@ $fn$;
 
 CREATE TRIGGER mail_suppression_webhook AFTER INSERT OR UPDATE ON mail_suppression
   FOR EACH ROW EXECUTE FUNCTION mail_suppression_webhook_trigger();
+
+-- One reminder, never two: a row per person and kind, written before the reminder goes (its primary key is the
+-- claim: of two runs at once, one inserts it and sends, the other finds it taken).
+CREATE TABLE mail_reminder (
+  waitlist_id bigint NOT NULL REFERENCES waitlist (id) ON DELETE CASCADE,
+  kind text NOT NULL CONSTRAINT mail_reminder_kind_check CHECK (kind IN ('confirm', 'invite')),
+  sent_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (waitlist_id, kind)
+);

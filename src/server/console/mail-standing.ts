@@ -1,6 +1,7 @@
 /**
  * A person's standing with the mail, on their page (person.ts): whether their mailbox is suppressed, why, since
- * when, on what evidence (the SMTP answer or the provider's event), lifted by whom; and the two actions on it,
+ * when, on what evidence (the SMTP answer or the provider's event), lifted by whom; their reminder, if one went;
+ * and the two actions on it,
  * each audited: Lift (mail may go again: a new bounce suppresses it again) and Stop all mail (an operator's
  * suppression). In its own file so the page only places it.
  */
@@ -8,6 +9,7 @@ import { audit } from "../audit";
 import { escapeHtml as h } from "../http/form-page";
 import { seeOther } from "../http/responses";
 import { mailboxKey } from "../mail/mailbox";
+import { createReminderStore } from "../reminders";
 import type { RootKey } from "../secret";
 import type { Store } from "../store/types";
 import { createSuppressionStore, type SuppressionReason } from "../suppression";
@@ -27,7 +29,16 @@ const keyOf = async (store: Store, email: string) => mailboxKey((await store.sec
 
 /** The section's HTML: the suppression (or none) and the form with the action that applies. */
 export async function mailStandingSection(store: Store, id: number, email: string): Promise<string> {
-  const row = await createSuppressionStore(store.db).get(await keyOf(store, email));
+  const [row, reminders] = await Promise.all([
+    createSuppressionStore(store.db).get(await keyOf(store, email)),
+    createReminderStore(store.db).of(id),
+  ]);
+  const reminded = reminders
+    .map(
+      (r) =>
+        `<p>Reminded ${r.kind === "confirm" ? "to confirm" : "of their invitation"} ${when(r.sentAt)} UTC (one reminder, never two).</p>`,
+    )
+    .join("");
   const active = row !== null && row.liftedAt === null;
   const said = row
     ? `<p${active ? ' class="error"' : ""}>${active ? "No e-mail goes to this address" : "Suppressed, then lifted"}: ${h(REASONS[row.reason])}, ${when(row.suppressedAt)} UTC, from ${h(row.source)}.</p>
@@ -36,7 +47,7 @@ export async function mailStandingSection(store: Store, id: number, email: strin
   const button = active
     ? `<button type="submit" name="action" value="lift">Lift the suppression</button>`
     : `<button type="submit" name="action" value="suppress" class="quiet">Stop all mail to this address</button>`;
-  return `<section aria-labelledby="mail"><h2 id="mail">Mail</h2>${said}
+  return `<section aria-labelledby="mail"><h2 id="mail">Mail</h2>${said}${reminded}
 <form method="post" action="${CONSOLE_PATHS.person}"><input type="hidden" name="id" value="${id}"><div class="row">${button}</div></form></section>`;
 }
 

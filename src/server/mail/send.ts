@@ -16,7 +16,7 @@ const link = (site: string, path: string, token: string) => `${site}${path}?toke
  * again) and logged without the address. Never throws: it runs after the answer, which is the same either way.
  */
 export async function issueAndSend(
-  kind: "confirmation" | "removal" | "status",
+  kind: "confirmation" | "removal" | "status" | "reminder",
   tokens: number,
   consent: Pick<ConsentStore, "mailboxSent">,
   mailboxKey: string,
