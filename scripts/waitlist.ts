@@ -3,14 +3,16 @@
  *   count                                      every status, sign-ups per day and top sources for 14 days
  *   export [--format csv|mail-csv|json] [--since DATE] [--confirmed-only]   entries to standard output, streamed
  *   invite --next N [--yes]                    lets the N oldest confirmed in (a dry run without --yes)
- *   update --subject S --body-file F [--yes]   writes to the people who said yes to updates (a dry run without --yes)
- *   webhooks deliver                           delivers the webhook events that are due, now
+ *   update --subject S --body-file F [--again] [--yes]   writes to the people who said yes to updates (a dry run
+ *                                              without --yes; --again: the same words to those who have not had them)
+ *   webhooks deliver | off                     delivers the webhook events that are due, now; or stops recording them
  *   purge-pending --older-than 14d [--yes]     deletes never-confirmed sign-ups (a dry run without --yes)
  *   encrypt                                    seals every row not yet under DATA_KEY (resumable)
  *   reminders [--yes]                          one reminder to confirm, to those due one (a dry run without --yes)
  * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
  * Any failure is one line on standard error and exit status 2 (1: a wave some of whose e-mails were refused);
- * only `invite --yes`, `update --yes` and `purge-pending --yes` change anything.
+ * only `invite --yes`, `update --yes`, `purge-pending --yes`, `encrypt`, `webhooks deliver` and `webhooks off` change
+ * anything, and each is in the audit log: an entry when it starts, before its first effect, and one when it ends.
  */
 import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
@@ -19,7 +21,7 @@ import { parseArgs } from "node:util";
 import { PURGE_MIN_DAYS } from "../src/lib/waitlist/consent";
 import { allowEmbeddedDatabase, openStore } from "../src/server/app/instance";
 import type { Store } from "../src/server/app/store";
-import { audit } from "../src/server/audit";
+import { type AuditedAction, audit, auditStart } from "../src/server/audit";
 import { getConfig } from "../src/server/config";
 import { DataKeyError } from "../src/server/data-key";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
@@ -28,7 +30,7 @@ import { openPgliteDb } from "../src/server/db/pglite";
 import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export/rows";
 import { earlyAccessBase, InviteConfigError } from "../src/server/invitations/wave";
 import { logToStandardError } from "../src/server/log";
-import { deliverNow, missingWebhookKeys } from "../src/server/webhooks";
+import { deliverNow, missingWebhookKeys, stopWebhookEvents } from "../src/server/webhooks";
 import { explainDbError } from "./lib/db-errors";
 import { reminders } from "./lib/reminders-command";
 import { count, encrypt, invite, update } from "./lib/waitlist-commands";
@@ -56,8 +58,11 @@ Commands:
     --body-file PATH          required: the plain text (at most 100 KB); links are made clickable
     --yes                     really send; without it, only says how many it would reach. Killed or cut off?
                               Run the same command again: it goes on where it stopped, nobody mailed twice
+    --again                   once it is sent: the same words to those who have not received them
   webhooks deliver            delivers the webhook events that are due now (needs WEBHOOK_URL and WEBHOOK_SECRET);
                               the scheduled function does the same every minute
+  webhooks off                stops the database recording events (any process with WEBHOOK_URL switches it on
+                              again; nothing without it ever switches it off): for webhooks given up for good
   purge-pending               deletes sign-ups never confirmed (only when confirmation by e-mail is on)
     --older-than 14d          required: untouched for that long (days, e.g. 14d; or hours, e.g. 36h)
     --yes                     really delete; without it, only says how many would go
@@ -87,6 +92,7 @@ const { positionals, values } = (() => {
         subject: { type: "string" },
         "body-file": { type: "string" },
         yes: { type: "boolean" },
+        again: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -129,9 +135,16 @@ if (command === "invite") {
 }
 
 if (command === "webhooks") {
-  if (positionals[1] !== "deliver") fail('webhooks needs what to do: "webhooks deliver"');
+  if (positionals[1] !== "deliver" && positionals[1] !== "off") {
+    fail('webhooks needs what to do: "webhooks deliver" or "webhooks off"');
+  }
   if (getConfig().webhookProblem) fail(getConfig().webhookProblem as string);
-  if (!getConfig().webhook) fail("webhooks are off: set WEBHOOK_URL and WEBHOOK_SECRET to deliver them.");
+  if (positionals[1] === "deliver" && !getConfig().webhook) {
+    fail("webhooks are off: set WEBHOOK_URL and WEBHOOK_SECRET to deliver them.");
+  }
+  if (positionals[1] === "off" && getConfig().webhook) {
+    fail("WEBHOOK_URL is set for this command: unset it to stop recording events. Nothing was changed.");
+  }
 }
 
 let body = "";
@@ -195,15 +208,43 @@ try {
 }
 
 let exitCode = 0;
+/**
+ * A command that changes something is in the audit log from its start, before its first effect (a run killed
+ * half-way leaves that entry), and completed with what it did when it ends (audit/index.ts).
+ */
+let entry: AuditedAction | null = null;
+const counts: Record<string, unknown> = {};
+const starting = (action: string, details: Record<string, unknown>) => async () => {
+  entry = await auditStart(store.db, "CLI", action, details);
+};
 try {
   if (command === "count") {
     await count(store, source);
   } else if (command === "invite") {
-    exitCode = await invite({ store, source, next, yes: values.yes ?? false, base: accessUrl as URL });
-    if (values.yes) await audit(store.db, "CLI", "wave", { size: next, exit: exitCode });
+    const yes = values.yes ?? false;
+    const base = accessUrl as URL;
+    exitCode = await invite({ store, source, next, yes, base, counts, starting: starting("wave", { size: next }) });
   } else if (command === "update") {
-    exitCode = await update({ store, source, subject: values.subject ?? "", body, yes: values.yes ?? false, fail });
-    if (values.yes) await audit(store.db, "CLI", "update", { subject: values.subject ?? "", exit: exitCode });
+    const subject = values.subject ?? "";
+    exitCode = await update({
+      store,
+      source,
+      subject,
+      body,
+      yes: values.yes ?? false,
+      again: values.again ?? false,
+      fail,
+      counts,
+      starting: starting("update", { subject, again: values.again ?? false }),
+    });
+  } else if (command === "webhooks" && positionals[1] === "off") {
+    await starting("webhooks-off", {})();
+    const stopped = await stopWebhookEvents(store, config);
+    console.log(
+      stopped
+        ? `Webhook events are no longer recorded in ${source}; a process with WEBHOOK_URL switches recording on again.`
+        : "WEBHOOK_URL is set for this command: nothing was changed.",
+    );
   } else if (command === "webhooks") {
     // Before any claim: an event this process cannot open (sealed under a key it does not hold, its row removed or
     // sealed again since) would only be given back, and the run would say nothing useful.
@@ -214,7 +255,9 @@ try {
         `waiting webhook events are sealed under key ${missing.join(", ")}, but ${config.dataKeys ? "DATA_KEY (and DATA_KEY_PREVIOUS) is another key" : "DATA_KEY is not set"}: set the key they were sealed with. Nothing was sent.`,
       );
     }
+    await starting("webhooks-deliver", {})();
     const report = await deliverNow(store, config, "cli");
+    Object.assign(counts, { delivered: report?.delivered ?? 0, retrying: report?.retrying ?? 0 });
     console.log(
       `Webhooks in ${source}: ${report?.delivered ?? 0} delivered, ${report?.retrying ?? 0} to be tried again, ${report?.failed ?? 0} failed for good${report?.gone ? "; the receiver answered 410 Gone: deliveries are paused until re-enabled in the console" : ""}.`,
     );
@@ -231,13 +274,15 @@ try {
     }
     await audit(store.db, "CLI", "export", { via: "cli", format, bytes, confirmedOnly });
   } else if (command === "encrypt") {
+    if (config.dataKeys) await starting("encrypt", { key: config.dataKeys.current.id })();
     exitCode = await encrypt(store, config, source, fail);
   } else if (command === "reminders") {
     exitCode = await reminders(store, config, source, values.yes ?? false);
   } else {
     const apply = values.yes ?? false;
+    if (apply) await starting("purge-pending", { olderThanHours })();
     const { matched, purged } = await store.purgePending(olderThanHours, apply);
-    if (apply) await audit(store.db, "CLI", "purge-pending", { olderThanHours, purged });
+    Object.assign(counts, { purged });
     const what = `${matched} pending sign-up${matched === 1 ? "" : "s"} untouched for ${values["older-than"]}`;
     console.log(
       apply
@@ -246,8 +291,10 @@ try {
     );
   }
 } catch (error) {
+  await (entry as AuditedAction | null)?.end({ ...counts, error: explainDbError(error, connection) });
   await store.close().catch(() => {});
   fail(`cannot ${command === "invite" ? "invite in" : "read"} ${explainDbError(error, connection)}`);
 }
+await (entry as AuditedAction | null)?.end({ ...counts, exit: exitCode });
 await store.close();
 process.exitCode = exitCode;

@@ -4,9 +4,9 @@
  */
 import type { Config } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
+import { databaseKey } from "../../src/server/crypto/keys";
 import { describeError, log } from "../../src/server/log";
 import { keyMailboxes } from "../../src/server/referrals/mailbox-keys";
-import type { RootKey } from "../../src/server/secret";
 
 /** The run's share of a scheduled function's 30 s: a batch started before it ends well within the rest. */
 const RUN_MS = 20_000;
@@ -16,7 +16,7 @@ export default async (): Promise<Response> => {
   try {
     const store = await getStore();
     // The database's own secret, as the sign-up keys its rows with (never RATE_LIMIT_SECRET): the keys must match.
-    const root = (await store.secret()) as RootKey;
+    const root = await databaseKey(store);
     const run = await keyMailboxes({ db: store.db, dataKeys: store.dataKeys, root, deadline: started + RUN_MS });
     if (run.keyed > 0 || run.unreadable > 0)
       log(run.unreadable > 0 ? "warn" : "info", "referrals.mailboxes_keyed", { ...run });

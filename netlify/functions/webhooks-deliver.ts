@@ -7,7 +7,7 @@ import type { Config } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
-import { deliverNow, syncWebhooks } from "../../src/server/webhooks";
+import { deliverNow } from "../../src/server/webhooks";
 
 /** The run's share of a scheduled function's 30 s: the rest is room for recording and answering. */
 const RUN_MS = 25_000;
@@ -16,11 +16,9 @@ export default async (): Promise<Response> => {
   const started = Date.now();
   const config = getConfig();
   try {
-    // Webhooks unset (or unset since): the database stops recording events for nobody.
-    if (!config.webhook) {
-      await syncWebhooks(await getStore(), config);
-      return new Response(null, { status: 204 });
-    }
+    // Webhooks unset here: nothing to deliver. Recording stays as it is: another deployment on this database may
+    // deliver them (src/server/webhooks/index.ts, recordWebhookEvents).
+    if (!config.webhook) return new Response(null, { status: 204 });
     const store = await getStore();
     await deliverNow(store, config, "scheduled", RUN_MS - (Date.now() - started));
     return new Response(null, { status: 204 });

@@ -3,7 +3,6 @@
  * (scripts/waitlist.ts parses the arguments and opens it).
  */
 
-import { createHash } from "node:crypto";
 import type { Store } from "../../src/server/app/store";
 import { getConfig, type ServerConfig } from "../../src/server/config";
 import { visibleControls } from "../../src/server/csv";
@@ -12,7 +11,16 @@ import { previewWave, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { runOwner } from "../../src/server/run/owner";
 import { suppressedMailer } from "../../src/server/suppression";
-import { checkDraft, createUpdateStore, NOBODY_TO_REACH, sendUpdate, updatesKey } from "../../src/server/updates";
+import {
+  checkDraft,
+  createUpdateStore,
+  findSameUpdate,
+  NOBODY_TO_REACH,
+  sendAgain,
+  sendUpdate,
+  startUpdate,
+  updatesKey,
+} from "../../src/server/updates";
 import { SITE } from "../../src/site";
 
 interface InviteRun {
@@ -24,13 +32,17 @@ interface InviteRun {
   yes: boolean;
   /** The product's sign-up page the invite links lead to. */
   base: URL;
+  /** Filled with what the wave did, for the audit log's completion entry. */
+  counts?: Record<string, unknown>;
+  /** Called once it is sure to act, before the first effect: the audit log's "started" entry. */
+  starting?: () => Promise<void>;
 }
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 const day = (iso: string | null) => iso?.slice(0, 10) ?? "";
 
 /** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations/wave.ts). */
-export async function invite({ store, source, next, yes, base }: InviteRun): Promise<number> {
+export async function invite({ store, source, next, yes, base, counts, starting }: InviteRun): Promise<number> {
   const places = getConfig().referralPlaces;
   const preview = await previewWave(store, next, places);
   const how = getConfig().mail ? "by e-mail" : "as CSV on standard output (mail is off)";
@@ -57,6 +69,7 @@ export async function invite({ store, source, next, yes, base }: InviteRun): Pro
   }
   const write = (text: string) =>
     new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
+  await starting?.();
   const mail = getConfig().mail;
   const mailer = mail ? suppressedMailer(createSmtpMailer(mail, { pool: true }), getConfig(), async () => store) : null;
   if (!mailer) await write("email,name,invite_url\r\n");
@@ -70,6 +83,7 @@ export async function invite({ store, source, next, yes, base }: InviteRun): Pro
     referralPlaces: places,
   });
   mailer?.close();
+  Object.assign(counts ?? {}, { invited: report.invited, refused: report.refused, resumed: report.resumed });
   // With mail off, standard output is the CSV: the summary goes to standard error.
   const say = mailer ? console.log : console.error;
   const done = `${plural(report.invited, "person", "people")} invited ${mailer ? "(e-mails accepted by the SMTP server)" : "(their rows are above)"}`;
@@ -148,39 +162,66 @@ interface UpdateCommand {
   subject: string;
   body: string;
   yes: boolean;
+  /** --again: the same words to those who have not received them, once the update is finished. */
+  again?: boolean;
   fail: (message: string) => never;
+  /** Filled with what the run did, for the audit log's completion entry. */
+  counts?: Record<string, unknown>;
+  /** Called once it is sure to act, before the first effect: the audit log's "started" entry. */
+  starting?: () => Promise<void>;
 }
 
 /**
  * `update`: a dry run says how many people the update would reach; with --yes it sends it (src/server/updates/),
- * or goes on with the same update (same subject and body) where a killed or cut run left it.
+ * or goes on with the same update (same subject and body) where a killed or cut run left it: the words are the
+ * update (updates/start.ts), for the CLI as for the console. Once finished, the same words again need --again,
+ * which reaches only those who have not received them.
  */
-export async function update({ store, source, subject, body, yes, fail }: UpdateCommand): Promise<number> {
+export async function update(command: UpdateCommand): Promise<number> {
+  const { store, source, subject, body, yes, again, fail, counts, starting } = command;
   const config = getConfig();
   const checked = checkDraft(subject, body);
   if ("problem" in checked) return fail(`${checked.problem} Nothing was sent.`);
   const { draft } = checked;
   if (!config.mail) return fail("updates need e-mail: set SMTP_URL and MAIL_FROM. Nothing was sent.");
   const updates = createUpdateStore(store.db, store.dataKeys);
-  const same = await updates.same(draft.subject, draft.body);
+  const same = await findSameUpdate(updates, draft);
+  const sentOn = same?.since?.toISOString().slice(0, 10) ?? "";
   if (same?.finished) {
-    fail(
-      `this update ("${visibleControls(draft.subject)}") was sent on ${same.createdAt.toISOString().slice(0, 10)} to ${plural(same.sent, "person", "people")}; to send another, change its subject or text. Nothing was sent.`,
-    );
+    const left = await updates.againAudience(draft.subject, draft.body);
+    const already = `this update ("${visibleControls(draft.subject)}") was sent on ${sentOn} to ${plural(same.sent, "person", "people")}`;
+    if (!again) {
+      fail(
+        left > 0
+          ? `${already}; --again sends it to the ${plural(left, "person who has", "people who have")} not received it, or change its subject or text to send another. Nothing was sent.`
+          : `${already}; everyone who said yes to updates has received it: to send another, change its subject or text. Nothing was sent.`,
+      );
+    }
+    if (left === 0) fail(`${already}; everyone who said yes to updates has received it. Nothing was sent.`);
+    if (!yes) {
+      console.log(
+        `Dry run: would send "${visibleControls(draft.subject)}" again to the ${plural(left, "person who has", "people who have")} not received it, in ${source}. Run again with --yes to send it.`,
+      );
+      return 0;
+    }
   }
   const audience = await updates.audience();
   if (!same && audience === 0) fail(`${NOBODY_TO_REACH} Nothing was sent.`);
   if (!yes) {
     console.log(
       same
-        ? `Dry run: this update was started on ${same.createdAt.toISOString().slice(0, 10)} and is not finished; --yes goes on where it stopped, in ${source}.`
+        ? `Dry run: this update was started on ${sentOn} and is not finished; --yes goes on where it stopped, in ${source}.`
         : `Dry run: would send "${visibleControls(draft.subject)}" to ${plural(audience, "person", "people")} who said yes to updates, in ${source}. Run again with --yes to send it.`,
     );
     return 0;
   }
-  // The words are the ticket: two runs of one command started at once make one update, and one run sends it.
-  const ticket = createHash("sha256").update(`${draft.subject}\n${draft.body}`).digest("hex");
-  const id = same ? same.id : (await updates.create(draft.subject, draft.body, "CLI", ticket)).id;
+  await starting?.();
+  // Two runs of one command started at once make one update (its ticket is the words), and one run sends it.
+  const id = same?.finished
+    ? (await sendAgain(updates, draft, "CLI", same.id))?.id
+    : (await startUpdate(updates, draft, "CLI")).id;
+  if (id === undefined) return fail("nobody is left to receive this update again. Nothing was sent.");
+  if (counts) counts["update"] = id;
   const mailer = suppressedMailer(createSmtpMailer(config.mail, { pool: true }), config, async () => store);
   const report = await sendUpdate(id, {
     updates,
@@ -191,8 +232,9 @@ export async function update({ store, source, subject, body, yes, fail }: Update
     ratePerSecond: config.mailRatePerSecond,
   }).finally(() => mailer.close());
   if (!report) return fail("another run is sending this update right now; nothing was sent by this one.");
+  Object.assign(counts ?? {}, { sent: report.sent, failed: report.failed, remaining: report.remaining });
   const parts = [
-    `${same ? "Went on with" : "Sent"} the update in ${source}: ${plural(report.sent, "e-mail")} accepted`,
+    `${same && !same.finished ? "Went on with" : same ? "Sent again" : "Sent"} the update in ${source}: ${plural(report.sent, "e-mail")} accepted`,
   ];
   if (report.failed > 0) parts.push(`${report.failed} refused by the SMTP server (recorded)`);
   if (report.skipped > 0) parts.push(`${report.skipped} skipped (stopped updates or left meanwhile)`);

@@ -22,10 +22,14 @@ export interface WebhookSettings {
 const isLoopback = (hostname: string) =>
   hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 /**
- * A URL as a log line may show it: its scheme and host only. Its user, password, path and query may each hold a
- * secret (Zapier's, Slack's and Discord's webhook URLs carry theirs in the path).
+ * A URL as a log line or a page may show it: its scheme and host only. Its user, password, path and query may each
+ * hold a secret (Zapier's, Slack's and Discord's webhook URLs carry theirs in the path). The refusal line and the
+ * console's Webhooks page both show WEBHOOK_URL through this.
  */
 const shown = (parsed: URL | null) => (parsed ? `${parsed.protocol}//${parsed.host}` : "a value that is not a URL");
+
+/** WEBHOOK_URL as anyone may see it: `https://host:port`, nothing that may be a secret. */
+export const shownWebhookUrl = (url: string) => shown(URL.canParse(url) ? new URL(url) : null);
 
 /**
  * WEBHOOK_URL: https, or http on this machine only (development); WEBHOOK_SECRET: `whsec_` and the base64 of at least

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import keyMailboxes, { config as schedule } from "../../netlify/functions/mailbox-keys";
 import { getStore } from "../../src/server/app/instance";
 import { resetConfig } from "../../src/server/config";
+import { databaseKey } from "../../src/server/crypto/keys";
 import { mailboxKey } from "../../src/server/mail/mailbox";
-import type { RootKey } from "../../src/server/secret";
 import { releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 
 beforeAll(async () => {
@@ -32,7 +32,7 @@ it("runs every ten minutes and keys every row it can open, as a sign-up of that 
   expect(schedule.schedule).toBe("*/10 * * * *");
   expect((await keyMailboxes()).status).toBe(204);
   const store = await getStore();
-  const root = (await store.secret()) as RootKey;
+  const root = await databaseKey(store);
   const rows = await store.db.query<{ email: string; mailbox_key: string | null }>(
     "SELECT email, mailbox_key FROM waitlist ORDER BY id",
   );

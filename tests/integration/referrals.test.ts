@@ -13,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
 import type { Store } from "../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../src/server/config";
+import { databaseKey } from "../../src/server/crypto/keys";
 import { previewWave, runWave } from "../../src/server/invitations";
 import { createLinksHandler } from "../../src/server/links/handler";
 import { createStatusLinkHandler } from "../../src/server/referrals/link-handler";
 import { keyMailboxes } from "../../src/server/referrals/mailbox-keys";
 import { createStatusHandler } from "../../src/server/referrals/status-handler";
-import type { RootKey } from "../../src/server/secret";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
 import { createWebhookStore } from "../../src/server/webhooks";
 import { backends, type OpenedStore } from "./backends";
@@ -203,7 +203,7 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       const run = {
         db: state.store.db,
         dataKeys: state.store.dataKeys,
-        root: (await state.store.secret()) as RootKey,
+        root: await databaseKey(state.store),
       };
       expect(await keyMailboxes(run)).toEqual({ keyed: 1, unreadable: 0, done: true });
       expect(await keyMailboxes(run)).toEqual({ keyed: 0, unreadable: 0, done: true });

@@ -55,3 +55,22 @@ it("Retry now while deliveries are paused, or webhooks off, says the event is qu
     `<p class="notice" role="status">The event is queued: it goes once webhooks are on (WEBHOOK_URL and WEBHOOK_SECRET).</p>`,
   );
 });
+
+it("shows WEBHOOK_URL as its scheme and host only: its user, password, path and query may be secrets", async () => {
+  const before = h.config;
+  h.config = {
+    ...h.config,
+    webhook: {
+      url: "https://user:pass@hooks.example.com:8443/hook/PATHSECRET?key=QUERYSECRET",
+      secret: "whsec_unused",
+    },
+  };
+  try {
+    const cookie = await signInByLink();
+    const html = await (await call("/admin/webhooks", { cookie })).text();
+    expect(html).toContain("events go to https://hooks.example.com:8443 (the rest of WEBHOOK_URL is not shown");
+    for (const secret of ["user", "pass", "PATHSECRET", "QUERYSECRET"]) expect(html).not.toContain(secret);
+  } finally {
+    h.config = before;
+  }
+});

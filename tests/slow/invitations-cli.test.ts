@@ -9,6 +9,7 @@ import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createStore, type Store } from "../../src/server/app/store";
+import { createAuditLog } from "../../src/server/audit";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { migratedDataDir } from "../integration/helpers";
@@ -226,6 +227,15 @@ describe.runIf(reachable)("npm run waitlist -- invite on PostgreSQL", () => {
       ]);
       const again = await killAtFirstAnswerThenRerun(smtp, { DATABASE_URL: database.url });
       expect(again).toMatch(/^Completed an interrupted wave in PostgreSQL \(DATABASE_URL\): 3 people invited /);
+      // Both runs are in the audit log from their start (written before the first e-mail): the killed one's entry
+      // has no end; the rerun's end says what it did.
+      const entries = (await createAuditLog(store.db).page(10, null)).reverse();
+      expect(entries.map((e) => [e.actor, e.action, e.details["phase"]])).toEqual([
+        ["CLI", "wave", "started"],
+        ["CLI", "wave", "started"],
+        ["CLI", "wave", "ended"],
+      ]);
+      expect(entries[2]?.details).toMatchObject({ started: entries[1]?.id, invited: 3, resumed: true, exit: 0 });
       expect(await store.countByStatus()).toEqual({ total: 4, pending: 0, confirmed: 1, invited: 3, joined: 0 });
     } finally {
       await store.close();

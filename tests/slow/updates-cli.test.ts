@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createStore } from "../../src/server/app/store";
+import { createAuditLog } from "../../src/server/audit";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { migratedDataDir } from "../integration/helpers";
 import { startSmtp, type TestSmtp } from "../integration/smtp";
@@ -44,6 +45,16 @@ describe("npm run waitlist -- update on the embedded database", () => {
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
   const PEOPLE = ["ada", "bob", "cat", "dee", "eve"].map((n) => `${n}@example.com`);
+  /** The CLI's update entries in the audit log, oldest first: [actor, action, details]. */
+  const auditLog = async () => {
+    const store = createStore(await openPgliteDb(dataDir));
+    try {
+      const entries = await createAuditLog(store.db).page(50, null);
+      return entries.reverse().map((e) => [e.actor, e.action, e.details] as const);
+    } finally {
+      await store.close();
+    }
+  };
 
   it("refuses bad input and nobody to reach with one line each, sending nothing", async () => {
     smtp = await startSmtp();
@@ -103,14 +114,41 @@ describe("npm run waitlist -- update on the embedded database", () => {
     expect(await exited).toBe("SIGKILL");
     held.release();
     expect(smtp.messages.map((m) => m.to)).toEqual(["ada@example.com", "bob@example.com", "cat@example.com"]);
+    // The killed run is in the audit log: its entry was written before its first e-mail.
+    expect(await auditLog()).toEqual([["CLI", "update", { phase: "started", subject: "March news", again: false }]]);
 
     const again = await cli("update", "--subject", "March news", "--body-file", BODY, "--yes");
     expect(again.stdout).toBe(`Went on with the update in the embedded database in ${dataDir}/: 2 e-mails accepted.\n`);
     expect(smtp.messages.map((m) => m.to).sort()).toEqual(PEOPLE);
     const done = await failure("update", "--subject", "March news", "--body-file", BODY, "--yes");
     expect(done?.stderr).toMatch(
-      /^waitlist: this update \("March news"\) was sent on \d{4}-\d{2}-\d{2} to 5 people; to send another, change its subject or text\. Nothing was sent\.\n$/,
+      /^waitlist: this update \("March news"\) was sent on \d{4}-\d{2}-\d{2} to 5 people; everyone who said yes to updates has received it: to send another, change its subject or text\. Nothing was sent\.\n$/,
     );
     expect(smtp.messages).toHaveLength(5);
-  }, 60_000);
+    // The rerun's entries: its start, and its end with what it did.
+    const [, start, end] = await auditLog();
+    expect(start).toEqual(["CLI", "update", { phase: "started", subject: "March news", again: false }]);
+    expect(end?.[2]).toMatchObject({ phase: "ended", sent: 2, failed: 0, remaining: 0, exit: 0 });
+
+    // Someone says yes since: the same words again are an explicit choice, reaching only them.
+    const later = createStore(await openPgliteDb(dataDir));
+    await later.db.query(
+      "INSERT INTO waitlist (email, status, updates_consent) VALUES ('fay@example.com', 'confirmed', true)",
+    );
+    await later.close();
+    const offered = await failure("update", "--subject", "March news", "--body-file", BODY, "--yes");
+    expect(offered?.stderr).toMatch(/--again sends it to the 1 person who has not received it/);
+    const dryAgain = await cli("update", "--subject", "March news", "--body-file", BODY, "--again");
+    expect(dryAgain.stdout).toBe(
+      `Dry run: would send "March news" again to the 1 person who has not received it, in the embedded database in ${dataDir}/. Run again with --yes to send it.\n`,
+    );
+    const sentAgain = await cli("update", "--subject", "March news", "--body-file", BODY, "--again", "--yes");
+    expect(sentAgain.stdout).toBe(
+      `Sent again the update in the embedded database in ${dataDir}/: 1 e-mail accepted.\n`,
+    );
+    expect(smtp.messages.map((m) => m.to).sort()).toEqual([...PEOPLE, "fay@example.com"].sort());
+    const nobody = await failure("update", "--subject", "March news", "--body-file", BODY, "--again", "--yes");
+    expect(nobody?.stderr).toMatch(/everyone who said yes to updates has received it\. Nothing was sent\.\n$/);
+    expect(smtp.messages).toHaveLength(6);
+  }, 180_000);
 });

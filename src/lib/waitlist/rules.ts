@@ -59,6 +59,16 @@ export const EMAIL_PATTERN =
   /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 /**
+ * An address typed alone into a form (a removal or a status link asked for, the console's sign-in and removal),
+ * trimmed, or undefined when a sign-up would refuse it (empty, over LIMITS.email, not EMAIL_PATTERN): every such
+ * form takes exactly the addresses the list can hold, so none looks a row up by one it never could.
+ */
+export function givenAddress(value: string | undefined): string | undefined {
+  const email = (value ?? "").trim();
+  return email !== "" && email.length <= LIMITS.email && EMAIL_PATTERN.test(email) ? email : undefined;
+}
+
+/**
  * The optional text fields, in the order their messages are reported, with the label for type errors and
  * whether the field may span lines (the two long answers).
  */

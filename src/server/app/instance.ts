@@ -4,7 +4,7 @@ import { chooseConnection } from "../db/connection";
 import { openNetworkDb } from "../db/network";
 import type { Db } from "../db/types";
 import { describeError, log } from "../log";
-import { syncWebhooks } from "../webhooks";
+import { recordWebhookEvents } from "../webhooks";
 import { createStore, type Store } from "./store";
 
 type OpenEmbedded = (dataDir: string) => Promise<Db>;
@@ -53,14 +53,14 @@ export function getStore(): Promise<Store> {
   }
   // With WEBHOOK_URL, the database records webhook events (its triggers write them): said to it once per instance,
   // before the store is handed out, so that no change is committed before its event would be recorded; again on the
-  // next call if it could not be reached. Once said, the same settled promise: no further query. Without, the
-  // scheduled delivery switches them off.
+  // next call if it could not be reached. Once said, the same settled promise: no further query. Without, nothing is
+  // said: another deployment on this database may deliver them (webhooks/index.ts, recordWebhookEvents).
   if (!getConfig().webhook) return current;
   if (!synced) {
     const store = current;
     const syncing = store.then(async (opened) => {
       try {
-        await syncWebhooks(opened, getConfig());
+        await recordWebhookEvents(opened);
       } catch (error) {
         log("warn", "webhooks.sync_failed", describeError(error));
         throw error;

@@ -14,7 +14,7 @@ export interface AuditEntry {
 }
 
 export const AUDIT_SQL = {
-  append: "INSERT INTO waitlist_audit (actor, action, details) VALUES ($1, $2, $3::jsonb)",
+  append: "INSERT INTO waitlist_audit (actor, action, details) VALUES ($1, $2, $3::jsonb) RETURNING id",
   /** Up to `$1` entries older than entry `$2` (null: from the newest), newest first. */
   page: `SELECT id, at, actor, action, details FROM waitlist_audit
     WHERE ($2::bigint IS NULL OR id < $2::bigint) ORDER BY id DESC LIMIT $1`,
@@ -24,8 +24,10 @@ export const AUDIT_SQL = {
 
 export function createAuditLog(db: Db) {
   return {
-    async append(actor: string, action: string, details: Record<string, unknown> = {}): Promise<void> {
-      await db.query(AUDIT_SQL.append, [actor, action, JSON.stringify(details)]);
+    /** The new entry's id. */
+    async append(actor: string, action: string, details: Record<string, unknown> = {}): Promise<number> {
+      const [row] = await db.query<{ id: number }>(AUDIT_SQL.append, [actor, action, JSON.stringify(details)]);
+      return Number(row?.id);
     },
     async page(limit: number, before: number | null): Promise<AuditEntry[]> {
       const rows = await db.query<{ id: number; at: unknown; actor: string; action: string; details: unknown }>(

@@ -6,10 +6,11 @@
  * cookie the site sets, scoped to /admin, so no public page ever carries it.
  */
 import type { Context } from "@netlify/functions";
-import { LIMITS } from "../../lib/waitlist/rules";
+import { givenAddress } from "../../lib/waitlist/rules";
 import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import type { ServerDeps } from "../deps";
+import { BODY_LIMITS } from "../http/limits";
 import { isCrossSite, siteOrigin } from "../http/origin";
 import { readFormFields } from "../http/request-body";
 import { seeOther } from "../http/responses";
@@ -42,8 +43,6 @@ import { WEBHOOK_NOTICES, webhooksAction, webhooksPage } from "./webhooks";
 
 export { atRestWarning } from "./dashboard";
 export { SESSION_COOKIE, SIGN_IN_MAILS_PER_HOUR, signInMode } from "./sign-in";
-
-const MAX_BODY = 4 * 1024;
 
 type ConsoleDeps = ServerDeps & WaveDeps & DownloadDeps;
 
@@ -149,8 +148,11 @@ const ACTIONS: Record<string, Route> = {
   },
   [CONSOLE_PATHS.remove]: {
     run: async ({ fields, who, store, config, logId }) => {
-      const email = (fields["email"] ?? "").trim();
-      if (email === "" || email.length > LIMITS.email) return message(400, "Remove", "No address was given.", who);
+      const email = givenAddress(fields["email"]);
+      if (email === undefined) {
+        const given = (fields["email"] ?? "").trim() !== "";
+        return message(400, "Remove", given ? "That is not an e-mail address." : "No address was given.", who);
+      }
       if (fields["confirm"] !== "yes") return removeConfirmPage(who, email);
       const removed = await withTimeout(store.erase(email), config.dbTimeoutMs);
       log("info", "admin.remove", { admin: logId(who), removed });
@@ -168,6 +170,9 @@ const ACTIONS: Record<string, Route> = {
   [CONSOLE_PATHS.webhooks]: { run: ({ store, config, who, fields }) => webhooksAction(store, config, who, fields) },
   [CONSOLE_PATHS.person]: { run: (visit) => personAction(personVisit(visit)) },
 };
+
+/** Every path that takes a POST: tests/integration/console-trust.test.ts walks each and reads its audit entry. */
+export const CONSOLE_ACTION_PATHS = Object.keys(ACTIONS);
 
 export function createConsoleHandler(deps: ConsoleDeps) {
   return async (req: Request, context: Context): Promise<Response> => {
@@ -212,7 +217,7 @@ export function createConsoleHandler(deps: ConsoleDeps) {
       if (isGet && !route) return message(404, "Not found", "There is nothing here.");
       let fields: Record<string, string> = {};
       if (!isGet) {
-        const read = await readFormFields(req, ACTIONS[path]?.maxBody ?? MAX_BODY);
+        const read = await readFormFields(req, ACTIONS[path]?.maxBody ?? BODY_LIMITS.form);
         if (!("fields" in read)) return message(read.status, "Please use the form", read.message);
         fields = read.fields;
       }

@@ -5,18 +5,18 @@
  * them (POST /admin/person): resend the confirmation, invite now, lift or stop their mail, remove.
  */
 import { randomBytes } from "node:crypto";
-import { audit } from "../audit";
+import { audit, auditStart } from "../audit";
 import type { ServerConfig } from "../config";
+import { countedMailboxKey, rootKey } from "../crypto/keys";
 import { PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import { escapeHtml as h } from "../http/form-page";
+import { isId } from "../http/limits";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError, runWave, waveOwner } from "../invitations";
 import { describeError, log } from "../log";
-import { mailboxKey } from "../mail/mailbox";
 import type { Mailer } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
-import { rootKey } from "../secret";
 import type { Store } from "../store/types";
 import { createWebhookStore } from "../webhooks";
 import { mailStandingAction, mailStandingSection } from "./mail-standing";
@@ -71,7 +71,7 @@ export function personGet(visit: PersonVisit, query: URLSearchParams): Promise<R
 /** The person's page, with `notice` (an error when `failed`) above it. */
 export async function personPage(visit: PersonVisit, idText: string, notice = "", failed = false): Promise<Response> {
   const { store, config, admin } = visit;
-  if (!/^[1-9]\d{0,14}$/.test(idText)) return message(404, "Not found", "There is nobody with that number.", admin);
+  if (!isId(idText)) return message(404, "Not found", "There is nobody with that number.", admin);
   const id = Number(idText);
   const [row] = await withTimeout(store.db.query<Row>(PERSON_SQL.person, [id]), config.dbTimeoutMs);
   if (!row) return message(404, "Not found", "There is nobody with that number: they may have left the list.", admin);
@@ -154,7 +154,7 @@ ${mail}
 export async function personAction(visit: PersonVisit): Promise<Response> {
   const { store, config, admin, fields } = visit;
   const idText = fields["id"] ?? "";
-  if (!/^[1-9]\d{0,14}$/.test(idText)) return message(400, "Not found", "There is nobody with that number.", admin);
+  if (!isId(idText)) return message(400, "Not found", "There is nobody with that number.", admin);
   const [row] = await withTimeout(store.db.query<Row>(PERSON_SQL.person, [Number(idText)]), config.dbTimeoutMs);
   if (!row) return message(404, "Not found", "There is nobody with that number: they may have left the list.", admin);
   const { email } = personOf(store.dataKeys, row);
@@ -171,7 +171,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
       );
     }
     const root = await rootKey(config, store);
-    await sendConfirmation(store.consent, visit.mailer, email, visit.origin, mailboxKey(root, email));
+    await sendConfirmation(store.consent, visit.mailer, email, visit.origin, countedMailboxKey(root, email));
     await audit(store.db, admin, "resend-confirmation", { person: Number(idText) });
     return seeOther(`${CONSOLE_PATHS.person}?id=${idText}&done=resent`);
   }
@@ -184,6 +184,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
       if (error instanceof InviteConfigError) return personPage(visit, idText, error.message, true);
       throw error;
     }
+    const entry = await auditStart(store.db, admin, "wave", { size: 1, person: Number(idText) });
     const report = await runWave({
       store,
       next: 1,
@@ -197,7 +198,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
       log("error", "admin.invite_person_failed", describeError(error));
       return null;
     });
-    await audit(store.db, admin, "wave", { size: 1, person: Number(idText), invited: report?.invited ?? 0 });
+    await entry.end({ size: 1, person: Number(idText), invited: report?.invited ?? 0 });
     if (report?.invited === 1) return seeOther(`${CONSOLE_PATHS.person}?id=${idText}&done=invited`);
     const said = report?.resumed
       ? "An unfinished wave was completed first; press Invite now again."

@@ -10,7 +10,7 @@ export const SIGN_IN_LINK_MINUTES = 15;
 /** 32 random bytes as base64url: the only shape an id or a token has. */
 export const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-const SQL = {
+export const SQL = {
   /** A new session; ended ones older than a day are dropped on the way. */
   open: `WITH pruned AS (DELETE FROM admin_session WHERE expires_at < now() - interval '1 day')
     INSERT INTO admin_session (id_hash, admin, expires_at) VALUES ($1, $2, now() + make_interval(hours => ${SESSION_HOURS}))`,

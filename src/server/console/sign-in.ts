@@ -3,7 +3,7 @@
  * the session cookie that follows, the only cookie the site sets, scoped to /admin.
  */
 import type { Context } from "@netlify/functions";
-import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
+import { givenAddress } from "../../lib/waitlist/rules";
 import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { readCookie } from "../http/cookies";
@@ -82,8 +82,9 @@ export async function signIn(
     await audit(store.db, "token", "sign-in", { by: "token" });
     return seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(origin, id, SESSION_HOURS * 3600) });
   }
-  const email = (fields["email"] ?? "").trim().toLowerCase();
-  if (email === "" || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) {
+  // Lower case after the check: the pattern takes ASCII only, so folding changes no length.
+  const email = givenAddress(fields["email"])?.toLowerCase();
+  if (email === undefined) {
     return signInPage(mode, { error: "Please enter an e-mail address." }, 400);
   }
   // Every address gets the same answer; only a listed one gets an e-mail, sent after the answer so that not even

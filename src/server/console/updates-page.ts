@@ -3,9 +3,9 @@
  * preview, with how many it reaches; the confirmation; a send's progress. Plain HTML; the draft rides in hidden
  * fields between the steps.
  */
-import { randomBytes } from "node:crypto";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
+import { newTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
 import type { Mailer } from "../mail/mailer";
 import type { WaveSlice } from "../run/slice";
@@ -130,7 +130,7 @@ export function confirmPage(visit: UpdateVisit, draft: Draft, audience: number):
     200,
     "Send the update",
     `<h1>Send the update</h1><section><p>Send “${h(draft.subject)}” to ${plural(audience, "person", "people")} now? This cannot be undone.</p>
-<form method="post" action="${CONSOLE_PATHS.updates}">${hidden(draft)}<input type="hidden" name="ticket" value="${randomBytes(16).toString("base64url")}">
+<form method="post" action="${CONSOLE_PATHS.updates}">${hidden(draft)}<input type="hidden" name="ticket" value="${newTicket()}">
 <div class="row"><button type="submit" name="action" value="send">Send now</button><button type="submit" name="action" value="preview" class="quiet">Back to the preview</button></div></form></section>`,
     visit.admin,
   );
@@ -159,6 +159,38 @@ export function progressPage(visit: UpdateVisit, id: number, report: UpdateRepor
     200,
     "Sending the update",
     `<h1>Sending the update</h1><section><p>${h(counts)}.</p>${stopped}${next}</section>`,
+    visit.admin,
+  );
+}
+
+/**
+ * Words already started (updates/start.ts): that update, never a new one. Finished: when, how many were sent it,
+ * and the explicit choice to send the same words to those who have not received them (if anyone is left). Not
+ * finished: where it stands, and Continue.
+ */
+export function alreadyPage(
+  visit: UpdateVisit,
+  draft: Draft,
+  same: { id: number; finished: boolean; since: Date | null; sent: number; remaining: number; latest: boolean },
+  left: number,
+): Response {
+  const day = same.since ? same.since.toISOString().slice(0, 16).replace("T", " ") : "";
+  const state = same.finished
+    ? `<p class="notice" role="status">“${h(draft.subject)}” with this text was already sent: started ${h(day)} (UTC), ${plural(same.sent, "person", "people")} sent it. Nobody was sent it again.</p>`
+    : `<p class="notice" role="status">“${h(draft.subject)}” with this text is already being sent: started ${h(day)} (UTC), ${plural(same.sent, "person", "people")} sent it so far, ${plural(same.remaining, "person", "people")} to go. Nobody is sent it twice.</p>
+<form method="post" action="${CONSOLE_PATHS.updatesContinue}"><input type="hidden" name="id" value="${same.id}"><div class="row"><button type="submit">Continue</button></div></form>`;
+  const again =
+    same.finished && same.latest && left > 0
+      ? `<section aria-labelledby="again"><h2 id="again">Send it again</h2><p>${plural(left, "person", "people")} who said yes to updates ${left === 1 ? "has" : "have"} not received these words (their message failed, or they joined since). Sending it again reaches only them.</p>
+<form method="post" action="${CONSOLE_PATHS.updates}">${hidden(draft)}<input type="hidden" name="after" value="${same.id}">
+<div class="row"><button type="submit" name="action" value="again">Send it again to ${plural(left, "person", "people")}</button></div></form></section>`
+      : same.finished
+        ? `<p class="note">Everyone who said yes to updates has received these words. To write to them again, change the subject or the text.</p>`
+        : "";
+  return page(
+    200,
+    "Already sent",
+    `<h1>${same.finished ? "Already sent" : "Already being sent"}</h1><section>${state}</section>${again}<p><a href="${CONSOLE_PATHS.updates}">Back to Updates</a></p>`,
     visit.admin,
   );
 }

@@ -5,14 +5,27 @@
  * updates has their counts. Plain forms, no JavaScript; the draft travels in hidden fields between the steps.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { audit } from "../audit";
+import { auditStart } from "../audit";
+import { isId } from "../http/limits";
+import { isTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
 import { log } from "../log";
 import { isRefusal, reason } from "../mail/outcome";
 import { runOwner } from "../run/owner";
-import { checkDraft, createUpdateStore, NOBODY_TO_REACH, sendUpdate, updateEmail, updatesKey } from "../updates";
+import {
+  checkDraft,
+  createUpdateStore,
+  type Draft,
+  findSameUpdate,
+  NOBODY_TO_REACH,
+  sendAgain,
+  sendUpdate,
+  startUpdate,
+  updateEmail,
+  updatesKey,
+} from "../updates";
 import { message } from "./pages";
-import { composePage, confirmPage, previewPage, progressPage, type UpdateVisit } from "./updates-page";
+import { alreadyPage, composePage, confirmPage, previewPage, progressPage, type UpdateVisit } from "./updates-page";
 
 export type { UpdateVisit } from "./updates-page";
 
@@ -22,13 +35,14 @@ export type { UpdateVisit } from "./updates-page";
  * request; under the platform's 6 MB for a function's request.
  */
 export const UPDATES_MAX_BODY = 4 * 1024 * 1024;
-const TICKET = /^[A-Za-z0-9_-]{22}$/;
 
-/** One run's share of update `id`, as a page. */
+/** One run's share of update `id`, as a page; audited before its first e-mail, and completed with its counts. */
 async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
   if (!visit.mailer)
     return message(400, "Updates", "E-mail is off: set SMTP_URL and MAIL_FROM to send updates.", visit.admin);
   const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+  const row = await withTimeout(updates.get(id, 0), visit.config.dbTimeoutMs);
+  const entry = await auditStart(visit.store.db, visit.admin, "update", { update: id, subject: row?.subject ?? null });
   const report = await sendUpdate(id, {
     updates,
     mailer: visit.mailer,
@@ -39,6 +53,7 @@ async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
     ratePerSecond: visit.config.mailRatePerSecond,
   });
   if (!report) {
+    await entry.end({ update: id, sent: 0, note: "another run holds it, or it is finished" });
     return message(
       409,
       "Updates",
@@ -46,12 +61,7 @@ async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
       visit.admin,
     );
   }
-  await audit(visit.store.db, visit.admin, "update", {
-    update: id,
-    sent: report.sent,
-    failed: report.failed,
-    remaining: report.remaining,
-  });
+  await entry.end({ update: id, sent: report.sent, failed: report.failed, remaining: report.remaining });
   log("info", "admin.update_sent", {
     admin: visit.logId,
     update: id,
@@ -81,6 +91,7 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
   }
   if (action === "test") {
     if (visit.admin === "token") return previewPage(visit, draft);
+    const entry = await auditStart(visit.store.db, visit.admin, "update-test", { subject: draft.subject });
     try {
       // A real message to the admin alone; its unsubscribe link names no update, so it stops nothing.
       await visit.mailer.send(
@@ -94,34 +105,58 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
       );
     } catch (error) {
       const why = isRefusal(error) ? "refused it" : "could not be used";
+      await entry.end({ sent: false });
       return previewPage(visit, draft, `The test was not sent: the SMTP server ${why} (${reason(error)}).`);
     }
+    await entry.end({ sent: true });
     log("info", "admin.update_test", { admin: visit.logId });
     return previewPage(visit, draft, `A test went to ${visit.admin} only.`);
   }
   const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
   const audience = await withTimeout(updates.audience(), visit.config.dbTimeoutMs);
   if (action === "confirm") {
+    // Words already started are that update (updates/start.ts): it is shown, not confirmed again.
+    const same = await withTimeout(findSameUpdate(updates, draft), visit.config.dbTimeoutMs);
+    if (same) return sameWords(visit, draft, same.id);
     if (audience === 0) return composePage(visit, draft, { error: `${NOBODY_TO_REACH} Nothing was sent.` }, 400);
     return confirmPage(visit, draft, audience);
   }
   if (action === "send") {
     const ticket = fields["ticket"] ?? "";
-    if (!TICKET.test(ticket)) return message(400, "Updates", "Send from the preview's confirmation.", visit.admin);
-    if (audience === 0) return composePage(visit, draft, { error: `${NOBODY_TO_REACH} Nothing was sent.` }, 400);
-    // A second press of one confirmation (its ticket) finds the update the first made, and sends nothing new.
-    const made = await withTimeout(
-      updates.create(draft.subject, draft.body, visit.logId, ticket),
-      visit.config.dbTimeoutMs,
-    );
-    return sendStep(visit, made.id);
+    if (!isTicket(ticket)) return message(400, "Updates", "Send from the preview's confirmation.", visit.admin);
+    // The words are the update (updates/start.ts): a second confirmation, a second tab, a resubmitted page find
+    // the update the first made, and go on with it; a finished one is shown, and nobody is sent it again.
+    const same = await withTimeout(findSameUpdate(updates, draft), visit.config.dbTimeoutMs);
+    if (!same && audience === 0)
+      return composePage(visit, draft, { error: `${NOBODY_TO_REACH} Nothing was sent.` }, 400);
+    const started = same ?? (await withTimeout(startUpdate(updates, draft, visit.logId), visit.config.dbTimeoutMs));
+    if (!started.created && started.finished) return sameWords(visit, draft, started.id);
+    return sendStep(visit, started.id);
+  }
+  if (action === "again") {
+    const after = fields["after"] ?? "";
+    if (!isId(after)) return message(400, "Updates", "That update does not exist.", visit.admin);
+    const again = await withTimeout(sendAgain(updates, draft, visit.logId, Number(after)), visit.config.dbTimeoutMs);
+    if (!again) return sameWords(visit, draft, Number(after));
+    return sendStep(visit, again.id);
   }
   return message(400, "Updates", "Use the Updates page's buttons.", visit.admin);
+}
+
+/** The page for words already started: that update, finished or not, and the explicit "send it again". */
+async function sameWords(visit: UpdateVisit, draft: Draft, id: number): Promise<Response> {
+  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+  const [row, same, left] = await withTimeout(
+    Promise.all([updates.get(id, 0), findSameUpdate(updates, draft), updates.againAudience(draft.subject, draft.body)]),
+    visit.config.dbTimeoutMs,
+  );
+  if (!row || !same) return message(404, "Updates", "That update does not exist.", visit.admin);
+  return alreadyPage(visit, draft, { ...same, remaining: row.remaining, latest: same.id === id }, left);
 }
 
 /** POST /admin/updates/continue: the next step of a paused (or dead) send. */
 export async function continueUpdate(visit: UpdateVisit): Promise<Response> {
   const id = visit.fields["id"] ?? "";
-  if (!/^[1-9]\d{0,14}$/.test(id)) return message(400, "Updates", "That update does not exist.", visit.admin);
+  if (!isId(id)) return message(400, "Updates", "That update does not exist.", visit.admin);
   return sendStep(visit, Number(id));
 }

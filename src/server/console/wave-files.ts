@@ -11,8 +11,10 @@
  * people still invited (whoever joined meanwhile is left out), and the lost file's codes stop working, so a file
  * that turns up later lets nobody in twice.
  */
+import { audit, auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
+import { isId } from "../http/limits";
 import { attachment, seeOther } from "../http/responses";
 import { earlyAccessBase, inviteCsvRow, inviteLink } from "../invitations";
 import { log } from "../log";
@@ -20,12 +22,10 @@ import type { Store } from "../store/types";
 import { CONSOLE_PATH, CONSOLE_PATHS, message } from "./pages";
 import { waveRecords } from "./wave-record";
 
-const ID = /^[1-9]\d{0,14}$/;
-
 /** The notice after a wave: that wave's counts as its row holds them; nothing for an id no wave has. */
 export async function waveNotice(store: Store, params: URLSearchParams): Promise<string | null> {
   const id = params.get("wave") ?? "";
-  if (!ID.test(id)) return null;
+  if (!isId(id)) return null;
   const record = await waveRecords(store.db, store.dataKeys).read(Number(id));
   if (!record) return null;
   const { invited, refused } = record;
@@ -55,14 +55,18 @@ export async function pendingFilesSection(store: Store): Promise<string> {
 /** POST /admin/invite with file=<wave>: its file again (new codes), or the admin's word that it arrived. */
 export async function waveFile(store: Store, config: ServerConfig, admin: string, fields: Record<string, string>) {
   const id = fields["file"] ?? "";
-  if (!ID.test(id)) return message(400, "Invitation files", "That wave does not exist: start from the console.", admin);
+  if (!isId(id)) return message(400, "Invitation files", "That wave does not exist: start from the console.", admin);
   const records = waveRecords(store.db, store.dataKeys);
   if (fields["action"] === "arrived") {
     await records.arrived(Number(id));
+    await audit(store.db, admin, "wave-file-arrived", { wave: Number(id) });
     return seeOther(CONSOLE_PATH);
   }
   const base = earlyAccessBase(config.earlyAccessUrl);
+  // Hands out addresses and new codes, and voids the old ones: audited before the first of them changes.
+  const entry = await auditStart(store.db, admin, "wave-file-again", { wave: Number(id) });
   const people = await records.reissue(Number(id), config.inviteTtlDays);
+  await entry.end({ wave: Number(id), rows: people.length });
   log("info", "admin.invite_file_again", { wave: Number(id), rows: people.length });
   const rows = people.map((p) => inviteCsvRow(p.email, p.name, inviteLink(base, p.code)));
   return attachment(`email,name,invite_url\r\n${rows.join("")}`, "text/csv", `invitations-wave-${id}`, "csv");

@@ -11,10 +11,7 @@ import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../d
 import type { Db } from "../db/types";
 import { newInviteCode } from "../invitations";
 
-/** A preview's ticket: 16 random bytes as base64url. */
-export const TICKET_PATTERN = /^[A-Za-z0-9_-]{22}$/;
-
-const SQL = {
+export const SQL = {
   claim: `INSERT INTO waitlist_invite_wave (owner, size, ticket) VALUES ($1, $2, $3)
     ON CONFLICT (ticket) DO NOTHING RETURNING id`,
   ofTicket: "SELECT id FROM waitlist_invite_wave WHERE ticket = $1",

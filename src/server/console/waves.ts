@@ -9,10 +9,12 @@
  * a link of EARLY_ACCESS_URL and a code), so under 3 MB, within the 6 MB a function may answer whole.
  */
 import { randomBytes } from "node:crypto";
-import { audit } from "../audit";
+import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
+import { isId } from "../http/limits";
 import { attachment, seeOther } from "../http/responses";
+import { isTicket, newTicket } from "../http/ticket";
 import type { WaveSlice } from "../invitations";
 import {
   continueWave,
@@ -29,7 +31,7 @@ import type { Store } from "../store/types";
 import { suppressedMailer } from "../suppression";
 import { adminIdentity } from "./identity";
 import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, message, page } from "./pages";
-import { TICKET_PATTERN, waveRecords } from "./wave-record";
+import { waveRecords } from "./wave-record";
 
 /**
  * How long one request sends: 15 s, and the e-mail in flight when it ends may take the mailer's own timeouts (10 s
@@ -67,7 +69,7 @@ export async function invite(request: WaveRequest): Promise<Response> {
   }
   const ticket = fields["ticket"] ?? "";
   const starting = continuing === undefined && fields["confirm"] === "yes";
-  if ((continuing !== undefined && !/^[1-9]\d{0,14}$/.test(continuing)) || (starting && !TICKET_PATTERN.test(ticket))) {
+  if ((continuing !== undefined && !isId(continuing)) || (starting && !isTicket(ticket))) {
     return message(400, "Let people in", "That wave does not exist: start from the console.", admin);
   }
   let base: URL;
@@ -116,8 +118,13 @@ export async function invite(request: WaveRequest): Promise<Response> {
     slice: { ...request.slice, people: CONSOLE_WAVE_MAX },
     ...(starting ? { wave } : {}),
   };
+  // In the log before its first invitation; completed below with what it did (a killed run leaves this entry).
+  const entry = await auditStart(store.db, admin, "wave", { size: next, wave });
   const report = await (starting ? runWave(options) : continueWave(options, wave)).finally(() => mailer?.close());
-  if (!report) return notWaitingPage(admin, wave);
+  if (!report) {
+    await entry.end({ size: next, wave, invited: 0, note: "not waiting: another run holds it, or it is done" });
+    return notWaitingPage(admin, wave);
+  }
   // What this request did goes on the wave's row: the one the dashboard, and a repeated confirmation, read. (A
   // run that completed an older paused wave instead counts on its own; the pause below continues that one.)
   await records.record(wave, { ...report, stopped: report.stopped !== null }, fileIds);
@@ -127,7 +134,7 @@ export async function invite(request: WaveRequest): Promise<Response> {
     refused: report.refused,
     paused: report.paused !== null,
   });
-  await audit(store.db, admin, "wave", {
+  await entry.end({
     size: next,
     wave,
     invited: report.invited,
@@ -210,7 +217,7 @@ export function invitePreviewPage(
     200,
     "Let people in",
     `<h1>Let people in</h1><section><p>${h(who)}</p>${order}<p class="note">${h(how)}</p>${resume}
-<form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="confirm" value="yes"><input type="hidden" name="ticket" value="${randomBytes(16).toString("base64url")}">
+<form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="confirm" value="yes"><input type="hidden" name="ticket" value="${newTicket()}">
 <div class="row"><button type="submit">${preview.count > 0 ? `Invite ${preview.count}` : "Complete the wave"}</button><a href="${CONSOLE_PATH}">Cancel</a></div></form></section>`,
     admin,
   );

@@ -9,6 +9,7 @@ import { escapeHtml as h } from "../http/form-page";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import type { Store } from "../store/types";
+import { shownWebhookUrl } from "../webhook-config";
 import { createWebhookStore, deliverNow } from "../webhooks";
 import { CONSOLE_PATHS, message, page } from "./pages";
 
@@ -40,7 +41,7 @@ export async function webhooksPage(store: Store, config: ServerConfig, admin: st
     ? state.pausedAt
       ? `<p class="error" role="alert">Deliveries are paused since ${when(state.pausedAt)}: ${h(state.pausedReason ?? "")}</p>
 <form method="post" action="${CONSOLE_PATHS.webhooks}"><input type="hidden" name="action" value="resume"><button type="submit">Re-enable deliveries</button></form>`
-      : `<p>On: events go to ${h(config.webhook.url)}, signed with WEBHOOK_SECRET.</p>`
+      : `<p>On: events go to ${h(shownWebhookUrl(config.webhook.url))} (the rest of WEBHOOK_URL is not shown: it may hold a secret), signed with WEBHOOK_SECRET.</p>`
     : `<p class="note">Off: set WEBHOOK_URL and WEBHOOK_SECRET to send the list's changes to another tool.</p>`;
   const rows = events
     .map((e) => {

@@ -64,7 +64,7 @@ const GROWING = ['"', "\\", "\t", "\r", "\n", "=", "+", "-", "@"];
 const withoutGrowing = (text: string) =>
   GROWING.reduce((sql, char) => `replace(${sql}, chr(${char.charCodeAt(0)}), '')`, text);
 
-const SQL = {
+export const SQL = {
   /** The list's last id now (0 when empty): the ceiling of a download. */
   ceiling: "SELECT coalesce(max(id), 0)::bigint AS through FROM waitlist",
   /**

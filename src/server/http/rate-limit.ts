@@ -1,7 +1,10 @@
 import { createHmac } from "node:crypto";
 import { isIPv6 } from "node:net";
 import type { ServerConfig } from "../config";
+import { log } from "../log";
 import { derivedKey, type RootKey } from "../secret";
+import type { Store } from "../store/types";
+import { withTimeout } from "./timeout";
 
 /**
  * Whom an address stands for: an IPv4 address, or an IPv6 /64 (one household or device; it can pick any
@@ -43,4 +46,33 @@ export function comeBackLater(seconds: number, what: string) {
     message: `${what} from your network just now. Please come back in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
     headers: { "Retry-After": String(seconds) },
   };
+}
+
+/** A request by address that is counted on its own: its counters' prefix, its log event, and what it is called. */
+export interface RequestCount {
+  /** Kept apart from sign-ups' counters and from each other, under the same allowance (RATE_LIMIT_MAX a window). */
+  prefix: string;
+  event: string;
+  /** "Many removal links have been asked for": the start of what a refused visitor is told. */
+  what: string;
+}
+
+/**
+ * "Count, then refuse", for the forms that take an address alone (a removal link, a status link): counts this
+ * request of the visitor's network, then says what to answer when it is past the allowance (the words and the
+ * Retry-After), or nothing when it may go on. Counted before anything is looked up, so a mistyped address
+ * (refused before this) counts nothing, and a listed one is not told apart from an unlisted one by the count.
+ */
+export async function countThenRefuse(
+  store: Pick<Store, "hit">,
+  config: ServerConfig,
+  root: RootKey,
+  ip: string | undefined,
+  request: RequestCount,
+): Promise<{ message: string; headers: Record<string, string> } | undefined> {
+  const key = `${request.prefix}${clientKey(ip ?? "", root)}`;
+  const count = await withTimeout(store.hit(key, rateWindow(config), config.rateLimitMax), config.dbTimeoutMs);
+  if (count.allowed) return undefined;
+  log("warn", request.event);
+  return comeBackLater(count.retryAfter, request.what);
 }

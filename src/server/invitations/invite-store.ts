@@ -24,7 +24,7 @@ export function newInviteCode(): { code: string; hash: string } {
 /** Confirmed, and in no wave yet: who the next wave may take. */
 const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL";
 
-const SQL = {
+export const SQL = {
   /** People `$1` (the next in line, store/line.ts): how many, their first and last sign-up days; everyone available. */
   preview: `SELECT count(*)::int AS count, min(created_at) AS first, max(created_at) AS last,
       (SELECT count(*)::int FROM waitlist WHERE ${AVAILABLE}) AS available

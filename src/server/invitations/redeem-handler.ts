@@ -11,6 +11,7 @@ import type { Context } from "@netlify/functions";
 import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { guardBearer, refusedToken } from "../http/bearer";
+import { BODY_LIMITS } from "../http/limits";
 import { mediaType, readBody } from "../http/request-body";
 import { json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
@@ -19,8 +20,6 @@ import type { Store } from "../store/types";
 import { hashToken } from "../tokens";
 import { INVITE_CODE_PATTERN } from "./invite-store";
 
-/** 16 KiB, as the sign-up function: far more than `{"code": "…"}` needs. */
-const MAX_BODY = 16 * 1024;
 const JSON_TYPE = "application/json";
 
 export interface RedeemDeps {
@@ -49,7 +48,7 @@ export function createRedeemHandler(deps: RedeemDeps) {
     });
     if (denied) return denied;
     if (mediaType(req) !== JSON_TYPE) return json(415, { error: `Content-Type must be ${JSON_TYPE}.` });
-    const read = await readBody(req, MAX_BODY);
+    const read = await readBody(req, BODY_LIMITS.json);
     if ("status" in read) return json(read.status, { error: read.message });
     let body: unknown;
     try {

@@ -94,6 +94,16 @@ const MAILBOX_SENT = `WITH hit AS (
   )
   SELECT sent FROM hit`;
 
+/** The statements above by their use, for docs/sql/ (tests/unit/sql-docs.test.ts writes them out whole). */
+export const CONSENT_SQL = {
+  issueConfirmation: ISSUE_CONFIRMATION,
+  issueRemoval: ISSUE_REMOVAL,
+  unsend: UNSEND,
+  confirm: CONFIRM,
+  remove: REMOVE,
+  mailboxSent: MAILBOX_SENT,
+} as const;
+
 export function createConsentStore(db: Db, dataKeys: DataKeys | null = null): ConsentStore {
   const firstId = (rows: Array<{ id: number | string }>) => (rows[0] ? Number(rows[0].id) : null);
   return {
@@ -112,7 +122,7 @@ export function createConsentStore(db: Db, dataKeys: DataKeys | null = null): Co
       const [row] = await db.query<{ sent: number }>(MAILBOX_SENT, [mailboxKey]);
       return Number(row?.sent ?? 1);
     },
-    async confirm(hash, options = {}) {
+    async confirm(hash, options) {
       type Row = StoredPerson & {
         confirmed: number;
         used: boolean | null;
@@ -120,7 +130,7 @@ export function createConsentStore(db: Db, dataKeys: DataKeys | null = null): Co
         status: string | null;
         referral: ReferralOutcome | null;
       };
-      const params = [hash, options.statusHash ?? null, options.referralsPerDay ?? 25];
+      const params = [hash, options.statusHash ?? null, options.referralsPerDay];
       // Two spellings of one mailbox confirming at the same moment: one statement counts, the other fails on the
       // counted mailboxes' unique index and, run again, finds it counted.
       const run = async (attempt = 1): Promise<Row | undefined> => {

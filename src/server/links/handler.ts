@@ -9,21 +9,21 @@
 import type { Context } from "@netlify/functions";
 import { LINK_PATHS, type NOTICES } from "../../lib/waitlist/consent";
 import { CONFIRMED_PARAM, STATUS_PATHS } from "../../lib/waitlist/referral";
-import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
+import { givenAddress } from "../../lib/waitlist/rules";
 import { SITE } from "../../site";
 import type { ServerConfig } from "../config";
+import { countedMailboxKey, rootKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { type FormErrorOptions, formErrorPage } from "../http/form-page";
+import { BODY_LIMITS } from "../http/limits";
 import { isCrossSite, siteOrigin } from "../http/origin";
-import { clientKey, comeBackLater, rateWindow } from "../http/rate-limit";
+import { countThenRefuse, type RequestCount } from "../http/rate-limit";
 import { mediaType, readFormFields } from "../http/request-body";
 import { afterAnswer, seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import { mailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendRemovalLink, sendStatusEmail } from "../mail/send";
-import { rootKey } from "../secret";
 import { suppressedMailer } from "../suppression";
 import { hashToken, newToken } from "../tokens";
 
@@ -39,10 +39,13 @@ export const OUTCOME_PAGES = {
 } as const;
 const REMOVE_REQUEST_PATH: string = LINK_PATHS.request;
 
-const MAX_BODY = 4 * 1024;
 const FORM_TYPE = "application/x-www-form-urlencoded";
-/** Rate-limit counters for removal requests are kept apart from sign-ups', under the same allowance. */
-const REMOVAL_KEY_PREFIX = "remove:";
+/** Removal requests, counted apart from sign-ups under the same allowance. */
+const REMOVAL_REQUESTS: RequestCount = {
+  prefix: "remove:",
+  event: "waitlist.removal_rate_limited",
+  what: "Many removal links have been asked for",
+};
 
 /** This function's form pages lead back to the removal form unless said otherwise. */
 const page = (status: number, title: string, message: string, options: FormErrorOptions = {}) =>
@@ -60,7 +63,7 @@ async function readForm(
   }
   if (isCrossSite(req, config, context))
     return page(403, "Please use the form", "Requests are accepted from this site only.");
-  const read = await readFormFields(req, MAX_BODY);
+  const read = await readFormFields(req, BODY_LIMITS.form);
   return "fields" in read ? read.fields : page(read.status, "Please use the form", read.message);
 }
 
@@ -97,7 +100,7 @@ export function createLinksHandler(deps: ServerDeps) {
           const site = siteOrigin(config, context, req);
           afterAnswer(
             context,
-            sendStatusEmail(store.consent, mailer, email, site, status.token, mailboxKey(root, email)),
+            sendStatusEmail(store.consent, mailer, email, site, status.token, countedMailboxKey(root, email)),
           );
         }
         return seeOther(`${STATUS_PATHS.page}?token=${status.token}&${CONFIRMED_PARAM}`);
@@ -129,8 +132,8 @@ async function requestRemoval(
   config: ServerConfig,
   deps: ServerDeps,
 ): Promise<Response> {
-  const email = (fields["email"] ?? "").trim();
-  if (email === "" || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) {
+  const email = givenAddress(fields["email"]);
+  if (email === undefined) {
     return page(400, "Please check the address", "Please enter the e-mail address you signed up with.");
   }
   const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
@@ -141,19 +144,13 @@ async function requestRemoval(
       `This site cannot send e-mail yet. Write to ${SITE.contactEmail} from the address you signed up with, and we will remove it.`,
     );
   }
-  const window = rateWindow(config);
   try {
     const store = await deps.store();
     const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
-    const key = `${REMOVAL_KEY_PREFIX}${clientKey(context.ip ?? "", root)}`;
-    const count = await withTimeout(store.hit(key, window, config.rateLimitMax), config.dbTimeoutMs);
-    if (!count.allowed) {
-      log("warn", "waitlist.removal_rate_limited");
-      const { message, headers } = comeBackLater(count.retryAfter, "Many removal links have been asked for");
-      return page(429, "Please try again later", message, { headers });
-    }
+    const refused = await countThenRefuse(store, config, root, context.ip, REMOVAL_REQUESTS);
+    if (refused) return page(429, "Please try again later", refused.message, { headers: refused.headers });
     const site = siteOrigin(config, context, req);
-    afterAnswer(context, sendRemovalLink(store.consent, mailer, email, site, mailboxKey(root, email)));
+    afterAnswer(context, sendRemovalLink(store.consent, mailer, email, site, countedMailboxKey(root, email)));
     return seeOther(OUTCOME_PAGES["removal-requested"]);
   } catch (error) {
     log("error", "waitlist.removal_request_failed", describeError(error));

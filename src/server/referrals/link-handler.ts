@@ -7,25 +7,30 @@
  */
 import type { Context } from "@netlify/functions";
 import { STATUS_PATHS } from "../../lib/waitlist/referral";
-import { EMAIL_PATTERN, LIMITS } from "../../lib/waitlist/rules";
+import { givenAddress } from "../../lib/waitlist/rules";
 import { SITE } from "../../site";
+import { countedMailboxKey, rootKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { formErrorPage } from "../http/form-page";
+import { BODY_LIMITS } from "../http/limits";
 import { isCrossSite, siteOrigin } from "../http/origin";
-import { clientKey, comeBackLater, rateWindow } from "../http/rate-limit";
+import { countThenRefuse, type RequestCount } from "../http/rate-limit";
 import { mediaType, readFormFields } from "../http/request-body";
 import { afterAnswer, seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import { mailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendConfirmation, sendStatusLink } from "../mail/send";
-import { rootKey } from "../secret";
 import { suppressedMailer } from "../suppression";
 
 /** Where the answer is told (a notice page: src/lib/waitlist/consent.ts NOTICES). */
 export const LINK_SENT_PAGE = "/waitlist/link/sent";
-const KEY_PREFIX = "status:";
+/** Status-link requests, counted apart from sign-ups and removals under the same allowance. */
+const LINK_REQUESTS: RequestCount = {
+  prefix: "status:",
+  event: "waitlist.status_link_rate_limited",
+  what: "Many links have been asked for",
+};
 const FORM_TYPE = "application/x-www-form-urlencoded";
 
 const page = (status: number, title: string, message: string, headers: Record<string, string> = {}) =>
@@ -44,10 +49,10 @@ export function createStatusLinkHandler(deps: ServerDeps) {
     if (isCrossSite(req, config, context)) {
       return page(403, "Please use the form", "Requests are accepted from this site only.");
     }
-    const read = await readFormFields(req, 4 * 1024);
+    const read = await readFormFields(req, BODY_LIMITS.form);
     if (!("fields" in read)) return page(read.status, "Please use the form", read.message);
-    const email = (read.fields["email"] ?? "").trim();
-    if (email === "" || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) {
+    const email = givenAddress(read.fields["email"]);
+    if (email === undefined) {
       return page(400, "Please check the address", "Please enter the e-mail address you signed up with.");
     }
     const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
@@ -61,15 +66,10 @@ export function createStatusLinkHandler(deps: ServerDeps) {
     try {
       const store = await deps.store();
       const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
-      const key = `${KEY_PREFIX}${clientKey(context.ip ?? "", root)}`;
-      const count = await withTimeout(store.hit(key, rateWindow(config), config.rateLimitMax), config.dbTimeoutMs);
-      if (!count.allowed) {
-        log("warn", "waitlist.status_link_rate_limited");
-        const { message, headers } = comeBackLater(count.retryAfter, "Many links have been asked for");
-        return page(429, "Please try again later", message, headers);
-      }
+      const refused = await countThenRefuse(store, config, root, context.ip, LINK_REQUESTS);
+      if (refused) return page(429, "Please try again later", refused.message, refused.headers);
       const site = siteOrigin(config, context, req);
-      const mailbox = mailboxKey(root, email);
+      const mailbox = countedMailboxKey(root, email);
       afterAnswer(
         context,
         sendStatusLink(store.consent, store.referrals, mailer, email, site, mailbox).then(() =>

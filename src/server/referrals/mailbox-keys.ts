@@ -6,10 +6,9 @@
  * keys back, and stops when none is left (one index probe) or its time is spent.
  */
 
+import { type DatabaseKey, storedMailboxKey } from "../crypto/keys";
 import { DataKeyError, type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
-import { mailboxKey } from "../mail/mailbox";
-import type { RootKey } from "../secret";
 
 export const MAILBOX_KEYS_SQL = {
   /**
@@ -28,7 +27,8 @@ const BATCH = 1000;
 export interface KeyingRun {
   db: Db;
   dataKeys: DataKeys | null;
-  root: RootKey;
+  /** The database's secret, as the sign-up keys its rows with (never RATE_LIMIT_SECRET): the keys must match. */
+  root: DatabaseKey;
   /** When to stop starting batches (ms since the epoch); none: until every row has its key. */
   deadline?: number;
   now?: () => number;
@@ -58,7 +58,7 @@ export async function keyMailboxes(run: KeyingRun): Promise<KeyingReport> {
     const keys: string[] = [];
     for (const row of rows) {
       try {
-        keys.push(mailboxKey(run.root, personOf(run.dataKeys, row).email));
+        keys.push(storedMailboxKey(run.root, personOf(run.dataKeys, row).email));
         ids.push(row.id);
       } catch (error) {
         if (!(error instanceof DataKeyError)) throw error;

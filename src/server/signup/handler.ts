@@ -6,26 +6,24 @@ import { cleanReferralCode, REFERRAL_FIELD, referralCodeOf } from "../../lib/wai
 import { HONEYPOT_FIELD, PROOF_FIELD } from "../../lib/waitlist/rules";
 import { loadValidator } from "../../lib/waitlist/schema";
 import type { ServerConfig } from "../config";
+import { countedMailboxKey, databaseKey, rootKey, storedMailboxKey } from "../crypto/keys";
 import { isDryRun } from "../db/connection";
 import type { ServerDeps } from "../deps";
 import { toEntry } from "../entry";
 import { formErrorPage, formSuccess } from "../http/form-page";
+import { BODY_LIMITS } from "../http/limits";
 import { isCrossSite, isOwnOrigin, siteOrigin } from "../http/origin";
 import { clientKey, comeBackLater, rateWindow } from "../http/rate-limit";
 import { FormEncodingError, mediaType, parseForm, readBody } from "../http/request-body";
 import { afterAnswer, json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import { mailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
 import { referralOf } from "../referrals";
-import { type RootKey, rootKey } from "../secret";
 import { suppressedMailer } from "../suppression";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 
-/** 16 KiB: ten times the largest valid sign-up. */
-const MAX_BODY = 16 * 1024;
 const ACCEPTED = { ok: true } as const;
 const CONFIRMATION_SENT = { ok: true, confirmation: "sent" } as const;
 const JSON_TYPE = "application/json";
@@ -109,7 +107,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
     // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
     if (isCrossSite(req, config, context)) return reply.error(403, "Sign-ups are accepted from this site only.");
 
-    const read = await readBody(req, MAX_BODY);
+    const read = await readBody(req, BODY_LIMITS.json);
     if ("status" in read) return reply.error(read.status, read.message);
 
     let body: unknown;
@@ -163,7 +161,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
       // The mailbox (for referrals: one mailbox counts once) and the share link the sign-up came by, if any.
       // Kept on the row, so keyed by the database's own secret (never RATE_LIMIT_SECRET, which may change or differ
       // between processes): every row's key stays comparable with every other's.
-      entry.mailboxKey = mailboxKey((await withTimeout(store.secret(), config.dbTimeoutMs)) as RootKey, entry.email);
+      entry.mailboxKey = storedMailboxKey(await withTimeout(databaseKey(store), config.dbTimeoutMs), entry.email);
       const code = referralCodeOfRequest(req, fields, config, context);
       // A share code is never a reason to refuse a sign-up: if its lookup fails, the sign-up goes on without it.
       entry.referral = await withTimeout(referralOf(store.referrals, code, entry.email), config.dbTimeoutMs).catch(
@@ -184,7 +182,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
         log("info", "waitlist.signup", { added: outcome.added, proven, db: store.db.kind });
         // A pending address (new, or repeated) is mailed after the answer; a confirmed one never is.
         if (mailer) {
-          const key = mailboxKey(root, entry.email);
+          const key = countedMailboxKey(root, entry.email);
           afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, site, key));
         }
         return reply.accepted();

@@ -2,6 +2,8 @@
 import type { Db } from "../db/types";
 
 const SECRET = "SELECT value FROM waitlist_secret WHERE name = 'server'";
+/** For docs/sql/ (tests/unit/sql-docs.test.ts). */
+export const SECRET_SQL = { secret: SECRET } as const;
 
 export function createSecretReader(db: Db) {
   let secret: Promise<Buffer> | undefined;

@@ -6,4 +6,5 @@ export { UPDATES_PATHS, UPDATES_WORDS, UPDATES_WORDS_VERSION, updatesSection } f
 export { bodyHtml, updateEmail, updatesKey } from "./message";
 export { checkDraft, type Draft, MAX_BODY_BYTES, NOBODY_TO_REACH } from "./rules";
 export { sendUpdate, UPDATE_STALE_SECONDS, type UpdateReport, type UpdateRun } from "./send";
+export { findSameUpdate, type StartedUpdate, sendAgain, startUpdate, wordsTicket } from "./start";
 export { createUpdateStore, type PastUpdate, type UpdateStore } from "./store";

@@ -5,18 +5,17 @@
  * one POST, List-Unsubscribe-Post, a visible "Stop these updates" link, and a Message-ID on the site's domain.
  *
  * Each recipient's unsubscribe token and Message-ID are derived from the update and the person under the database's
- * own secret (`updatesKey`: never RATE_LIMIT_SECRET, which a process may or may not have, so a link made by the CLI
- * works on the site), never stored: a message sent again is the same message, with the same Message-ID.
+ * own secret (`updatesKey`, src/server/crypto/keys.ts: never RATE_LIMIT_SECRET, which a process may or may not have,
+ * so a link made by the CLI works on the site), never stored: a message sent again is the same message, with the same Message-ID.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { SITE } from "../../site";
 import { escapeHtml } from "../http/form-page";
 import type { MailMessage } from "../mail/mailer";
 import { derivedKey, type RootKey } from "../secret";
-import type { Store } from "../store/types";
 
-/** The key of every update's tokens: the database's secret (migration 0005), the same for every process. */
-export const updatesKey = async (store: Pick<Store, "secret">) => (await store.secret()) as RootKey;
+/** The key of every update's tokens and Message-IDs: the database's secret (crypto/keys.ts says why). */
+export { updatesKey } from "../crypto/keys";
 
 import { UPDATES_PATHS } from "./consent";
 import type { Draft } from "./rules";

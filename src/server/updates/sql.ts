@@ -13,6 +13,9 @@ import { PERSON_COLUMNS } from "../data-key";
 const OWNED = "EXISTS (SELECT 1 FROM waitlist_update o WHERE o.id = $1 AND o.owner = $3)";
 /** Who an update goes to: confirmed, still on the list, and said yes. */
 const AUDIENCE = "w.status = 'confirmed' AND w.updates_consent";
+/** Person `w` has received an update with subject `$1` and body `$2` (accepted, or counted sent: IN_DOUBT). */
+const NOT_RECEIVED = `NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r JOIN waitlist_update u ON u.id = r.update_id
+    WHERE r.waitlist_id = w.id AND u.subject = $1 AND u.body = $2 AND r.state IN ('sent', 'attempted'))`;
 /** A token of an update older than this unsubscribes nobody (its page still answers the same). */
 export const UNSUBSCRIBE_DAYS = 365;
 
@@ -31,7 +34,28 @@ export const UPDATE_SQL = {
     )
     SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
       (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing`,
-  /** The latest update with this subject and body (the CLI's same command finds it again). */
+  /**
+   * Sending the same words again (start.ts): everyone in the audience now who has not received an update with
+   * subject `$1` and body `$2` (sent, or on its way when a run died: counted sent). Those it failed, skipped or
+   * never reached are in it.
+   */
+  againAudience: `SELECT count(*)::int AS audience FROM waitlist w WHERE ${AUDIENCE} AND ${NOT_RECEIVED}`,
+  /**
+   * The explicit "send it again": a new update with the same words to againAudience's people. Its ticket (`$4`)
+   * names the update it follows, so a double click or two tabs make one.
+   */
+  createAgain: `WITH made AS (
+      INSERT INTO waitlist_update (subject, body, author, ticket) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (ticket) DO NOTHING RETURNING id
+    ), recipients AS (
+      INSERT INTO waitlist_update_recipient (update_id, waitlist_id)
+      SELECT made.id, w.id FROM made, waitlist w WHERE ${AUDIENCE} AND ${NOT_RECEIVED} RETURNING 1
+    )
+    SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
+      (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing`,
+  /** The update a ticket made, if any. */
+  byTicket: "SELECT id FROM waitlist_update WHERE ticket = $1",
+  /** The latest update with this subject and body (start.ts: the same words are that update). */
   same: `SELECT id, finished_at IS NOT NULL AS finished, created_at, sent FROM waitlist_update
     WHERE subject = $1 AND body = $2 ORDER BY id DESC LIMIT 1`,
   /** Update `$1`: its words, counts, and who is sending it (stale: silent for `$2` seconds). */

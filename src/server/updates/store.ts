@@ -49,6 +49,23 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
       if (row?.id != null) return { id: n(row.id), recipients: n(row.recipients), created: true };
       return { id: n(row?.existing), recipients: 0, created: false };
     },
+    /** How many in the audience now have not received an update with these words. */
+    async againAudience(subject: string, body: string): Promise<number> {
+      return n((await db.query<{ audience: number }>(UPDATE_SQL.againAudience, [subject, body]))[0]?.audience);
+    },
+    /** The same words again, to those who have not received them; the first one of this ticket when it exists. */
+    async createAgain(subject: string, body: string, author: string, ticket: string) {
+      const [row] = await db.query<{ id: number | null; recipients: number; existing: number | null }>(
+        UPDATE_SQL.createAgain,
+        [subject, body, author, ticket],
+      );
+      if (row?.id != null) return { id: n(row.id), recipients: n(row.recipients), created: true };
+      return { id: n(row?.existing), recipients: 0, created: false };
+    },
+    async byTicket(ticket: string): Promise<number | null> {
+      const [row] = await db.query<{ id: number }>(UPDATE_SQL.byTicket, [ticket]);
+      return row ? n(row.id) : null;
+    },
     async same(subject: string, body: string) {
       const [row] = await db.query<{ id: number; finished: boolean; created_at: unknown; sent: number }>(
         UPDATE_SQL.same,

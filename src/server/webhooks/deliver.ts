@@ -14,6 +14,7 @@ import { DataKeyError, type DataKeys, personOf } from "../data-key";
 import { describeError, log } from "../log";
 import type { WebhookTarget } from "../webhook-config";
 import { answerOf } from "./answer";
+import { WEBHOOK_TEST_TYPE, type WebhookEventType, type WebhookPayload, type WebhookPerson } from "./events";
 import { MAX_ATTEMPTS, type OutboxEvent, RETRY_SECONDS, type WebhookStore } from "./store";
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -60,7 +61,7 @@ type Person = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === "string" ? value : null);
 
 /** The person as the receiver reads them: their sealed columns opened. */
-function personData(person: Person, dataKeys: DataKeys | null): Person {
+function personData(person: Person, dataKeys: DataKeys | null): WebhookPerson {
   const { email, name } = personOf(dataKeys, {
     email: text(person["email"]),
     name: text(person["name"]),
@@ -86,18 +87,24 @@ function personData(person: Person, dataKeys: DataKeys | null): Person {
   };
 }
 
-/** The event's body, exactly as it is signed and sent. */
+/** The event's body, exactly as it is signed and sent (events.ts: its type). */
 export function eventBody(event: OutboxEvent, dataKeys: DataKeys | null): string {
-  let data: Person;
-  if (event.type === "webhook.test") {
-    data = { message: "A test event from the waitlist console." };
+  const timestamp = event.occurredAt;
+  let payload: WebhookPayload;
+  if (event.type === WEBHOOK_TEST_TYPE) {
+    payload = { type: WEBHOOK_TEST_TYPE, timestamp, data: { message: "A test event from the waitlist console." } };
   } else {
     const person = event.person ?? {};
-    data = { id: event.waitlistId, ...personData(person, dataKeys) };
+    const data: Extract<WebhookPayload, { data: { id: unknown } }>["data"] = {
+      id: event.waitlistId,
+      ...personData(person, dataKeys),
+    };
     const referred = person["referred"];
-    if (referred && typeof referred === "object") data["referred"] = personData(referred as Person, dataKeys);
+    if (referred && typeof referred === "object") data.referred = personData(referred as Person, dataKeys);
+    // The database writes the types (migration 0013); webhook-events.test.ts holds them equal to events.ts's.
+    payload = { type: event.type as WebhookEventType, timestamp, data };
   }
-  return JSON.stringify({ type: event.type, timestamp: event.occurredAt, data });
+  return JSON.stringify(payload);
 }
 
 /** When to try again after attempt `attempts` failed (seconds), or null: no tries left. */

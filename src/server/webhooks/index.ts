@@ -14,6 +14,14 @@ import { type DeliveryReport, deliverDue } from "./deliver";
 import { createWebhookStore } from "./store";
 
 export { ATTEMPT_TIMEOUT_MS, type DeliveryReport, deliverDue, eventBody } from "./deliver";
+export {
+  SNAPSHOT_KEYS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_TYPE,
+  type WebhookEventType,
+  type WebhookPayload,
+  type WebhookPerson,
+} from "./events";
 export { createWebhookStore, type EventRow, MAX_ATTEMPTS, RETRY_SECONDS, type WebhookStore } from "./store";
 
 /**
@@ -25,9 +33,23 @@ export const OUTBOX_DAYS = 30;
 /** A run's name on the leases it holds. */
 export const deliveryWorker = (role: string) => `${role}-${randomBytes(6).toString("hex")}`;
 
-/** Records events from now on exactly while this process has WEBHOOK_URL (the server and functions call it). */
-export async function syncWebhooks(store: Store, config: ServerConfig): Promise<void> {
-  await createWebhookStore(store.db).setEnabled(config.webhook !== null);
+/**
+ * The database records events from now on: said by every process that has WEBHOOK_URL (the server and functions,
+ * once per instance). Only ever on. A process without the variable never switches recording off: the database is
+ * shared (a local `npm start` pointed at the production DATABASE_URL runs the every-minute scheduled function
+ * too), and an event not recorded is lost for ever to the deployment that does deliver them. Recording with nobody
+ * delivering costs only rows the daily purge bounds (a waiting event's person is forgotten after OUTBOX_DAYS); an
+ * operator who gives webhooks up for good says so once: `npm run waitlist -- webhooks off` (stopWebhookEvents).
+ */
+export async function recordWebhookEvents(store: Store): Promise<void> {
+  await createWebhookStore(store.db).setEnabled(true);
+}
+
+/** The operator's explicit "no more events": refused to a process that itself has WEBHOOK_URL. */
+export async function stopWebhookEvents(store: Store, config: ServerConfig): Promise<boolean> {
+  if (config.webhook) return false;
+  await createWebhookStore(store.db).setEnabled(false);
+  return true;
 }
 
 /**

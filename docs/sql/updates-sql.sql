@@ -1,0 +1,110 @@
+-- src/server/updates/sql.ts: each statement as it is sent ($1, $2, … its parameters), by its name in the code.
+-- Written by tests/unit/sql-docs.test.ts; regenerate: UPDATE_DOCS=1 npx vitest run --project fast tests/unit/sql-docs.test.ts
+
+-- UPDATE_SQL.audience
+SELECT count(*)::int AS audience FROM waitlist w WHERE w.status = 'confirmed' AND w.updates_consent;
+
+-- UPDATE_SQL.create
+WITH made AS (
+      INSERT INTO waitlist_update (subject, body, author, ticket) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (ticket) DO NOTHING RETURNING id
+    ), recipients AS (
+      INSERT INTO waitlist_update_recipient (update_id, waitlist_id)
+      SELECT made.id, w.id FROM made, waitlist w WHERE w.status = 'confirmed' AND w.updates_consent RETURNING 1
+    )
+    SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
+      (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing;
+
+-- UPDATE_SQL.againAudience
+SELECT count(*)::int AS audience FROM waitlist w WHERE w.status = 'confirmed' AND w.updates_consent AND NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r JOIN waitlist_update u ON u.id = r.update_id
+    WHERE r.waitlist_id = w.id AND u.subject = $1 AND u.body = $2 AND r.state IN ('sent', 'attempted'));
+
+-- UPDATE_SQL.createAgain
+WITH made AS (
+      INSERT INTO waitlist_update (subject, body, author, ticket) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (ticket) DO NOTHING RETURNING id
+    ), recipients AS (
+      INSERT INTO waitlist_update_recipient (update_id, waitlist_id)
+      SELECT made.id, w.id FROM made, waitlist w WHERE w.status = 'confirmed' AND w.updates_consent AND NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r JOIN waitlist_update u ON u.id = r.update_id
+    WHERE r.waitlist_id = w.id AND u.subject = $1 AND u.body = $2 AND r.state IN ('sent', 'attempted')) RETURNING 1
+    )
+    SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
+      (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing;
+
+-- UPDATE_SQL.byTicket
+SELECT id FROM waitlist_update WHERE ticket = $1;
+
+-- UPDATE_SQL.same
+SELECT id, finished_at IS NOT NULL AS finished, created_at, sent FROM waitlist_update
+    WHERE subject = $1 AND body = $2 ORDER BY id DESC LIMIT 1;
+
+-- UPDATE_SQL.get
+SELECT id, subject, body, owner, finished_at IS NOT NULL AS finished, sent, failed,
+      heartbeat_at < now() - make_interval(secs => $2::int) AS stale,
+      (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = u.id) AS recipients,
+      (SELECT count(*)::int FROM waitlist_update_recipient r
+        WHERE r.update_id = u.id AND r.state IN ('queued', 'attempted')) AS remaining
+    FROM waitlist_update u WHERE id = $1;
+
+-- UPDATE_SQL.take
+UPDATE waitlist_update SET owner = $3, heartbeat_at = now()
+    WHERE id = $1 AND owner IS NOT DISTINCT FROM $2 AND finished_at IS NULL RETURNING id;
+
+-- UPDATE_SQL.next
+SELECT r.waitlist_id AS id, r.state, w.name, w.email, w.message, w.organization, w.why, w.connect, w.key_id, w.sealed, (w.status = 'confirmed' AND w.updates_consent) AS still
+    FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id
+    WHERE r.update_id = $1 AND r.state IN ('queued', 'attempted') AND NOT (r.waitlist_id = ANY($3::bigint[]))
+    ORDER BY r.tries, r.waitlist_id LIMIT $2;
+
+-- UPDATE_SQL.attempted
+UPDATE waitlist_update_recipient r SET state = 'attempted'
+    FROM waitlist w WHERE r.update_id = $1 AND r.waitlist_id = $2 AND w.id = r.waitlist_id
+      AND r.state = 'queued' AND w.status = 'confirmed' AND w.updates_consent AND EXISTS (SELECT 1 FROM waitlist_update o WHERE o.id = $1 AND o.owner = $3)
+    RETURNING r.waitlist_id;
+
+-- UPDATE_SQL.requeue
+UPDATE waitlist_update_recipient SET state = 'queued', tries = tries + $4::int
+    WHERE update_id = $1 AND waitlist_id = $2 AND state IN ('queued', 'attempted') AND EXISTS (SELECT 1 FROM waitlist_update o WHERE o.id = $1 AND o.owner = $3)
+    RETURNING tries;
+
+-- UPDATE_SQL.done
+WITH marked AS (
+      UPDATE waitlist_update_recipient SET state = $3, done_at = now(), error = $4
+      WHERE update_id = $1 AND waitlist_id = $2 AND state IN ('queued', 'attempted') AND EXISTS (SELECT 1 FROM waitlist_update o WHERE o.id = $1 AND o.owner = $5)
+      RETURNING state
+    )
+    UPDATE waitlist_update SET heartbeat_at = now(),
+      sent = sent + (SELECT count(*)::int FROM marked WHERE state = 'sent'),
+      failed = failed + (SELECT count(*)::int FROM marked WHERE state = 'failed')
+    WHERE id = $1 AND EXISTS (SELECT 1 FROM marked)
+    RETURNING id;
+
+-- UPDATE_SQL.release
+UPDATE waitlist_update u SET owner = CASE WHEN todo.n = 0 THEN NULL ELSE $2 END,
+      finished_at = CASE WHEN todo.n = 0 THEN now() END
+    FROM (SELECT count(*)::int AS n FROM waitlist_update_recipient
+          WHERE update_id = $1 AND state IN ('queued', 'attempted')) todo
+    WHERE u.id = $1 AND u.owner = $3 RETURNING todo.n AS remaining;
+
+-- UPDATE_SQL.list
+SELECT u.id, u.subject, u.created_at, u.finished_at IS NOT NULL AS finished, u.owner, u.sent, u.failed,
+      (SELECT count(*)::int FROM waitlist_update_recipient r
+        WHERE r.update_id = u.id AND r.state IN ('queued', 'attempted')) AS remaining,
+      (SELECT count(*)::int FROM waitlist w JOIN waitlist_update_recipient r
+          ON r.update_id = u.id AND r.waitlist_id = w.id AND r.state = 'sent'
+        WHERE w.updates_consent = false AND w.updates_consent_at >= u.created_at) AS unsubscribed
+    FROM waitlist_update u ORDER BY u.id DESC LIMIT $1;
+
+-- UPDATE_SQL.choose
+UPDATE waitlist SET updates_consent = $2, updates_consent_at = now(), updates_consent_words = $3
+    WHERE id = (SELECT waitlist_id FROM waitlist_token WHERE token_hash = $1 AND purpose = 'status')
+      AND status <> 'pending'
+    RETURNING id;
+
+-- UPDATE_SQL.unsubscribe
+UPDATE waitlist w SET updates_consent = false, updates_consent_at = now(), updates_consent_words = $3
+    WHERE w.id = $2 AND w.updates_consent IS DISTINCT FROM false
+      AND EXISTS (SELECT 1 FROM waitlist_update_recipient r JOIN waitlist_update u ON u.id = r.update_id
+        WHERE r.update_id = $1 AND r.waitlist_id = $2
+          AND u.created_at > now() - make_interval(days => 365))
+    RETURNING w.id;

@@ -1,0 +1,48 @@
+/**
+ * Which secret keys what, named once, because the choice is deliberate and one "simplification" would break it.
+ * There are two secrets. The database's own (migration 0005): random, made once, the same for every process and
+ * every spelling of DATABASE_URL, readable by nobody outside. And the server's root (secret.ts's rootKey):
+ * RATE_LIMIT_SECRET when the deployer sets one, else that same database secret; a process may have
+ * RATE_LIMIT_SECRET and another (the CLI on a laptop) not, and it may be changed.
+ *
+ * - What is kept in the database to be compared later, or handed out by one process to be checked by another, is
+ *   keyed by the database's secret, always: a row's mailbox key (one mailbox counts once for referrals, whichever
+ *   process wrote the row) and an update's unsubscribe tokens and Message-IDs (made by the CLI, checked by the site).
+ * - What is counted and forgotten (a network's requests, a mailbox's e-mails a day), or checked by the same
+ *   deployment soon after (a proof of work, a console download's part link, admins' keyed hashes without DATA_KEY),
+ *   is keyed by the server's root: a deployer who sets RATE_LIMIT_SECRET chooses that key.
+ *
+ * The database's secret is typed apart (DatabaseKey), so a function that must have it cannot be handed the root.
+ */
+import { mailboxKey } from "../mail/mailbox";
+import type { RootKey } from "../secret";
+import type { Store } from "../store/types";
+
+export { rootKey } from "../secret";
+
+/** The database's own secret, as a key: only what must be comparable across processes and time takes it. */
+export type DatabaseKey = RootKey & { readonly __database: unique symbol };
+
+/** The database's secret (read once per store). */
+export const databaseKey = async (store: Pick<Store, "secret">): Promise<DatabaseKey> =>
+  (await store.secret()) as DatabaseKey;
+
+/**
+ * A row's mailbox key (waitlist.mailbox_key): under the database's secret, so every row's compares with every
+ * other's, whether the sign-up, the scheduled keying of old rows (referrals/mailbox-keys.ts) or another process
+ * wrote it. RATE_LIMIT_SECRET would key rows written by two processes differently.
+ */
+export const storedMailboxKey = (database: DatabaseKey, email: string): string => mailboxKey(database, email);
+
+/**
+ * The key an e-mail is counted under against its mailbox's day (mail/send.ts): under the server's root
+ * (rootKey: RATE_LIMIT_SECRET, else the database's), like every other counter; a count lives a day.
+ */
+export const countedMailboxKey = (root: RootKey, email: string): string => mailboxKey(root, email);
+
+/**
+ * The key of every update's unsubscribe tokens and Message-IDs (updates/message.ts): the database's secret, never
+ * RATE_LIMIT_SECRET, so a link the CLI made in a process without it works on the site, and a message sent again is
+ * the same message. Derived, never stored: the one secret the site hands out that tokens.ts does not make.
+ */
+export const updatesKey = (store: Pick<Store, "secret">): Promise<DatabaseKey> => databaseKey(store);
