@@ -6,6 +6,7 @@
  */
 import { expect, it } from "vitest";
 import { createAuditLog } from "../../src/server/audit";
+import { databaseKey } from "../../src/server/crypto/keys";
 import { mailboxKey } from "../../src/server/mail/mailbox";
 import type { RootKey } from "../../src/server/secret";
 import { createSuppressionStore, recordMailEvent } from "../../src/server/suppression";
@@ -45,7 +46,7 @@ it("a person's page shows the suppression and its evidence; Lift and Stop all ma
     "Mail Not suppressed: the product's e-mails reach this address. Stop all mail to this address",
   );
   await recordMailEvent(
-    { db: h.store.db, root: await root(), config: h.config },
+    { db: h.store.db, database: await databaseKey(h.store), config: h.config },
     {
       provider: "smtp",
       eventId: "m1",
@@ -103,7 +104,7 @@ it("a complaint past 0.3 % pauses the running update; the Updates page says why,
   const paused: string[] = [];
   const deps = {
     db: h.store.db,
-    root: await root(),
+    database: await databaseKey(h.store),
     config: h.config,
     onPause: (_: number, why: string) => paused.push(why),
   };

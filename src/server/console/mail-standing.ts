@@ -6,11 +6,10 @@
  * suppression). In its own file so the page only places it.
  */
 import { audit } from "../audit";
+import { databaseKey, storedMailboxKey } from "../crypto/keys";
 import { escapeHtml as h } from "../http/form-page";
 import { seeOther } from "../http/responses";
-import { mailboxKey } from "../mail/mailbox";
 import { createReminderStore } from "../reminders";
-import type { RootKey } from "../secret";
 import type { Store } from "../store/types";
 import { createSuppressionStore, type SuppressionReason } from "../suppression";
 import { CONSOLE_PATHS } from "./pages";
@@ -25,7 +24,7 @@ const REASONS: Record<SuppressionReason, string> = {
 const when = (iso: string) => iso.slice(0, 16).replace("T", " ");
 
 /** The mailbox's key, as the list keys it: under the database's own secret, as waitlist.mailbox_key. */
-const keyOf = async (store: Store, email: string) => mailboxKey((await store.secret()) as RootKey, email);
+const keyOf = async (store: Store, email: string) => storedMailboxKey(await databaseKey(store), email);
 
 /** The section's HTML: the suppression (or none) and the form with the action that applies. */
 export async function mailStandingSection(store: Store, id: number, email: string): Promise<string> {

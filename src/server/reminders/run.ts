@@ -7,12 +7,11 @@
  */
 import { LINK_PATHS } from "../../lib/waitlist/consent";
 import type { ServerConfig } from "../config";
+import { countedMailboxKey, rootKey } from "../crypto/keys";
 import { personOf } from "../data-key";
-import { mailboxKey } from "../mail/mailbox";
 import type { Mailer } from "../mail/mailer";
 import { confirmationEmail } from "../mail/messages";
 import { issueAndSend } from "../mail/send";
-import type { RootKey } from "../secret";
 import type { Store } from "../store/types";
 import { createReminderStore } from "./store";
 
@@ -20,7 +19,7 @@ const BATCH = 50;
 
 export interface ReminderRun {
   store: Store;
-  config: Pick<ServerConfig, "reputation">;
+  config: ServerConfig;
   /** The guarded mailer (suppression/): null while mail is off. */
   mailer: Mailer | null;
   /** The site's origin, for the links. */
@@ -54,7 +53,8 @@ export async function sendReminders(run: ReminderRun): Promise<ReminderReport> {
   if (hours <= 0 || !run.mailer) return report;
   const { store, mailer, site } = run;
   const reminders = createReminderStore(store.db);
-  const root = (await store.secret()) as RootKey;
+  // The mailbox's day is counted under the server's root, as every e-mail's is (crypto/keys.ts).
+  const root = await rootKey(run.config, store);
   for (;;) {
     if (run.deadline !== undefined && Date.now() >= run.deadline) break;
     const due = await reminders.due(hours, BATCH);
@@ -68,7 +68,7 @@ export async function sendReminders(run: ReminderRun): Promise<ReminderReport> {
         "reminder",
         2,
         store.consent,
-        mailboxKey(root, email),
+        countedMailboxKey(root, email),
         ([confirm = "", remove = ""]) => store.consent.issueConfirmation(email, confirm, remove),
         ([confirm = "", remove = ""]) =>
           mailer.send(

@@ -4,10 +4,9 @@
  * record.ts). Keys are the database's own secret's, as waitlist.mailbox_key's.
  */
 import type { ServerConfig } from "../config";
+import { databaseKey, storedMailboxKey } from "../crypto/keys";
 import { guardedMailer, type MailGuard } from "../mail/guard";
-import { mailboxKey } from "../mail/mailbox";
 import type { Mailer } from "../mail/mailer";
-import type { RootKey } from "../secret";
 import type { Store } from "../store/types";
 import { recordMailEvent } from "./record";
 import { createSuppressionStore } from "./store";
@@ -18,13 +17,14 @@ const kindOf = (subject: string, update: number | undefined) =>
 
 export function mailGuard(store: Pick<Store, "db" | "secret">, config: Pick<ServerConfig, "reputation">): MailGuard {
   const list = createSuppressionStore(store.db);
-  const root = async () => (await store.secret()) as RootKey;
+  // Kept to be compared later, by any process: under the database's secret (crypto/keys.ts), as waitlist.mailbox_key.
+  const keyOf = async (email: string) => storedMailboxKey(await databaseKey(store), email);
   return {
     async suppressed(email) {
-      return list.isSuppressed([mailboxKey(await root(), email)]);
+      return list.isSuppressed([await keyOf(email)]);
     },
     async accepted(email, message, ids) {
-      const key = mailboxKey(await root(), email);
+      const key = await keyOf(email);
       await list.sent(
         ids.messageId,
         ids.providerId,
@@ -34,12 +34,12 @@ export function mailGuard(store: Pick<Store, "db" | "secret">, config: Pick<Serv
       );
     },
     async bounced(email, message, bounce) {
-      const key = mailboxKey(await root(), email);
+      const key = await keyOf(email);
       // The message was never accepted, so it is recorded here for the update's counts to find.
       const messageId = message.messageId ?? "";
       await list.sent(messageId, null, key, kindOf(message.subject, message.update), message.update ?? null);
       await recordMailEvent(
-        { db: store.db, root: await root(), config },
+        { db: store.db, database: await databaseKey(store), config },
         {
           provider: "smtp",
           // One per message: an update's three tries of one greylisted address are one soft bounce, not three.

@@ -6,12 +6,12 @@
  * were new. A failure of the database is a 503, which every provider retries.
  */
 import type { Context } from "@netlify/functions";
+import { databaseKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { readBody } from "../http/request-body";
 import { json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import type { RootKey } from "../secret";
 import { postmarkEvents } from "./postmark";
 import { recordMailEvent } from "./record";
 import { resendEvents, type Verified } from "./resend";
@@ -62,10 +62,10 @@ export function createMailEventsHandler(deps: MailEventsDeps, provider: MailProv
     }
     try {
       const store = await withTimeout(deps.store(), config.dbTimeoutMs);
-      const root = (await withTimeout(store.secret(), config.dbTimeoutMs)) as RootKey;
+      const database = await withTimeout(databaseKey(store), config.dbTimeoutMs);
       const counts = { recorded: 0, duplicate: 0, unknown: 0 };
       for (const event of verified.events) {
-        counts[await withTimeout(recordMailEvent({ db: store.db, root, config }, event), config.dbTimeoutMs)]++;
+        counts[await withTimeout(recordMailEvent({ db: store.db, database, config }, event), config.dbTimeoutMs)]++;
       }
       log("info", "mail_events.received", { provider, ...counts });
       return json(200, { ok: true, ...counts });

@@ -11,6 +11,12 @@ import { log } from "../log";
 import { PAUSED_OWNER } from "../run/owner";
 import { createSuppressionStore, type UpdateReputation } from "./store";
 
+export const PAUSE_SQL = {
+  /** Update `$1`, being sent, given to owner `$2` (PAUSED_OWNER): its run stops at its next record. */
+  pause: `UPDATE waitlist_update SET owner = $2 WHERE id = $1 AND finished_at IS NULL AND owner IS NOT NULL
+    AND owner <> $2 RETURNING id`,
+} as const;
+
 /** The fewest messages a rate is taken of (see mustPause). */
 export const PAUSE_MIN_SENT = 100;
 
@@ -52,11 +58,7 @@ export async function pauseIfItMust(
 ): Promise<string | null> {
   const why = mustPause(await createSuppressionStore(deps.db).reputation(updateId), deps.config);
   if (!why) return null;
-  const paused = await deps.db.query(
-    `UPDATE waitlist_update SET owner = $2 WHERE id = $1 AND finished_at IS NULL AND owner IS NOT NULL
-      AND owner <> $2 RETURNING id`,
-    [updateId, PAUSED_OWNER],
-  );
+  const paused = await deps.db.query(PAUSE_SQL.pause, [updateId, PAUSED_OWNER]);
   if (paused.length > 0) {
     log("warn", "updates.paused_by_reputation", { update: updateId, why });
     await audit(deps.db, "mail-events", "updates.paused", { update: updateId, why });

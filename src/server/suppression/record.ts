@@ -7,9 +7,8 @@
  */
 import { audit } from "../audit";
 import type { ServerConfig } from "../config";
+import { type DatabaseKey, storedMailboxKey } from "../crypto/keys";
 import type { Db } from "../db/types";
-import { mailboxKey } from "../mail/mailbox";
-import type { RootKey } from "../secret";
 import { pauseIfItMust } from "./pause";
 import { createSuppressionStore, type MailEventKind, SOFT_BOUNCES, type SuppressionReason } from "./store";
 
@@ -33,7 +32,7 @@ export type EventOutcome = "recorded" | "duplicate" | "unknown";
 export interface RecordDeps {
   db: Db;
   /** The database's own secret: mailbox keys must match waitlist.mailbox_key's. */
-  root: RootKey;
+  database: DatabaseKey;
   config: Pick<ServerConfig, "reputation">;
   /** Where an automatic pause is told (tests listen); default: nowhere. */
   onPause?: (updateId: number, why: string) => void;
@@ -52,7 +51,7 @@ const REASONS: Record<MailEventKind, SuppressionReason | null> = {
 export async function recordMailEvent(deps: RecordDeps, event: MailEvent): Promise<EventOutcome> {
   const list = createSuppressionStore(deps.db);
   const message = await list.message(event.messageIds);
-  const key = message?.mailboxKey ?? (event.email ? mailboxKey(deps.root, event.email) : null);
+  const key = message?.mailboxKey ?? (event.email ? storedMailboxKey(deps.database, event.email) : null);
   if (!key) return "unknown";
   const updateId = message?.updateId ?? null;
   const evidence = `${event.provider}: ${event.evidence}`.slice(0, 1000);
