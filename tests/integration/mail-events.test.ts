@@ -133,7 +133,8 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
       expect(await suppression("bounce@example.com")).toBeNull();
     });
 
-    it("a permanent bounce suppresses, once however often it is delivered", async () => {
+    it("a permanent bounce suppresses, once however often it is delivered; waitlist.suppressed is written", async () => {
+      await state.store.db.query("UPDATE waitlist_webhook_state SET enabled = true");
       const event = signed(bounced, "msg_2mYhX1xLh5bGq2Vb");
       for (let i = 0; i < 3; i++) {
         const response = await post("resend", event.body, event.headers);
@@ -153,6 +154,14 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
         "SELECT count(*)::int AS n FROM mail_event WHERE provider = 'resend'",
       );
       expect(row?.n).toBe(1);
+      const hooks = await state.store.db.query<{ type: string; email: string; reason: string; source: string }>(
+        `SELECT e.type, e.person->>'email' AS email, e.person->'suppression'->>'reason' AS reason,
+          e.person->'suppression'->>'source' AS source FROM waitlist_webhook_event e WHERE e.type = 'waitlist.suppressed'`,
+      );
+      expect(hooks).toEqual([
+        { type: "waitlist.suppressed", email: "bounce@example.com", reason: "hard_bounce", source: "resend" },
+      ]);
+      await state.store.db.query("UPDATE waitlist_webhook_state SET enabled = false");
     });
 
     it("a complaint suppresses and withdraws consent to updates, saying so", async () => {
