@@ -15,13 +15,15 @@ import { consentHarness, linkTo, mailConfig, ORIGIN } from "./consent-harness";
 
 describe.each(backends("reminders").slice(0, 2))("reminders, on %s", (_name, available, open) => {
   const { state, signUp, pressButton, statusOf } = consentHarness(available, open);
-  const run = () => {
+  const run = async () => {
     const mail = state.config.mail;
     if (!mail) throw new Error("mail is off");
     const mailer = suppressedMailer(createSmtpMailer(mail), state.config, async () => state.store);
-    return sendReminders({ store: state.store, config: state.config, mailer, site: ORIGIN }).finally(() =>
-      mailer.close(),
-    );
+    try {
+      return await sendReminders({ store: state.store, config: state.config, mailer, site: ORIGIN });
+    } finally {
+      mailer.close();
+    }
   };
   const age = (email: string, hours: number) =>
     state.store.db.query(
