@@ -467,6 +467,9 @@ CREATE TABLE waitlist_audit (
   details jsonb NOT NULL DEFAULT '{}'
 );
 CREATE INDEX waitlist_audit_at_idx ON waitlist_audit (at);
+-- An action's end names its start (details.started): the console shows each action once (migration 0014).
+CREATE INDEX waitlist_audit_started_idx ON waitlist_audit (((details ->> 'started')::bigint))
+  WHERE details ? 'started';
 
 -- Append-only in the database itself, whatever statement a bug or a hand sends: no entry is ever updated, the table
 -- is never truncated, and an entry is deleted only by waitlist_audit_purge (the daily purge), which says so for its

@@ -30,7 +30,7 @@ import { openPgliteDb } from "../src/server/db/pglite";
 import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export/rows";
 import { earlyAccessBase, InviteConfigError } from "../src/server/invitations/wave";
 import { logToStandardError } from "../src/server/log";
-import { deliverNow, missingWebhookKeys, stopWebhookEvents } from "../src/server/webhooks";
+import { deliverNow, missingWebhookKeys, recordWebhookEvents, stopWebhookEvents } from "../src/server/webhooks";
 import { explainDbError } from "./lib/db-errors";
 import { reminders } from "./lib/reminders-command";
 import { count, encrypt, invite, update } from "./lib/waitlist-commands";
@@ -207,6 +207,12 @@ try {
   fail(`cannot open ${explainDbError(error, connection)}`);
 }
 
+/** A refusal met inside a command (after its audit entry may have started): said as `fail` says it, once ended. */
+class Refused extends Error {}
+const refuse = (message: string): never => {
+  throw new Refused(message);
+};
+
 let exitCode = 0;
 /**
  * A command that changes something is in the audit log from its start, before its first effect (a run killed
@@ -233,7 +239,7 @@ try {
       body,
       yes: values.yes ?? false,
       again: values.again ?? false,
-      fail,
+      fail: refuse,
       counts,
       starting: starting("update", { subject, again: values.again ?? false }),
     });
@@ -256,6 +262,8 @@ try {
       );
     }
     await starting("webhooks-deliver", {})();
+    // As every delivery run does: a process that delivers them has events recorded (webhooks/index.ts).
+    await recordWebhookEvents(store);
     const report = await deliverNow(store, config, "cli");
     Object.assign(counts, { delivered: report?.delivered ?? 0, retrying: report?.retrying ?? 0 });
     console.log(
@@ -275,7 +283,7 @@ try {
     await audit(store.db, "CLI", "export", { via: "cli", format, bytes, confirmedOnly });
   } else if (command === "encrypt") {
     if (config.dataKeys) await starting("encrypt", { key: config.dataKeys.current.id })();
-    exitCode = await encrypt(store, config, source, fail);
+    exitCode = await encrypt(store, config, source, refuse);
   } else if (command === "reminders") {
     exitCode = await reminders(store, config, source, values.yes ?? false);
   } else {
@@ -291,6 +299,11 @@ try {
     );
   }
 } catch (error) {
+  if (error instanceof Refused) {
+    await (entry as AuditedAction | null)?.end({ ...counts, refused: error.message });
+    await store.close().catch(() => {});
+    fail(error.message);
+  }
   await (entry as AuditedAction | null)?.end({ ...counts, error: explainDbError(error, connection) });
   await store.close().catch(() => {});
   fail(`cannot ${command === "invite" ? "invite in" : "read"} ${explainDbError(error, connection)}`);

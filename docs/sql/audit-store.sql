@@ -8,5 +8,12 @@ INSERT INTO waitlist_audit (actor, action, details) VALUES ($1, $2, $3::jsonb) R
 SELECT id, at, actor, action, details FROM waitlist_audit
     WHERE ($2::bigint IS NULL OR id < $2::bigint) ORDER BY id DESC LIMIT $1;
 
+-- AUDIT_SQL.actions
+SELECT a.id, a.at, a.actor, a.action, a.details FROM waitlist_audit a
+    WHERE ($2::bigint IS NULL OR a.id < $2::bigint)
+      AND NOT (a.details ->> 'phase' = 'started' AND EXISTS (
+        SELECT 1 FROM waitlist_audit e WHERE e.details ? 'started' AND (e.details ->> 'started')::bigint = a.id))
+    ORDER BY a.id DESC LIMIT $1;
+
 -- AUDIT_SQL.purge
 SELECT waitlist_audit_purge($1::int) AS removed;

@@ -7,7 +7,7 @@ import type { Config } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
-import { deliverNow } from "../../src/server/webhooks";
+import { deliverNow, recordWebhookEvents } from "../../src/server/webhooks";
 
 /** The run's share of a scheduled function's 30 s: the rest is room for recording and answering. */
 const RUN_MS = 25_000;
@@ -20,6 +20,9 @@ export default async (): Promise<Response> => {
     // deliver them (src/server/webhooks/index.ts, recordWebhookEvents).
     if (!config.webhook) return new Response(null, { status: 204 });
     const store = await getStore();
+    // Said again every minute, not only once per instance: an operator's `webhooks off` run while a deployment
+    // still has WEBHOOK_URL is undone within a minute (one guarded UPDATE that writes nothing when it is on).
+    await recordWebhookEvents(store);
     await deliverNow(store, config, "scheduled", RUN_MS - (Date.now() - started));
     return new Response(null, { status: 204 });
   } catch (error) {

@@ -49,6 +49,13 @@ export function webhookConfig(env: Record<string, string | undefined>): WebhookS
   if (!parsed || (parsed.protocol !== "https:" && !local)) {
     return off(`WEBHOOK_URL must be an https:// address (http:// only for localhost), not "${shown(parsed)}".`);
   }
+  // Node's fetch refuses a URL with credentials in it ("Request cannot be constructed from a URL that includes
+  // credentials"): every delivery would fail. A receiver's secret goes in its path or query, or it checks the signature.
+  if (parsed.username || parsed.password) {
+    return off(
+      `WEBHOOK_URL must not hold a user or password ("${shown(parsed)}" with user:password@): no delivery could be made; the signature (WEBHOOK_SECRET) authenticates each event.`,
+    );
+  }
   const key = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : "";
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(key) || Buffer.from(key, "base64").length < 24) {
     return off(

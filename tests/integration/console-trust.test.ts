@@ -72,69 +72,106 @@ it("an update confirmed twice is sent once; its words again reach only those who
 });
 
 /**
- * Each POST path of the console, and what each of its actions writes to the audit log. Asking for a sign-in link
- * is not an action of the team's (anyone may ask, and nothing changes but an e-mail): the sign-in it leads to is.
+ * Each POST path of the console, each action of its forms, and what each writes to the audit log. Asking for a
+ * sign-in link is not an action of the team's (anyone may ask, and nothing changes but an e-mail): the sign-in it
+ * leads to is. Previews, edits and confirmation pages change nothing and write nothing.
  */
 const WALK: Record<string, string[]> = {
   "/admin/sign-in": [],
   "/admin/sign-in/confirm": ["sign-in"],
   "/admin/sign-out": ["sign-out"],
-  "/admin/invite": [
-    "wave started",
-    "wave ended",
-    "wave-file-again started",
-    "wave-file-again ended",
-    "wave-file-arrived",
-  ],
-  "/admin/remove": ["remove"],
+  "/admin/invite preview": [],
+  "/admin/invite confirm": ["wave started", "wave ended"],
+  "/admin/invite again": ["wave-file-again started", "wave-file-again ended"],
+  "/admin/invite arrived": ["wave-file-arrived started", "wave-file-arrived ended"],
+  "/admin/remove ask": [],
+  "/admin/remove confirm": ["remove started", "remove ended"],
   "/admin/export": ["export"],
-  "/admin/updates": ["update-test started", "update-test ended", "update started", "update ended"],
+  "/admin/updates preview": [],
+  "/admin/updates edit": [],
+  "/admin/updates confirm": [],
+  "/admin/updates test": ["update-test started", "update-test ended"],
+  "/admin/updates send": ["update started", "update ended"],
+  "/admin/updates again": ["update started", "update ended"],
   "/admin/updates/continue": ["update started", "update ended"],
-  "/admin/webhooks": ["webhook-test", "webhook-retry", "webhooks-resume"],
-  "/admin/person": ["resend-confirmation", "wave started", "wave ended"],
+  "/admin/webhooks test": ["webhook-test started", "webhook-test ended"],
+  "/admin/webhooks retry": ["webhook-retry started", "webhook-retry ended"],
+  "/admin/webhooks resume": ["webhooks-resume started", "webhooks-resume ended"],
+  "/admin/person resend": ["resend-confirmation started", "resend-confirmation ended"],
+  "/admin/person invite": ["wave started", "wave ended"],
 };
 const named = (e: { action: string; details: Record<string, unknown> }) =>
   e.details["phase"] ? `${e.action} ${e.details["phase"]}` : e.action;
 
 it("every console action that changes something is in the audit log, written before its first effect", async () => {
-  expect(Object.keys(WALK).sort()).toEqual([...CONSOLE_ACTION_PATHS].sort());
+  // Every POST path the handler has is walked.
+  expect([...new Set(Object.keys(WALK).map((step) => step.split(" ")[0]))].sort()).toEqual(
+    [...CONSOLE_ACTION_PATHS].sort(),
+  );
   const first = await lastAudit();
   await h.store.db.query("DELETE FROM waitlist_update");
   await seedAudience(["ann@example.com"]);
   await h.store.db.query("INSERT INTO waitlist (email, status) VALUES ('pat@example.com', 'pending')");
   const seen: Record<string, string[]> = {};
-  const walk = async (path: string, act: () => Promise<unknown>) => {
+  const walk = async (step: string, act: () => Promise<unknown>) => {
     const since = await lastAudit();
     await act();
-    seen[path] = [...(seen[path] ?? []), ...(await auditSince(since)).map(named)];
+    seen[step] = (await auditSince(since)).map(named);
   };
 
   await walk("/admin/sign-in", () => form("/admin/sign-in", { email: ADMIN }));
   await h.smtp.waitFor(ADMIN);
-  seen["/admin/sign-in/confirm"] = [];
   const since = await lastAudit();
   const cookie = await signInByLink();
   seen["/admin/sign-in/confirm"] = (await auditSince(since)).map(named);
 
-  await walk("/admin/updates", () => form("/admin/updates", { ...DRAFT, action: "test" }, { cookie }));
-  await walk("/admin/updates", async () => form("/admin/updates", await confirmed(cookie), { cookie }));
+  const other = { subject: "April news", body: "Search is in." };
+  await walk("/admin/updates preview", () => form("/admin/updates", { ...other, action: "preview" }, { cookie }));
+  await walk("/admin/updates edit", () => form("/admin/updates", { ...other, action: "edit" }, { cookie }));
+  await walk("/admin/updates confirm", () => form("/admin/updates", { ...other, action: "confirm" }, { cookie }));
+  await walk("/admin/updates test", () => form("/admin/updates", { ...DRAFT, action: "test" }, { cookie }));
+  // The send's entry is in the log while its first e-mail is still on its way: written before it.
+  const fields = await confirmed(cookie);
+  await walk("/admin/updates send", async () => {
+    const held = h.smtp.hold("data", "ann@example.com");
+    const sending = form("/admin/updates", fields, { cookie });
+    await held.reached;
+    expect((await auditSince(since)).map(named).slice(-1)).toEqual(["update started"]);
+    held.release();
+    await sending;
+  });
   const [update] = await h.store.db.query<{ id: number }>("SELECT id FROM waitlist_update");
   await walk("/admin/updates/continue", () => form("/admin/updates/continue", { id: String(update?.id) }, { cookie }));
+  await h.store.db.query(
+    "INSERT INTO waitlist (email, status, updates_consent) VALUES ('new@example.com', 'confirmed', true)",
+  );
+  await walk("/admin/updates again", () =>
+    form("/admin/updates", { ...DRAFT, after: String(update?.id), action: "again" }, { cookie }),
+  );
 
   h.config = { ...h.config, webhook: { url: "http://127.0.0.1:9/hooks", secret: "whsec_unused" } };
   await h.store.db.query("UPDATE waitlist_webhook_state SET paused_at = now(), paused_reason = 'test'");
-  await walk("/admin/webhooks", () => form("/admin/webhooks", { action: "test" }, { cookie }));
+  await walk("/admin/webhooks test", () => form("/admin/webhooks", { action: "test" }, { cookie }));
   const [event] = await h.store.db.query<{ id: string }>("SELECT id FROM waitlist_webhook_event LIMIT 1");
-  await walk("/admin/webhooks", () => form("/admin/webhooks", { action: "retry", id: event?.id ?? "" }, { cookie }));
-  await walk("/admin/webhooks", () => form("/admin/webhooks", { action: "resume" }, { cookie }));
+  await walk("/admin/webhooks retry", () =>
+    form("/admin/webhooks", { action: "retry", id: event?.id ?? "" }, { cookie }),
+  );
+  await walk("/admin/webhooks resume", () => form("/admin/webhooks", { action: "resume" }, { cookie }));
   h.config = { ...h.config, webhook: null };
 
   const [pat] = await h.store.db.query<{ id: number }>("SELECT id FROM waitlist WHERE email = 'pat@example.com'");
   const [ann] = await h.store.db.query<{ id: number }>("SELECT id FROM waitlist WHERE email = 'ann@example.com'");
-  await walk("/admin/person", () => form("/admin/person", { id: String(pat?.id), action: "resend" }, { cookie }));
-  await walk("/admin/person", () => form("/admin/person", { id: String(ann?.id), action: "invite" }, { cookie }));
+  await walk("/admin/person resend", () =>
+    form("/admin/person", { id: String(pat?.id), action: "resend" }, { cookie }),
+  );
+  await walk("/admin/person invite", () =>
+    form("/admin/person", { id: String(ann?.id), action: "invite" }, { cookie }),
+  );
   await walk("/admin/export", async () => (await form("/admin/export", { format: "csv" }, { cookie })).text());
-  await walk("/admin/remove", () => form("/admin/remove", { email: "pat@example.com", confirm: "yes" }, { cookie }));
+  await walk("/admin/remove ask", () => form("/admin/remove", { email: "pat@example.com" }, { cookie }));
+  await walk("/admin/remove confirm", () =>
+    form("/admin/remove", { email: "pat@example.com", confirm: "yes" }, { cookie }),
+  );
 
   // A wave, with mail off: the file, the file again (new codes, old ones void), and "the file arrived".
   await h.store.db.query(
@@ -145,25 +182,30 @@ it("every console action that changes something is in the audit log, written bef
     EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
   });
   const token = cookieOf(await form("/admin/sign-in", { token: "t".repeat(40) }));
-  const preview = await (await form("/admin/invite", { next: "2" }, { cookie: token })).text();
+  let preview = "";
+  await walk("/admin/invite preview", async () => {
+    preview = await (await form("/admin/invite", { next: "2" }, { cookie: token })).text();
+  });
   const ticket = /name="ticket" value="([\w-]{22})"/.exec(preview)?.[1] ?? "";
-  await walk("/admin/invite", async () =>
+  await walk("/admin/invite confirm", async () =>
     (await form("/admin/invite", { next: "2", confirm: "yes", ticket }, { cookie: token })).text(),
   );
   const wave = /name="file" value="(\d+)"/.exec(await (await call("/admin", { cookie: token })).text())?.[1] ?? "";
-  await walk("/admin/invite", async () =>
+  await walk("/admin/invite again", async () =>
     (await form("/admin/invite", { file: wave, action: "again" }, { cookie: token })).text(),
   );
-  await walk("/admin/invite", () => form("/admin/invite", { file: wave, action: "arrived" }, { cookie: token }));
+  await walk("/admin/invite arrived", () =>
+    form("/admin/invite", { file: wave, action: "arrived" }, { cookie: token }),
+  );
   await walk("/admin/sign-out", () => form("/admin/sign-out", {}, { cookie: token }));
 
   expect(seen).toEqual(WALK);
   const entries = await auditSince(first);
   // A completion names the entry that started it.
   const ended = entries.filter((e) => e.details["phase"] === "ended");
-  expect(ended.length).toBe(6);
+  expect(ended.length).toBe(13);
   for (const end of ended) {
     expect(entries.find((e) => e.id === end.details["started"])?.details["phase"]).toBe("started");
   }
-  expect(JSON.stringify(entries)).not.toMatch(/(ann|pat|kim|lee)@example\.com/);
+  expect(JSON.stringify(entries)).not.toMatch(/(ann|pat|kim|lee|new)@example\.com/);
 });

@@ -26,6 +26,12 @@ describe("the webhook settings", () => {
       'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://hooks.zapier.com".',
     ],
     [
+      // Node's fetch refuses credentials in a URL: every delivery would fail, so it is refused here, and not echoed.
+      { WEBHOOK_URL: "https://user:pass@hooks.example.com/hook/PATHSECRET?key=QUERYSECRET", WEBHOOK_SECRET: SECRET },
+      null,
+      'WEBHOOK_URL must not hold a user or password ("https://hooks.example.com" with user:password@): no delivery could be made; the signature (WEBHOOK_SECRET) authenticates each event.',
+    ],
+    [
       { WEBHOOK_URL: "http://127.0.0.1.example.com/in", WEBHOOK_SECRET: SECRET },
       null,
       'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://127.0.0.1.example.com".',

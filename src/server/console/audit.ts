@@ -1,4 +1,7 @@
-/** The audit log in the console (GET /admin/audit): every action the team took, newest first, 50 a page. */
+/**
+ * The audit log in the console (GET /admin/audit): every action the team took, newest first, 50 a page, each once
+ * (an action's start and end are one row: audit/store.ts, actions).
+ */
 import { createAuditLog } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
@@ -11,7 +14,7 @@ const PER_PAGE = 50;
 export async function auditPage(store: Store, config: ServerConfig, admin: string, url: URL): Promise<Response> {
   const before = url.searchParams.get("before") ?? "";
   const from = /^[1-9]\d{0,18}$/.test(before) ? Number(before) : null;
-  const entries = await withTimeout(createAuditLog(store.db).page(PER_PAGE + 1, from), config.dbTimeoutMs);
+  const entries = await withTimeout(createAuditLog(store.db).actions(PER_PAGE + 1, from), config.dbTimeoutMs);
   const shown = entries.slice(0, PER_PAGE);
   const rows = shown
     .map(

@@ -7,7 +7,7 @@
  */
 import type { Context } from "@netlify/functions";
 import { givenAddress } from "../../lib/waitlist/rules";
-import { audit } from "../audit";
+import { audit, auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import type { ServerDeps } from "../deps";
 import { BODY_LIMITS } from "../http/limits";
@@ -154,10 +154,11 @@ const ACTIONS: Record<string, Route> = {
         return message(400, "Remove", given ? "That is not an e-mail address." : "No address was given.", who);
       }
       if (fields["confirm"] !== "yes") return removeConfirmPage(who, email);
+      // The removed person's address is not kept, not even here.
+      const entry = await auditStart(store.db, who, "remove");
       const removed = await withTimeout(store.erase(email), config.dbTimeoutMs);
       log("info", "admin.remove", { admin: logId(who), removed });
-      // The removed person's address is not kept, not even here.
-      await audit(store.db, who, "remove", { removed });
+      await entry.end({ removed });
       return seeOther(`${CONSOLE_PATH}?removed=${removed ? 1 : 0}`);
     },
   },

@@ -5,7 +5,7 @@
  * them (POST /admin/person): resend the confirmation, invite now, lift or stop their mail, remove.
  */
 import { randomBytes } from "node:crypto";
-import { audit, auditStart } from "../audit";
+import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, rootKey } from "../crypto/keys";
 import { PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
@@ -170,9 +170,10 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
         true,
       );
     }
+    const entry = await auditStart(store.db, admin, "resend-confirmation", { person: Number(idText) });
     const root = await rootKey(config, store);
     await sendConfirmation(store.consent, visit.mailer, email, visit.origin, countedMailboxKey(root, email));
-    await audit(store.db, admin, "resend-confirmation", { person: Number(idText) });
+    await entry.end({ person: Number(idText) });
     return seeOther(`${CONSOLE_PATHS.person}?id=${idText}&done=resent`);
   }
   if (fields["action"] === "invite") {

@@ -184,7 +184,7 @@ export function alreadyPage(
       ? `<section aria-labelledby="again"><h2 id="again">Send it again</h2><p>${plural(left, "person", "people")} who said yes to updates ${left === 1 ? "has" : "have"} not received these words (their message failed, or they joined since). Sending it again reaches only them.</p>
 <form method="post" action="${CONSOLE_PATHS.updates}">${hidden(draft)}<input type="hidden" name="after" value="${same.id}">
 <div class="row"><button type="submit" name="action" value="again">Send it again to ${plural(left, "person", "people")}</button></div></form></section>`
-      : same.finished
+      : same.finished && left === 0
         ? `<p class="note">Everyone who said yes to updates has received these words. To write to them again, change the subject or the text.</p>`
         : "";
   return page(

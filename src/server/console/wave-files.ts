@@ -11,7 +11,7 @@
  * people still invited (whoever joined meanwhile is left out), and the lost file's codes stop working, so a file
  * that turns up later lets nobody in twice.
  */
-import { audit, auditStart } from "../audit";
+import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
 import { isId } from "../http/limits";
@@ -58,8 +58,9 @@ export async function waveFile(store: Store, config: ServerConfig, admin: string
   if (!isId(id)) return message(400, "Invitation files", "That wave does not exist: start from the console.", admin);
   const records = waveRecords(store.db, store.dataKeys);
   if (fields["action"] === "arrived") {
+    const entry = await auditStart(store.db, admin, "wave-file-arrived", { wave: Number(id) });
     await records.arrived(Number(id));
-    await audit(store.db, admin, "wave-file-arrived", { wave: Number(id) });
+    await entry.end({ wave: Number(id) });
     return seeOther(CONSOLE_PATH);
   }
   const base = earlyAccessBase(config.earlyAccessUrl);

@@ -87,10 +87,21 @@ export async function invite(request: WaveRequest): Promise<Response> {
   // Unique per request, so two requests of one process never pass for each other's wave.
   const owner = waveOwner(`console-${randomBytes(4).toString("hex")}`);
   let wave = Number(continuing);
+  // In the log before its first effect (the claim, then invitations); completed below with what it did (a killed
+  // run leaves this entry).
+  const entry = await auditStart(store.db, admin, "wave", { size: next, ...(starting ? {} : { wave }) });
   if (starting) {
     const claim = await records.claim(ticket, owner, next);
     // A second confirmation of one preview: that preview's wave is under way or done; the dashboard says which.
-    if (!claim.claimed) return seeOther(`${CONSOLE_PATH}?wave=${claim.wave}`);
+    if (!claim.claimed) {
+      await entry.end({
+        size: next,
+        wave: claim.wave,
+        invited: 0,
+        note: "this confirmation's wave was already started",
+      });
+      return seeOther(`${CONSOLE_PATH}?wave=${claim.wave}`);
+    }
     wave = claim.wave;
   }
   const mailer = config.mail
@@ -118,8 +129,6 @@ export async function invite(request: WaveRequest): Promise<Response> {
     slice: { ...request.slice, people: CONSOLE_WAVE_MAX },
     ...(starting ? { wave } : {}),
   };
-  // In the log before its first invitation; completed below with what it did (a killed run leaves this entry).
-  const entry = await auditStart(store.db, admin, "wave", { size: next, wave });
   const report = await (starting ? runWave(options) : continueWave(options, wave)).finally(() => mailer?.close());
   if (!report) {
     await entry.end({ size: next, wave, invited: 0, note: "not waiting: another run holds it, or it is done" });

@@ -3,7 +3,7 @@
  * recent events with their status, attempts, last answer and next try; "Retry now" for one, "Send a test event",
  * and "Re-enable deliveries" after a 410 (POST /admin/webhooks, action=…).
  */
-import { audit } from "../audit";
+import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
 import { seeOther } from "../http/responses";
@@ -81,8 +81,9 @@ export async function webhooksAction(
   if (action === "retry") {
     const id = fields["id"] ?? "";
     if (!/^msg_[0-9a-f]{32}$/.test(id)) return message(400, "Webhooks", "That event does not exist.", admin);
+    const entry = await auditStart(store.db, admin, "webhook-retry", { event: id });
     const queued = await hooks.retry(id);
-    await audit(store.db, admin, "webhook-retry", { event: id, queued });
+    await entry.end({ event: id, queued });
     // Paused by a 410, or webhooks off: the event waits for deliveries to be on again, and the notice says so.
     if (!config.webhook) return seeOther(`${CONSOLE_PATHS.webhooks}?done=retry-off`);
     if ((await hooks.state()).pausedAt) return seeOther(`${CONSOLE_PATHS.webhooks}?done=retry-paused`);
@@ -91,14 +92,16 @@ export async function webhooksAction(
   }
   if (action === "test") {
     if (!config.webhook) return message(400, "Webhooks", "Webhooks are off.", admin);
+    const entry = await auditStart(store.db, admin, "webhook-test");
     const id = await hooks.test();
-    await audit(store.db, admin, "webhook-test", { event: id });
+    await entry.end({ event: id });
     await deliverNow(store, config, "console", 15_000);
     return seeOther(`${CONSOLE_PATHS.webhooks}?done=test`);
   }
   if (action === "resume") {
+    const entry = await auditStart(store.db, admin, "webhooks-resume");
     await hooks.resume();
-    await audit(store.db, admin, "webhooks-resume");
+    await entry.end();
     await deliverNow(store, config, "console", 15_000);
     return seeOther(`${CONSOLE_PATHS.webhooks}?done=resume`);
   }

@@ -61,5 +61,9 @@ export async function sendAgain(
   if (!same || same.id !== after || !same.finished) return null;
   if ((await updates.againAudience(draft.subject, draft.body)) === 0) return null;
   const again = await updates.createAgain(draft.subject, draft.body, author, ticket);
-  return { id: again.id, created: again.created };
+  if (again.created) return { id: again.id, created: true };
+  // Another request made it at the same instant: its insert committed after this statement's snapshot was taken,
+  // so only a new look finds it (none: it was rolled back, and this page is stale).
+  const other = await updates.byTicket(ticket);
+  return other === null ? null : { id: other, created: false };
 }
