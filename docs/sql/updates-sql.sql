@@ -110,3 +110,21 @@ UPDATE waitlist w SET updates_consent = false, updates_consent_at = now(), updat
         WHERE r.update_id = $1 AND r.waitlist_id = $2
           AND u.created_at > now() - make_interval(days => 365))
     RETURNING w.id;
+
+-- UPDATE_SQL.consent
+SELECT updates_consent FROM waitlist WHERE id = $1;
+
+-- UPDATE_SQL.resubscribe
+UPDATE waitlist w SET updates_consent = true, updates_consent_at = now(), updates_consent_words = $3
+    WHERE w.id = $2 AND w.status <> 'pending'
+      AND EXISTS (SELECT 1 FROM waitlist_update_recipient r JOIN waitlist_update u ON u.id = r.update_id
+        WHERE r.update_id = $1 AND r.waitlist_id = $2
+          AND u.created_at > now() - make_interval(days => 365))
+    RETURNING w.id;
+
+-- UPDATE_SQL.leave
+DELETE FROM waitlist w WHERE w.id = $2
+      AND EXISTS (SELECT 1 FROM waitlist_update_recipient r JOIN waitlist_update u ON u.id = r.update_id
+        WHERE r.update_id = $1 AND r.waitlist_id = $2
+          AND u.created_at > now() - make_interval(days => 365))
+    RETURNING w.id;

@@ -1,6 +1,6 @@
 /**
  * GET /waitlist/status?token=…: a person's private status page; its POST leaves the list
- * (src/server/referrals/status-handler.ts). The built page and the site's 404 ship beside this module
+ * (src/server/referrals/status-handler.ts). The built page ships beside this module
  * (netlify.toml's included_files for this function), at the same place relative to it as in the repository.
  */
 import type { Config } from "@netlify/functions";
@@ -13,7 +13,6 @@ const deps = { store: getStore, config: getConfig };
 export default withWebhooks(
   createStatusHandler(deps, {
     status: new URL("../../dist/waitlist/status.html", import.meta.url),
-    notFound: new URL("../../dist/404.html", import.meta.url),
   }),
   deps,
 );

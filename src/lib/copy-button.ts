@@ -1,7 +1,8 @@
 /**
  * "Copy link" buttons, an enhancement: each `[data-copy="<input id>"]` button is hidden in the HTML (the input's
  * text can be selected and copied by hand) and shown here, where it can work. The result is said in the page's
- * `[data-copy-status]` live region.
+ * `[data-copy-status]` live region. "Share…" buttons likewise: `[data-share="<input id>"]` appears only where the
+ * browser has the Web Share API (the system's own share sheet; nothing is loaded for it).
  */
 export function enhanceCopyButtons(): void {
   const status = document.querySelector<HTMLElement>("[data-copy-status]");
@@ -17,6 +18,20 @@ export function enhanceCopyButtons(): void {
         () => false,
       );
       if (status) status.textContent = copied ? "Link copied." : "Press Ctrl+C (or ⌘C) to copy the selected link.";
+    });
+  }
+}
+
+/** Shows each `[data-share]` button where navigator.share exists; it shares the input's link with the button's text. */
+export function enhanceShareButtons(): void {
+  if (typeof navigator.share !== "function") return;
+  for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-share]")) {
+    const input = document.getElementById(button.dataset["share"] ?? "") as HTMLInputElement | null;
+    if (!input) continue;
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      // A cancelled sheet rejects: nothing to say about it.
+      navigator.share({ text: button.dataset["shareText"] ?? "", url: input.value }).catch(() => undefined);
     });
   }
 }

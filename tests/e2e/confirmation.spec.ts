@@ -101,7 +101,16 @@ test(
     const mails = await smtp.waitFor("grace@example.com", 2);
     await page.goto(linkTo(mails[1], "/waitlist/leave"));
     await expect(page.getByRole("heading", { level: 1, name: "Leave the waitlist" })).toBeVisible();
-    await page.getByRole("button", { name: "Remove me from the waitlist" }).click();
+    // Asked once: a destructive button in the danger colour, and a Cancel home.
+    const leave = page.getByRole("button", { name: "Leave the waitlist" });
+    expect(await leave.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(180, 35, 24)");
+    await expect(page.getByRole("main").getByRole("link", { name: "Cancel" })).toHaveAttribute("href", "/");
+    // axe needs JavaScript, which this context has off: the same page (a GET changes nothing) in a page with it.
+    const checked = await browser.newPage();
+    await checked.goto(page.url());
+    await expectNoAxeViolations(checked);
+    await checked.close();
+    await leave.click();
     await expect(page.getByRole("heading", { level: 1, name: "You've left the waitlist" })).toBeVisible();
     expect(await exported(server.url)).not.toContain("grace@example.com");
     expect(smtp.messages.some((m) => m.to === "nobody@example.com")).toBe(false);

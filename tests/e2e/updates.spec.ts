@@ -303,7 +303,7 @@ test("the console writes an update, previews it, tests it on the admin alone, an
   await expectAccessible(page);
   const [, testMail] = await smtp.waitFor(ADMIN, 2);
   expect(to(smtp)).toEqual([ADMIN, ADMIN]);
-  expect(testMail?.subject).toBe(SUBJECT);
+  expect(testMail?.subject).toBe(`[Test] ${SUBJECT}`);
   expect(testMail?.text).toBe(
     `${BODY}\n\n--\n${FOOTER}\nStop these updates: ${server.url}/waitlist/unsubscribe?token=test\n\n— Noosphere\n${server.url}\n`,
   );
@@ -403,9 +403,10 @@ test("an update's link opens a page that changes nothing until its button stops 
       "One click and we stop sending you updates. You stay on the waitlist, and we will still write when your early access is ready.",
     ),
   ).toBeVisible();
+  // Leaving uses the link in hand, not another e-mail.
   await expect(page.getByRole("link", { name: "leave the waitlist altogether" })).toHaveAttribute(
     "href",
-    "/waitlist/remove",
+    `${new URL(unsubscribe).pathname}${new URL(unsubscribe).search}&leave`,
   );
   await expectAccessible(page);
   await page.reload(); // opened twice, as a link scanner and then the person might
@@ -416,11 +417,23 @@ test("an update's link opens a page that changes nothing until its button stops 
   await page.goto(unsubscribe);
   const answer = page.waitForResponse((r) => r.url() === unsubscribe && r.request().method() === "POST");
   await page.getByRole("button", { name: "Stop these updates" }).click();
-  expect((await answer).status()).toBe(200);
-  await expect(page.getByRole("heading", { level: 1, name: "You won't get these updates" })).toBeVisible();
+  expect((await answer).status()).toBe(303);
+  // Back on the page, which knows she has stopped and offers them again.
+  await expect(page).toHaveURL(unsubscribe);
+  await expect(page.getByRole("heading", { level: 1, name: "You have stopped these updates" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Stop these updates" })).toHaveCount(0);
   await expectAccessible(page);
   await page.goto(links["reader"] ?? "");
   await expectChoice(page, "You have stopped these updates.", "Send me updates");
+  // "Send me updates again", from the same link: her choice is yes again; then she stops once more.
+  await page.goto(unsubscribe);
+  await page.getByRole("button", { name: "Send me updates again" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You'll get updates again" })).toBeVisible();
+  await page.goto(links["reader"] ?? "");
+  await expect(page.locator("#updates-choice")).toHaveText("You get these updates.");
+  await page.goto(unsubscribe);
+  await page.getByRole("button", { name: "Stop these updates" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You have stopped these updates" })).toBeVisible();
 
   // A mail provider's one-click POST (RFC 8058): the form body alone, no cookie, no Origin, no Referer.
   const providerMail = updates.find((m) => m.to === people.provider);

@@ -79,6 +79,40 @@ test.describe("waitlist dialog", () => {
     await expectNoAxeViolations(page);
   });
 
+  test("marks the field a check failed on (aria-invalid, its message beneath) as well as toasting", async ({
+    page,
+  }, testInfo) => {
+    await openFromNav(page);
+    const email = field(page, "Email");
+    await expect(email).not.toHaveAttribute("aria-invalid", /.*/);
+    await submitButton(page).click();
+    await expectToast(page, "Email required", "Please provide your email address.");
+    await expect(email).toHaveAttribute("aria-invalid", "true");
+    await expect(email).toHaveAccessibleDescription("Please provide your email address.");
+    await expect(dialog(page).locator("#waitlist-email-error")).toHaveText("Please provide your email address.");
+    await expectNoAxeViolations(page);
+    await testInfo.attach(`invalid-email-${page.viewportSize()?.width}.png`, {
+      body: await page.screenshot(),
+      contentType: "image/png",
+    });
+
+    // Typing clears the mark; the next failure marks its own field.
+    await email.fill("not-an-address");
+    await expect(email).not.toHaveAttribute("aria-invalid", /.*/);
+    await field(page, "I accept the").check();
+    await submitButton(page).click();
+    await expect(email).toHaveAttribute("aria-invalid", "true");
+    await expect(email).toHaveAccessibleDescription("Invalid email address");
+
+    await email.fill(uniqueEmail("marked"));
+    await field(page, "I accept the").uncheck();
+    await submitButton(page).click();
+    const terms = field(page, "I accept the");
+    await expect(terms).toHaveAttribute("aria-invalid", "true");
+    await expect(terms).toHaveAccessibleDescription("Please accept the Terms of Service to continue.");
+    await expect(email).not.toHaveAttribute("aria-invalid", /.*/);
+  });
+
   test("reports empty email, then unchecked terms, then each schema message at its limit + 1", async ({ page }) => {
     const posts: string[] = [];
     page.on("request", (request) => {

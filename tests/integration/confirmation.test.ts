@@ -58,6 +58,28 @@ describe.each(backends("confirm"))("on %s", (_name, available, open) => {
       expect(again.headers.get("location")).toBe("/waitlist/already-confirmed");
     });
 
+    it("the confirm link kept and opened again once invited, then joined, says so, even after it expired", async () => {
+      const [mail] = await state.smtp.waitFor("ada@example.com");
+      if (!mail) throw new Error("no mail");
+      const confirm = linkTo(mail, "/waitlist/confirm");
+      const outcomes: Array<string | null> = [];
+      for (const status of ["invited", "joined"]) {
+        await state.store.db.query("UPDATE waitlist SET status = $1 WHERE email = 'ada@example.com'", [status]);
+        outcomes.push((await pressButton(confirm)).headers.get("location"));
+      }
+      await state.store.db.query(
+        "UPDATE waitlist_token SET expires_at = now() - interval '1 second' WHERE purpose = 'confirm' AND waitlist_id = (SELECT id FROM waitlist WHERE email = 'ada@example.com')",
+      );
+      outcomes.push((await pressButton(confirm)).headers.get("location"));
+      await state.store.db.query("UPDATE waitlist SET status = 'confirmed' WHERE email = 'ada@example.com'");
+      expect(outcomes).toEqual(["/waitlist/already-invited", "/waitlist/already-joined", "/waitlist/already-joined"]);
+      // Nothing changed on the way: still one status link, the address unchanged.
+      const tokens = await state.store.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM waitlist_token WHERE purpose = 'status'",
+      );
+      expect(tokens[0]?.n).toBe(1);
+    });
+
     it("a confirmed address signing up again gets the same answer and no e-mail", async () => {
       const before = state.smtp.messages.length;
       const res = await signUp("ADA@example.com");

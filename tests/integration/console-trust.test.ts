@@ -130,6 +130,8 @@ it("every console action that changes something is in the audit log, written bef
   await walk("/admin/updates edit", () => form("/admin/updates", { ...other, action: "edit" }, { cookie }));
   await walk("/admin/updates confirm", () => form("/admin/updates", { ...other, action: "confirm" }, { cookie }));
   await walk("/admin/updates test", () => form("/admin/updates", { ...DRAFT, action: "test" }, { cookie }));
+  // The test's subject says it is one.
+  expect(h.smtp.messages.filter((m) => m.to === ADMIN).map((m) => m.subject)).toContain("[Test] March news");
   // The send's entry is in the log while its first e-mail is still on its way: written before it.
   const fields = await confirmed(cookie);
   await walk("/admin/updates send", async () => {

@@ -31,14 +31,9 @@ const file = (name: string, html: string) => {
   writeFileSync(join(dir, name), html);
   return pathToFileURL(join(dir, name));
 };
-/** Stand-ins for the build: the status page's slot, and the site's 404. */
-const PAGES = {
-  status: file(
-    "status.html",
-    `<!doctype html><main><section id="status-body" aria-label="Your status">bare</section></main>`,
-  ),
-  notFound: file("404.html", "<!doctype html><title>Page not found</title><h1>Nothing here</h1>"),
-};
+/** Stand-in for the build: the header's waitlist button, as built, and the status page's slot. */
+const BARE_STATUS = `<!doctype html><header><a href="/join" data-waitlist-open class="rounded-full px-4">Join the Waitlist</a></header><main><section id="status-body" aria-label="Your status">This status link doesn't work</section></main>`;
+const PAGES = { status: file("status.html", BARE_STATUS) };
 
 const configOf = (smtpUrl: string, extra: Record<string, string> = {}) =>
   readConfig({
@@ -142,13 +137,13 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       for (const name of ["two", "three", "four", "five"]) await join(`${name}@example.com`);
       const ann = await join("ann@example.com");
       expect(await text(ann)).toContain("6th of 6 waiting");
-      expect(await text(ann)).toContain("No referrals yet");
+      expect(await text(ann)).toContain("0 confirmed referrals");
       const code = await codeOf(ann);
 
       // Signed up by Ann's link: nothing counts while the address is pending.
       expect((await call(handlers.signup, json({ email: "bea@example.com", referral: code }))).status).toBe(201);
       expect(await text(ann)).toContain("6th of 6 waiting");
-      expect(await text(ann)).toContain("No referrals yet");
+      expect(await text(ann)).toContain("0 confirmed referrals");
       const bea = await confirm("bea@example.com");
       expect(await text(ann)).toContain("6th of 7 waiting");
       expect(await text(ann)).toContain("1 confirmed referral");
@@ -208,7 +203,7 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       expect(await keyMailboxes(run)).toEqual({ keyed: 1, unreadable: 0, done: true });
       expect(await keyMailboxes(run)).toEqual({ keyed: 0, unreadable: 0, done: true });
       await join("OldTimer+ann@googlemail.com", await codeOf(ann));
-      expect(await text(ann)).toContain("No referrals yet");
+      expect(await text(ann)).toContain("0 confirmed referrals");
       const [row] = await state.store.db.query<{ outcome: string }>(
         "SELECT r.outcome FROM waitlist_referral r JOIN waitlist w ON w.id = r.referred_id WHERE lower(w.email) = $1",
         ["oldtimer+ann@googlemail.com"],
@@ -223,7 +218,7 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       await join("someone@mailinator.com", code);
       await join("unknown-code@example.com", "zzzzzzzzzz");
       await join("malformed-code@example.com", "<script>");
-      expect(await text(ann)).toContain("No referrals yet");
+      expect(await text(ann)).toContain("0 confirmed referrals");
       const rows = await state.store.db.query<{ email: string; outcome: string | null }>(
         "SELECT w.email, r.outcome FROM waitlist w LEFT JOIN waitlist_referral r ON r.referred_id = w.id ORDER BY w.id",
       );
@@ -256,7 +251,7 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
           headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
         }),
       );
-      expect(await text(ann)).toContain("No referrals yet");
+      expect(await text(ann)).toContain("0 confirmed referrals");
       expect((await page(bea)).response.status).toBe(404);
     });
 
@@ -384,18 +379,118 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       }
     });
 
-    it("a wrong, unknown or used-up token gets the same 404 as any missing page", async () => {
+    it("a wrong, unknown or left token gets the same 404: the bare page that says how to get the link again", async () => {
       await reset();
+      const gone = await join("gone@example.com");
+      expect((await leave(`${gone}&leave`)).status).toBe(303);
       for (const link of [
         `${ORIGIN}/waitlist/status`,
         `${ORIGIN}/waitlist/status?token=short`,
         `${ORIGIN}/waitlist/status?token=${"A".repeat(43)}`,
         `${ORIGIN}/waitlist/status?token=${"A".repeat(42)}%3C`,
+        gone,
+        `${gone}&leave`,
       ]) {
         const { response, html } = await page(link);
         expect(response.status).toBe(404);
-        expect(html).toBe("<!doctype html><title>Page not found</title><h1>Nothing here</h1>");
+        expect(html).toBe(BARE_STATUS);
       }
+    });
+
+    it("Leave asks once: the question deletes nothing, says what goes, and offers Cancel back", async () => {
+      await reset({ REFERRAL_PLACES: "3" });
+      await join("first@example.com");
+      const ann = await join("ann@example.com");
+      await join("bea@example.com", await codeOf(ann));
+      const status = (await page(ann)).html;
+      const self = ann.slice(ORIGIN.length);
+      expect(status).toContain(
+        `<a href="${self}&amp;leave" class="font-semibold text-danger-700 underline">Leave the waitlist…</a>`,
+      );
+      // The status page itself has no form that deletes.
+      expect(status).not.toContain('name="action" value="leave"');
+
+      const asked = await page(`${ann}&leave`);
+      expect(asked.response.status).toBe(200);
+      expect(textOf(asked.html)).toContain(
+        "Leave the Noosphere waitlist? Leaving deletes, for good: your address and everything you sent us when you signed up your place in line (1st of 3 waiting): signing up again starts at the end your share link, and your referrals (1 confirmed referral) your choice about updates: we will not write to you again It cannot be undone.",
+      );
+      expect(asked.html).toContain(`<form method="post" action="${self}"`);
+      expect(asked.html).toContain(
+        `<a href="${self}" class="rounded-full px-6 py-3 font-semibold text-brand-700 ring-1 ring-ink-200 hover:bg-ink-50">Cancel</a>`,
+      );
+      expect(textOf((await page(ann)).html)).toContain("1st of 3 waiting");
+
+      // Its button is the POST that deletes.
+      const left = await leave(`${ann}&leave`);
+      expect(left.headers.get("location")).toBe("/waitlist/removed");
+      expect((await page(ann)).response.status).toBe(404);
+    });
+
+    it("shows the line as a picture with its words, the referrals' next step, and the header's place", async () => {
+      await reset({ REFERRAL_PLACES: "3" });
+      for (const who of ["a", "b", "c", "d"]) await join(`${who}@example.com`);
+      const ann = await join("ann@example.com");
+      await join("z@example.com");
+      const { html } = await page(ann);
+      expect(textOf(html)).toContain("5th of 6 waiting 4 ahead of you You 1 behind you");
+      expect(html).toMatch(/<svg viewBox="0 0 300 24"[^>]*aria-hidden="true"/);
+      expect(textOf(html)).toContain("0 confirmed referrals");
+      expect(textOf(html)).toContain("Your next confirmed referral moves you up to 3 places forward.");
+      // The header's "Join the Waitlist" is their place: they are on the list.
+      expect(html).toContain('<header><a href="#main" class="rounded-full px-4">5th in line</a></header>');
+      expect(html).not.toContain("Join the Waitlist");
+
+      // With REFERRAL_PLACES 0, referrals move nobody: no next step.
+      state.config = configOf(state.smtp.url);
+      expect(textOf((await page(ann)).html)).not.toContain("Your next confirmed referral");
+    });
+
+    it("shares without loading anything: Copy beside the link, a ready e-mail, four networks, a QR code", async () => {
+      await reset();
+      const ann = await join("ann@example.com");
+      const { html } = await page(ann);
+      const code = await codeOf(ann);
+      const share = `${ORIGIN}/?via=${code}`;
+      const q = encodeURIComponent;
+      const message = "I joined the waitlist for Noosphere. Join me:";
+      expect(html).toContain(`<input id="share-link" type="text" readonly value="${share}"`);
+      expect(html).toMatch(/<button type="button" data-copy="share-link" hidden [^>]*>Copy<\/button>/);
+      const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((m) => (m[1] ?? "").replaceAll("&amp;", "&"));
+      expect(hrefs).toEqual(
+        expect.arrayContaining([
+          `mailto:?subject=${q("Join me on the Noosphere waitlist")}&body=${q(`${message} ${share}`)}`,
+          `https://x.com/intent/post?text=${q(message)}&url=${q(share)}`,
+          `https://www.linkedin.com/sharing/share-offsite/?url=${q(share)}`,
+          `https://wa.me/?text=${q(`${message} ${share}`)}`,
+          `https://bsky.app/intent/compose?text=${q(`${message} ${share}`)}`,
+        ]),
+      );
+      // Nothing on the page is fetched from another site: no src, no srcset, no stylesheet link.
+      expect(html).not.toMatch(/\ssrc(set)?=/);
+      expect(html).toMatch(/<svg role="img" aria-label="QR code of your share link"[^>]*viewBox="0 0 (\d+) \1"/);
+    });
+
+    it("an invited person gets Create my account, to EARLY_ACCESS_URL; without it, no button", async () => {
+      await reset();
+      const ann = await join("ann@example.com");
+      const mailer = (await import("../../src/server/mail/mailer")).mailerFor(state.config);
+      if (!mailer) throw new Error("no mailer");
+      await runWave({
+        store: state.store,
+        next: 1,
+        delivery: { kind: "mail", mailer },
+        accessUrl: new URL("https://app.noosphere.test/signup"),
+        siteUrl: ORIGIN,
+        ttlDays: 30,
+      });
+      mailer.close();
+      const { html } = await page(ann);
+      expect(html).toContain('<a id="create-account" href="https://app.noosphere.test/signup"');
+      expect(textOf(html)).toContain("Create my account");
+      expect(html).toContain('<a href="#main" class="rounded-full px-4">You are invited</a>');
+      state.config = configOf(state.smtp.url, { EARLY_ACCESS_URL: "" });
+      expect((await page(ann)).html).not.toContain("create-account");
     });
 
     it("the confirmation's e-mail carries the link; asking again mails a new one, the same answer for anyone", async () => {

@@ -4,6 +4,7 @@
  * forged token, a send cut half-way and continued, a refused recipient. On PGlite, PostgreSQL and Neon's HTTP
  * protocol, with a real SMTP server. The console's flow in the browser: tests/e2e/updates.spec.ts.
  */
+import { readFileSync } from "node:fs";
 import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
@@ -12,11 +13,18 @@ import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { newToken } from "../../src/server/tokens";
 import { createUpdateStore, sendUpdate, updatesKey } from "../../src/server/updates";
-import { createUpdatesHandler } from "../../src/server/updates/handler";
+import { UPDATES_WORDS_VERSION } from "../../src/server/updates/consent";
+import { createUpdatesHandler, UNSUBSCRIBE_PAGE_WORDS } from "../../src/server/updates/handler";
 import { backends, type OpenedStore } from "./backends";
 import { startSmtp, type TestSmtp } from "./smtp";
 
 const ORIGIN = "http://localhost:4321";
+/** A page's text, without its tags. */
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 const REFUSED = "refused@example.com";
 const config = (smtpUrl: string): ServerConfig =>
   readConfig({ SMTP_URL: smtpUrl, MAIL_FROM: "Noosphere <hello@noosphere.test>", SITE_URL: ORIGIN });
@@ -39,9 +47,10 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
 
   // The unsubscribe page is the built notice; a stand-in file says which page it is.
   const unsubscribed = new URL(`file://${process.cwd()}/tests/integration/fixtures/unsubscribed.html`);
+  const unsubscribe = new URL(`file://${process.cwd()}/tests/integration/fixtures/unsubscribe.html`);
   const handler = createUpdatesHandler(
     { store: async () => state.store, config: () => state.config },
-    { unsubscribed },
+    { unsubscribed, unsubscribe },
   );
   const call = async (request: Request) => {
     const response = await handler(request, createContext(request, "198.51.100.9", pending) as Context);
@@ -169,8 +178,87 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
         { email: "bob@example.com", updates_consent: true, updates_consent_words: null },
       ]);
       expect((await updates().list(1))[0]).toMatchObject({ sent: 2, unsubscribed: 1 });
-      // A GET (a link scanner) is not this function's: the static page answers it, and nothing changes.
-      expect((await call(new Request(link))).status).toBe(405);
+      // A GET (a link scanner) changes nothing: it is the page, which now says she has stopped.
+      const shown = await call(new Request(link));
+      expect(shown.status).toBe(200);
+      expect(textOf(await shown.text())).toContain("You have stopped these updates");
+      expect((await updates().list(1))[0]).toMatchObject({ sent: 2, unsubscribed: 1 });
+    });
+
+    it("the page a real link opens knows where its person stands; again is recorded as consent; leaving asks once", async () => {
+      await seed([
+        ["ada@example.com", "confirmed", true],
+        ["bob@example.com", "confirmed", true],
+      ]);
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      await send(id);
+      const linkOf = (to: string) =>
+        state.smtp.messages.find((m) => m.to === to)?.links.find((l) => l.includes("/waitlist/unsubscribe?")) ?? "";
+      const [ada, bob] = [linkOf("ada@example.com"), linkOf("bob@example.com")];
+      const self = ada.slice(ORIGIN.length).replaceAll("&", "&amp;");
+      const page = async (href: string) => textOf(await (await call(new Request(href))).text());
+      const form = (href: string, body: string, origin = ORIGIN) =>
+        call(
+          new Request(href, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
+            body,
+          }),
+        );
+      const consent = async () =>
+        state.store.db.query<{ email: string; updates_consent: boolean; updates_consent_words: string | null }>(
+          "SELECT email, updates_consent, updates_consent_words FROM waitlist ORDER BY email",
+        );
+
+      // Still receiving: the button that stops, and leaving with this same link.
+      const first = await (await call(new Request(ada))).text();
+      expect(textOf(first)).toContain("Stop these updates One click and we stop sending you updates.");
+      expect(first).toContain(`<form method="post" action="${self}"`);
+      expect(first).toContain(`href="${self}&amp;leave">leave the waitlist altogether</a>`);
+      // A token that is not the server's: the page as built, naming nobody's state.
+      expect(await (await call(new Request(`${ORIGIN}/waitlist/unsubscribe?token=${newToken().token}`))).text()).toBe(
+        readFileSync(unsubscribe, "utf8"),
+      );
+
+      // The page's button stops, and leads back to the page, which says so and offers them again.
+      const stopped = await form(ada, "");
+      expect(stopped.status).toBe(303);
+      expect(stopped.headers.get("location")).toBe(ada.slice(ORIGIN.length));
+      expect(await page(ada)).toContain(
+        "You have stopped these updates We no longer send you updates. You stay on the waitlist",
+      );
+      expect(await page(ada)).toContain("Send me updates again");
+      expect((await consent())[0]).toMatchObject({
+        updates_consent: false,
+        updates_consent_words: UNSUBSCRIBE_PAGE_WORDS,
+      });
+
+      // From another site: refused, nothing changes.
+      expect((await form(ada, "updates=yes", "https://evil.example")).status).toBe(403);
+      expect((await consent())[0]?.updates_consent).toBe(false);
+      // Again, by the same token: recorded as consent, with the words the page showed.
+      const again = await form(ada, "updates=yes");
+      expect(again.headers.get("location")).toBe("/waitlist/resubscribed");
+      expect((await consent())[0]).toMatchObject({
+        updates_consent: true,
+        updates_consent_words: UPDATES_WORDS_VERSION,
+      });
+      expect(await page(ada)).toContain("Stop these updates One click");
+
+      // Leaving: the question deletes nothing; its button does, for this person only.
+      expect(await page(`${ada}&leave`)).toContain("Leave the Noosphere waitlist? This deletes your address");
+      expect((await consent()).map((r) => r.email)).toEqual(["ada@example.com", "bob@example.com"]);
+      const left = await form(`${ada}&leave`, "action=leave");
+      expect(left.headers.get("location")).toBe("/waitlist/removed");
+      expect((await consent()).map((r) => r.email)).toEqual(["bob@example.com"]);
+      // Her link now opens the page as built; a forged token leaves nobody.
+      expect(
+        (await form(`${ORIGIN}/waitlist/unsubscribe?token=${newToken().token}`, "action=leave")).headers.get(
+          "location",
+        ),
+      ).toBe("/waitlist/link-invalid");
+      expect((await consent()).map((r) => r.email)).toEqual(["bob@example.com"]);
+      expect(bob).not.toBe(ada);
     });
   });
 

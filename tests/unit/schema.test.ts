@@ -17,9 +17,13 @@ const VALIDATORS: Array<[string, (input: SignupInput) => Validation]> = [
 for (const [validatorName, validateSignup] of VALIDATORS) {
   describe(validatorName, () => {
     const valid = { email: "ada@example.com", termsAccepted: true };
+    // The words both validators give; the field a failure names is the island's alone (it marks that control),
+    // checked below.
     const errorOf = (input: Record<string, unknown>) => {
       const result = validateSignup(input);
-      return result.ok ? null : result;
+      if (result.ok) return null;
+      const { field: _field, ...words } = result;
+      return words;
     };
 
     describe("validateSignup: the order of checks", () => {
@@ -177,9 +181,26 @@ describe("the two validators", () => {
     );
     fc.assert(
       fc.property(input, (value) => {
-        expect(validateInBrowser(value)).toEqual(zodValidate(value));
+        // The field a failure names is the island's alone (it marks that control); the verdict and words agree.
+        const browser = validateInBrowser(value);
+        expect(browser.ok ? browser : { ...browser, field: undefined }).toEqual(zodValidate(value));
       }),
       { numRuns: 5000 },
     );
+  });
+});
+
+describe("browser validator (island): the field a failure names", () => {
+  const fieldOf = (input: SignupInput) => {
+    const result = validateInBrowser(input);
+    return result.ok ? null : result.field;
+  };
+  it("names the control to mark, in the order of checks", () => {
+    expect(fieldOf({ email: "", termsAccepted: false })).toBe("email");
+    expect(fieldOf({ email: "ada@example.com", termsAccepted: false })).toBe("termsAccepted");
+    expect(fieldOf({ email: "nope", termsAccepted: true })).toBe("email");
+    expect(fieldOf({ email: "ada@example.com", termsAccepted: true, name: "n".repeat(101) })).toBe("name");
+    expect(fieldOf({ email: "ada@example.com", termsAccepted: true, why: "w".repeat(1001) })).toBe("why");
+    expect(fieldOf({ email: "ada@example.com", termsAccepted: true })).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import type { CarriedForm } from "../../lib/waitlist/capture";
 import { SubmitError, submitSignup } from "../../lib/waitlist/client";
 import { connectOpener } from "../../lib/waitlist/opener";
-import { type DialogValues, HONEYPOT_FIELD, MESSAGES } from "../../lib/waitlist/rules";
+import { type DialogValues, HONEYPOT_FIELD, MESSAGES, type SignupForm } from "../../lib/waitlist/rules";
 import { validateInBrowser } from "../../lib/waitlist/validate";
 import { Toaster, toastError, toastSuccess } from "../ui/toast";
 import { ThankYou } from "../waitlist/ThankYou";
@@ -52,6 +52,8 @@ function restoreFocus(focus: NonNullable<CarriedForm["focus"]>) {
 export default function WaitlistDialog() {
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<DialogValues>(EMPTY);
+  // The field the last check failed on: marked until the person edits the form again.
+  const [invalid, setInvalid] = useState<{ field: keyof SignupForm; message: string } | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [submitted, setSubmitted] = useState<false | { confirmationSent: boolean }>(false);
   const opener = useRef<HTMLElement | null>(null);
@@ -72,6 +74,7 @@ export default function WaitlistDialog() {
   const close = () => {
     setOpen(false);
     setValues(EMPTY);
+    setInvalid(null);
     setSubmitted(false);
     setSubmitting(false);
     // Focus goes back to the control that opened the dialog.
@@ -84,8 +87,10 @@ export default function WaitlistDialog() {
     const result = validateInBrowser(values);
     if (!result.ok) {
       toastError(result.title, result.message);
+      setInvalid(result.field ? { field: result.field, message: result.message } : null);
       return;
     }
+    setInvalid(null);
     inFlight.current = true;
     setSubmitting(true);
     try {
@@ -136,7 +141,16 @@ export default function WaitlistDialog() {
             {submitted ? (
               <ThankYou onClose={close} confirmationSent={submitted.confirmationSent} />
             ) : (
-              <WaitlistForm values={values} submitting={submitting} onChange={setValues} onSubmit={submit} />
+              <WaitlistForm
+                values={values}
+                submitting={submitting}
+                onChange={(next) => {
+                  setValues(next);
+                  setInvalid(null);
+                }}
+                onSubmit={submit}
+                invalid={invalid}
+              />
             )}
             <Toaster />
           </DialogPanel>

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from "react";
 import { FORM_TEXT } from "../../lib/waitlist/form-text";
-import { type DialogValues, LIMITS } from "../../lib/waitlist/rules";
+import { type DialogValues, LIMITS, type SignupForm } from "../../lib/waitlist/rules";
 import { Field, Input, Textarea } from "../ui/field";
 import { Honeypot } from "./Honeypot";
 
@@ -12,13 +12,30 @@ interface SignupFieldsProps {
   onChange?: (values: DialogValues) => void;
   /** Native `maxlength` limits: for the no-JavaScript form; the dialog reports overlong text instead. */
   limits?: boolean;
+  /** The field the last check failed on, and why: marked (aria-invalid, a red border) and told beneath it. */
+  invalid?: { field: keyof SignupForm; message: string } | null;
+}
+
+const INVALID_CONTROL = "border-danger-700 focus:border-danger-700 focus:outline-danger-700";
+
+/** The control's props when it is the invalid one: its state, and the message it is described by. */
+function marked(id: string, invalid: boolean) {
+  return invalid ? { "aria-invalid": true, "aria-describedby": `${id}-error` } : {};
+}
+
+function ErrorText({ id, message }: { id: string; message: string }) {
+  return (
+    <p id={`${id}-error`} className="mt-1.5 text-sm font-semibold text-danger-700">
+      {message}
+    </p>
+  );
 }
 
 /**
  * The sign-up controls, shared by the dialog and the /join page so both ask the same thing the same way:
  * the five text fields, the terms checkbox (its link opens a new tab) and the honeypot.
  */
-export function SignupFields({ idPrefix, values, onChange, limits = false }: SignupFieldsProps) {
+export function SignupFields({ idPrefix, values, onChange, limits = false, invalid = null }: SignupFieldsProps) {
   const bind = (key: keyof DialogValues) =>
     values && onChange
       ? {
@@ -33,7 +50,15 @@ export function SignupFields({ idPrefix, values, onChange, limits = false }: Sig
       : {};
   const [first, second, ...rest] = FORM_TEXT.fields.map((field) => {
     const id = `${idPrefix}-${field.key}`;
-    const common = { id, name: field.key, ...(limits ? { maxLength: LIMITS[field.key] } : {}), ...bind(field.key) };
+    const wrong = invalid?.field === field.key;
+    const common = {
+      id,
+      name: field.key,
+      ...(limits ? { maxLength: LIMITS[field.key] } : {}),
+      ...bind(field.key),
+      ...marked(id, wrong),
+      ...(wrong ? { className: INVALID_CONTROL } : {}),
+    };
     return (
       <Field key={field.key} id={id} label={field.label} hint={field.hint}>
         {"multiline" in field ? (
@@ -46,6 +71,7 @@ export function SignupFields({ idPrefix, values, onChange, limits = false }: Sig
             {...common}
           />
         )}
+        {wrong && invalid && <ErrorText id={id} message={invalid.message} />}
       </Field>
     );
   });
@@ -66,6 +92,7 @@ export function SignupFields({ idPrefix, values, onChange, limits = false }: Sig
           required
           className="mt-0.5 size-5 shrink-0 rounded border-ink-300 accent-brand-600"
           {...bind("termsAccepted")}
+          {...marked(`${idPrefix}-terms`, invalid?.field === "termsAccepted")}
         />
         <label htmlFor={`${idPrefix}-terms`} className="text-sm text-ink-800">
           {FORM_TEXT.terms.before}{" "}
@@ -75,6 +102,7 @@ export function SignupFields({ idPrefix, values, onChange, limits = false }: Sig
           </a>
         </label>
       </div>
+      {invalid?.field === "termsAccepted" && <ErrorText id={`${idPrefix}-terms`} message={invalid.message} />}
       <Honeypot id={`${idPrefix}-homepage`} {...bind("homepage")} />
     </>
   );

@@ -1,7 +1,7 @@
 import { Description, DialogTitle } from "@headlessui/react";
 import type { SubmitEvent } from "react";
 import { FORM_TEXT } from "../../lib/waitlist/form-text";
-import type { DialogValues } from "../../lib/waitlist/rules";
+import type { DialogValues, SignupForm } from "../../lib/waitlist/rules";
 import { Button } from "../ui/field";
 import { SignupFields } from "./SignupFields";
 
@@ -10,10 +10,12 @@ interface WaitlistFormProps {
   submitting: boolean;
   onChange: (values: DialogValues) => void;
   onSubmit: () => void;
+  /** The field the last check failed on, marked as well as toasted (SignupFields). */
+  invalid?: { field: keyof SignupForm; message: string } | null;
 }
 
 /** The dialog's form. Validation is the caller's (noValidate: docs/brief.md's toasts, not browser bubbles). */
-export function WaitlistForm({ values, submitting, onChange, onSubmit }: WaitlistFormProps) {
+export function WaitlistForm({ values, submitting, onChange, onSubmit, invalid = null }: WaitlistFormProps) {
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSubmit();
@@ -25,7 +27,7 @@ export function WaitlistForm({ values, submitting, onChange, onSubmit }: Waitlis
         <DialogTitle className="text-2xl font-bold tracking-tight text-ink-950">{FORM_TEXT.title}</DialogTitle>
         <Description className="mt-2 text-ink-700">{FORM_TEXT.intro}</Description>
       </div>
-      <SignupFields idPrefix="waitlist" values={values} onChange={onChange} />
+      <SignupFields idPrefix="waitlist" values={values} onChange={onChange} invalid={invalid} />
       <Button type="submit" disabled={submitting} className="w-full sm:w-auto">
         {submitting ? FORM_TEXT.submitting : FORM_TEXT.submit}
       </Button>

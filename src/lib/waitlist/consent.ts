@@ -2,7 +2,7 @@
  * Confirmation and removal by e-mail, as data shared by the function (src/server/links/consent-store.ts, src/server/links/handler.ts)
  * and the static pages the links open (src/pages/waitlist/): paths, lifetimes and words.
  */
-import { SITE } from "../../site";
+import { SITE, WAITLIST_LABEL } from "../../site";
 
 /** A confirmation link works for 7 days; a removal link for 30 (one can always ask for another). */
 export const CONFIRM_TTL_DAYS = 7;
@@ -41,7 +41,7 @@ export interface Notice {
 
 const home: Action = { label: "Back to Home", href: "/" };
 const askRemoval: Action = { label: "Ask for a removal link", href: LINK_PATHS.request };
-const join: Action = { label: "Join the waitlist", href: "/join" };
+const join: Action = { label: WAITLIST_LABEL, href: "/join" };
 const askStatus: Action = { label: "Get my status link", href: "/waitlist/link" };
 
 /** Keyed by path under /waitlist/; the keys are what the function redirects to (OUTCOME_PAGES). */
@@ -54,6 +54,17 @@ export const NOTICES = {
   "already-confirmed": {
     title: "Already confirmed",
     body: "This address was confirmed before, so there is nothing more to do. Your place in line is on your status page: we can e-mail you its link.",
+    actions: [askStatus, home],
+  },
+  // A confirmation link kept and opened again after the person moved on: where they stand, and the way to their page.
+  "already-invited": {
+    title: "You are invited",
+    body: `This address was confirmed, and its invitation to ${SITE.name} has gone out: the e-mail “${SITE.name}: your early access is ready” holds your code. Your status page has a button to create your account: we can e-mail you its link.`,
+    actions: [askStatus, home],
+  },
+  "already-joined": {
+    title: "You have joined",
+    body: `This address was confirmed and has created its ${SITE.name} account, so there is nothing more to do here. Your status page is still yours: we can e-mail you its link.`,
     actions: [askStatus, home],
   },
   removed: {
@@ -73,8 +84,13 @@ export const NOTICES = {
   },
   unsubscribed: {
     title: "You won't get these updates",
-    body: "If that link was yours, you will not receive any more updates from us. You stay on the waitlist, and we will still write when your early access is ready.",
+    body: "We will not send you any more updates. You stay on the waitlist, and we will still write when your early access is ready.",
     actions: [home, { label: "Leave the waitlist altogether", href: "/waitlist/remove" }],
+  },
+  resubscribed: {
+    title: "You'll get updates again",
+    body: `Thank you: we will send you the ${SITE.name} team's occasional updates again. Every one has a link to stop them.`,
+    actions: [home],
   },
   "link/sent": {
     title: "Check your inbox",
@@ -97,8 +113,8 @@ export const ACTION_PAGES = {
   },
   leave: {
     title: "Leave the waitlist",
-    body: `This deletes your address and everything you sent us from the ${SITE.name} waitlist. It cannot be undone.`,
-    button: "Remove me from the waitlist",
+    body: `This deletes your address, your place in line, your share link and your referrals, and everything you sent us, from the ${SITE.name} waitlist. It cannot be undone.`,
+    button: "Leave the waitlist",
   },
   status: {
     title: "Your place in line",

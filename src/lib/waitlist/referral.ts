@@ -32,3 +32,5 @@ export const shareLink = (origin: string, code: string) => `${origin}/?${REFERRA
 export const STATUS_PATHS = { page: "/waitlist/status", request: "/waitlist/link" } as const;
 /** On the status page's address when a confirmation led there: the page says the address is confirmed. */
 export const CONFIRMED_PARAM = "confirmed";
+/** On the status page's address: the page asks whether to leave (the POST that deletes is that page's button). */
+export const LEAVE_PARAM = "leave";

@@ -116,7 +116,10 @@ export interface SignupForm {
   termsAccepted: boolean;
 }
 
-export type Validation = { ok: true; value: Signup } | { ok: false; title: string; message: string };
+/** A failure names its field where it has one, so the dialog can mark that control as well as toast. */
+export type Validation =
+  | { ok: true; value: Signup }
+  | { ok: false; title: string; message: string; field?: keyof SignupForm };
 
 export type SignupInput = Partial<Record<keyof SignupForm, unknown>>;
 
@@ -131,12 +134,19 @@ const isBlank = (value: unknown) =>
  * counts only `true` as accepted). Each validator runs these first, then the fields in TEXT_FIELDS order with
  * the email after the name.
  */
-export const EARLY_CHECKS: ReadonlyArray<{ fails: (input: SignupInput) => boolean; title: string; message: string }> = [
+export const EARLY_CHECKS: ReadonlyArray<{
+  fails: (input: SignupInput) => boolean;
+  title: string;
+  message: string;
+  field: keyof SignupForm;
+}> = [
   {
+    field: "email",
     fails: (input) => isBlank(input.email),
     ...{ title: MESSAGES.emailRequired.title, message: MESSAGES.emailRequired.description },
   },
   {
+    field: "termsAccepted",
     fails: (input) => input.termsAccepted !== true,
     ...{ title: MESSAGES.termsRequired.title, message: MESSAGES.termsRequired.description },
   },

@@ -10,6 +10,7 @@ import {
   LINE_BREAK,
   MESSAGES,
   type Signup,
+  type SignupForm,
   type SignupInput,
   singleLineMessage,
   TEXT_FIELDS,
@@ -17,7 +18,12 @@ import {
   type Validation,
 } from "./rules";
 
-const invalid = (message: string): Validation => ({ ok: false, title: MESSAGES.validationTitle, message });
+const invalid = (message: string, field: keyof SignupForm): Validation => ({
+  ok: false,
+  title: MESSAGES.validationTitle,
+  message,
+  field,
+});
 
 /**
  * docs/brief.md §3's checks, in its order: the early checks, then each field on its trimmed value (name,
@@ -25,7 +31,7 @@ const invalid = (message: string): Validation => ({ ok: false, title: MESSAGES.v
  */
 export function validateInBrowser(input: SignupInput): Validation {
   const early = EARLY_CHECKS.find((check) => check.fails(input));
-  if (early) return { ok: false, title: early.title, message: early.message };
+  if (early) return { ok: false, title: early.title, message: early.message, field: early.field };
   const value: Signup = { email: "" };
   const checkText = ({ key, label, max, message, multiline }: (typeof TEXT_FIELDS)[number]): string | null => {
     const raw = input[key];
@@ -46,6 +52,14 @@ export function validateInBrowser(input: SignupInput): Validation {
   };
 
   const [name, ...others] = TEXT_FIELDS;
-  const error = checkText(name) ?? checkEmail() ?? others.map(checkText).find((message) => message !== null) ?? null;
-  return error ? invalid(error) : { ok: true, value };
+  const checks: Array<[keyof SignupForm, () => string | null]> = [
+    [name.key, () => checkText(name)],
+    ["email", checkEmail],
+    ...others.map((field): [keyof SignupForm, () => string | null] => [field.key, () => checkText(field)]),
+  ];
+  for (const [field, check] of checks) {
+    const error = check();
+    if (error) return invalid(error, field);
+  }
+  return { ok: true, value };
 }

@@ -1,7 +1,8 @@
 /**
- * Invitations in waves: the N oldest confirmed sign-ups get a single-use invite code each, by e-mail (or, with
- * mail off, in a CSV for the team's own mail tool). One core for every way a wave is run (the CLI's
- * `invite`, the console), so its guarantees hold everywhere:
+ * Invitations in waves: the first N in the line (store/line.ts: sign-up order, moved by counted referrals when
+ * REFERRAL_PLACES says so) get a single-use invite code each, by e-mail (or, with mail off, in a CSV for the
+ * team's own mail tool). One core for every way a wave is run (the CLI's `invite`, the console), so its
+ * guarantees hold everywhere:
  * - never twice in a row: a wave reserves its people first (SKIP LOCKED), so two waves at the same moment take
  *   different people;
  * - never lost: a person is marked invited only once an SMTP server accepted their e-mail (its answer to the
@@ -184,8 +185,8 @@ const blank = (): WaveReport => ({ resumed: false, invited: 0, refused: 0, stopp
 
 /**
  * Runs a wave: completes waves whose process died or that were paused, if there are any (and then starts none, so
- * running a killed wave's command again does not invite anyone beyond it); otherwise reserves the `next` oldest
- * confirmed people and invites them. With a slice, it pauses the wave it is sending once the slice is spent.
+ * running a killed wave's command again does not invite anyone beyond it); otherwise reserves the `next` first
+ * in the line (store/line.ts) and invites them. With a slice, it pauses the wave it is sending once the slice is spent.
  */
 export async function runWave(options: WaveOptions): Promise<WaveReport> {
   const { store } = options;

@@ -146,7 +146,11 @@ export function createConsentStore(db: Db, dataKeys: DataKeys | null = null): Co
       if (Number(row.confirmed) === 1) {
         return { outcome: "confirmed", email: personOf(dataKeys, row).email, referral: row.referral };
       }
+      // A link kept and opened again once its person moved on says where they stand, however old (never "sign up
+      // again" to someone on the list).
       if (row.status === "confirmed") return { outcome: "already-confirmed" };
+      if (row.status === "invited") return { outcome: "already-invited" };
+      if (row.status === "joined") return { outcome: "already-joined" };
       return { outcome: row.expired ? "expired" : "invalid" };
     },
     async remove(hash) {

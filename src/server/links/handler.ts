@@ -9,22 +9,21 @@
 import type { Context } from "@netlify/functions";
 import { LINK_PATHS, type NOTICES } from "../../lib/waitlist/consent";
 import { CONFIRMED_PARAM, STATUS_PATHS } from "../../lib/waitlist/referral";
-import { givenAddress } from "../../lib/waitlist/rules";
-import { SITE } from "../../site";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, rootKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { type FormErrorOptions, formErrorPage } from "../http/form-page";
 import { BODY_LIMITS } from "../http/limits";
 import { isCrossSite, siteOrigin } from "../http/origin";
-import { countThenRefuse, type RequestCount } from "../http/rate-limit";
+import type { RequestCount } from "../http/rate-limit";
 import { mediaType, readFormFields } from "../http/request-body";
 import { afterAnswer, seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
+import { answerAddressRequest } from "../mail/address-request";
 import { mailerFor } from "../mail/mailer";
 import { sendRemovalLink, sendStatusEmail } from "../mail/send";
-import { suppressedMailer } from "../suppression";
+import { guardedDeps, suppressedMailer } from "../suppression";
 import { hashToken, newToken } from "../tokens";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */
@@ -32,6 +31,8 @@ const notice = (key: keyof typeof NOTICES) => `/waitlist/${key}`;
 export const OUTCOME_PAGES = {
   confirmed: notice("confirmed"),
   "already-confirmed": notice("already-confirmed"),
+  "already-invited": notice("already-invited"),
+  "already-joined": notice("already-joined"),
   removed: notice("removed"),
   expired: notice("link-expired"),
   invalid: notice("link-invalid"),
@@ -132,28 +133,12 @@ async function requestRemoval(
   config: ServerConfig,
   deps: ServerDeps,
 ): Promise<Response> {
-  const email = givenAddress(fields["email"]);
-  if (email === undefined) {
-    return page(400, "Please check the address", "Please enter the e-mail address you signed up with.");
-  }
-  const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
-  if (!mailer) {
-    return page(
-      503,
-      "Removal by e-mail is not set up",
-      `This site cannot send e-mail yet. Write to ${SITE.contactEmail} from the address you signed up with, and we will remove it.`,
-    );
-  }
-  try {
-    const store = await deps.store();
-    const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
-    const refused = await countThenRefuse(store, config, root, context.ip, REMOVAL_REQUESTS);
-    if (refused) return page(429, "Please try again later", refused.message, { headers: refused.headers });
-    const site = siteOrigin(config, context, req);
-    afterAnswer(context, sendRemovalLink(store.consent, mailer, email, site, countedMailboxKey(root, email)));
-    return seeOther(OUTCOME_PAGES["removal-requested"]);
-  } catch (error) {
-    log("error", "waitlist.removal_request_failed", describeError(error));
-    return page(503, "Please try again", "The waitlist is unavailable right now. Please try again.");
-  }
+  return answerAddressRequest(req, context, fields["email"], config, guardedDeps(deps), {
+    counter: REMOVAL_REQUESTS,
+    page: (status, title, message, headers = {}) => page(status, title, message, { headers }),
+    mailOff: { title: "Removal by e-mail is not set up", after: ", and we will remove it" },
+    failed: "waitlist.removal_request_failed",
+    send: ({ store, mailer, email, site, mailbox }) => sendRemovalLink(store.consent, mailer, email, site, mailbox),
+    answer: OUTCOME_PAGES["removal-requested"],
+  });
 }

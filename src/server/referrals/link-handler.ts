@@ -7,21 +7,15 @@
  */
 import type { Context } from "@netlify/functions";
 import { STATUS_PATHS } from "../../lib/waitlist/referral";
-import { givenAddress } from "../../lib/waitlist/rules";
-import { SITE } from "../../site";
-import { countedMailboxKey, rootKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { formErrorPage } from "../http/form-page";
 import { BODY_LIMITS } from "../http/limits";
-import { isCrossSite, siteOrigin } from "../http/origin";
-import { countThenRefuse, type RequestCount } from "../http/rate-limit";
+import { isCrossSite } from "../http/origin";
+import type { RequestCount } from "../http/rate-limit";
 import { mediaType, readFormFields } from "../http/request-body";
-import { afterAnswer, seeOther } from "../http/responses";
-import { withTimeout } from "../http/timeout";
-import { describeError, log } from "../log";
-import { mailerFor } from "../mail/mailer";
+import { answerAddressRequest } from "../mail/address-request";
 import { sendConfirmation, sendStatusLink } from "../mail/send";
-import { suppressedMailer } from "../suppression";
+import { guardedDeps } from "../suppression";
 
 /** Where the answer is told (a notice page: src/lib/waitlist/consent.ts NOTICES). */
 export const LINK_SENT_PAGE = "/waitlist/link/sent";
@@ -51,36 +45,17 @@ export function createStatusLinkHandler(deps: ServerDeps) {
     }
     const read = await readFormFields(req, BODY_LIMITS.form);
     if (!("fields" in read)) return page(read.status, "Please use the form", read.message);
-    const email = givenAddress(read.fields["email"]);
-    if (email === undefined) {
-      return page(400, "Please check the address", "Please enter the e-mail address you signed up with.");
-    }
-    const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
-    if (!mailer) {
-      return page(
-        503,
-        "Links by e-mail are not set up",
-        `This site cannot send e-mail yet. Write to ${SITE.contactEmail} from the address you signed up with.`,
-      );
-    }
-    try {
-      const store = await deps.store();
-      const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
-      const refused = await countThenRefuse(store, config, root, context.ip, LINK_REQUESTS);
-      if (refused) return page(429, "Please try again later", refused.message, refused.headers);
-      const site = siteOrigin(config, context, req);
-      const mailbox = countedMailboxKey(root, email);
-      afterAnswer(
-        context,
+    return answerAddressRequest(req, context, read.fields["email"], config, guardedDeps(deps), {
+      counter: LINK_REQUESTS,
+      page,
+      mailOff: { title: "Links by e-mail are not set up", after: "" },
+      failed: "waitlist.status_link_failed",
+      send: ({ store, mailer, email, site, mailbox }) =>
         sendStatusLink(store.consent, store.referrals, mailer, email, site, mailbox).then(() =>
           // Not confirmed yet (nothing issued above): the confirmation is what such an address needs.
           sendConfirmation(store.consent, mailer, email, site, mailbox),
         ),
-      );
-      return seeOther(LINK_SENT_PAGE);
-    } catch (error) {
-      log("error", "waitlist.status_link_failed", describeError(error));
-      return page(503, "Please try again", "The waitlist is unavailable right now. Please try again.");
-    }
+      answer: LINK_SENT_PAGE,
+    });
   };
 }

@@ -5,26 +5,51 @@
  * The token (256 bits; only its SHA-256 is stored) is made when they confirm, and again when they ask for their
  * link by e-mail. The page is the built src/pages/waitlist/status.astro with its body filled in here: it works
  * without JavaScript (the copy button is an enhancement), sets no cookie, is noindex and never stored by a cache.
- * A token that is wrong, unknown or gone gets the site's own 404 page: the same answer as any missing page.
+ * A token that is wrong, unknown or gone gets the built page as it is, with a 404: the same answer for any token,
+ * saying how to have the link e-mailed again (/waitlist/link). With `leave` in its address the page asks once
+ * before the POST that deletes (status-page.ts). The header's "Join the Waitlist" becomes the person's standing:
+ * they are on the list already.
  */
 import { readFile } from "node:fs/promises";
 import type { Context } from "@netlify/functions";
-import { CONFIRMED_PARAM } from "../../lib/waitlist/referral";
+import { CONFIRMED_PARAM, LEAVE_PARAM, shareLink } from "../../lib/waitlist/referral";
 import type { ServerDeps } from "../deps";
 import { formErrorPage, SITE_HEADERS } from "../http/form-page";
 import { isCrossSite, siteOrigin } from "../http/origin";
 import { readFormFields } from "../http/request-body";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
+import { earlyAccessBase } from "../invitations";
 import { describeError, log } from "../log";
+import type { Place } from "../store/line";
 import { createLine } from "../store/line";
+import type { StatusView } from "../store/types";
 import { hashToken } from "../tokens";
-import { statusBody } from "./status-page";
+import { leaveBody, ordinal, statusBody } from "./status-page";
+import { shareQr } from "./status-share";
 
 /** The slot the built page keeps for the body (its content is what the file says to anyone who opens it bare). */
 const SLOT = /(<section id="status-body"[^>]*>)[\s\S]*?(<\/section>)/;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const LEFT_PAGE = "/waitlist/removed";
+/** The site header's waitlist buttons (src/components/WaitlistButton.astro), as built. */
+const JOIN_BUTTON = /<a href="\/join" data-waitlist-open( class="[^"]*")>[^<]*<\/a>/g;
+
+/** Early access's address, or null where EARLY_ACCESS_URL is unset or unusable (the page then has no button). */
+function accessUrlOf(value: string | null): string | null {
+  try {
+    return earlyAccessBase(value).href;
+  } catch {
+    return null;
+  }
+}
+
+/** What the header says instead of "Join the Waitlist": where they stand. */
+function headerWords(person: StatusView, place: Place | null): string {
+  if (person.status === "joined") return "You have joined";
+  if (person.status === "invited") return "You are invited";
+  return place ? `${ordinal(place.place)} in line` : "Your place";
+}
 
 const PAGE_HEADERS = {
   ...SITE_HEADERS,
@@ -50,17 +75,14 @@ function builtPage(file: URL, check: (text: string) => boolean) {
 }
 
 export interface StatusPages {
-  /** The built status page (dist/waitlist/status.html). */
+  /** The built status page (dist/waitlist/status.html): filled for a person, as it is for a wrong link. */
   status: URL;
-  /** The site's 404 page (dist/404.html). */
-  notFound: URL;
 }
 
 export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
   const statusPage = builtPage(pages.status, (html) => SLOT.test(html));
-  const notFoundPage = builtPage(pages.notFound, () => true);
   const notFound = async (head = false) =>
-    new Response(head ? null : await notFoundPage(), { status: 404, headers: PAGE_HEADERS });
+    new Response(head ? null : await statusPage(), { status: 404, headers: PAGE_HEADERS });
 
   return async (req: Request, context: Context): Promise<Response> => {
     if (req.method !== "GET" && req.method !== "HEAD" && req.method !== "POST") {
@@ -94,16 +116,23 @@ export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
         person.status === "confirmed"
           ? await withTimeout(createLine(store.db, places).placeOf(person.id), config.dbTimeoutMs)
           : null;
-      const body = statusBody({
+      const site = siteOrigin(config, context, req);
+      const input = {
         person,
         place,
         places,
-        site: siteOrigin(config, context, req),
+        site,
         self: `${url.pathname}?token=${token}`,
         token,
         confirmedNow: url.searchParams.has(CONFIRMED_PARAM),
-      });
-      const html = (await statusPage()).replace(SLOT, (_, open: string, close: string) => `${open}${body}${close}`);
+        qr: await shareQr(shareLink(site, person.code)),
+        accessUrl: person.status === "invited" ? accessUrlOf(config.earlyAccessUrl) : null,
+      };
+      const body = url.searchParams.has(LEAVE_PARAM) ? leaveBody(input) : statusBody(input);
+      const header = `<a href="#main"$1>${headerWords(person, place)}</a>`;
+      const html = (await statusPage())
+        .replace(SLOT, (_, open: string, close: string) => `${open}${body}${close}`)
+        .replace(JOIN_BUTTON, header);
       return new Response(head ? null : html, { headers: PAGE_HEADERS });
     } catch (error) {
       log("error", "waitlist.status_failed", describeError(error));

@@ -2,14 +2,20 @@
  * What a person's status page says, in words, as the HTML put into the built page (src/pages/waitlist/status.astro,
  * whose <section id="status-body"> it fills). No script or style of its own (the page's CSP allows neither), only
  * the site's classes; everything that varies is escaped. Never names a referred person.
+ *
+ * Leaving asks once: the page's Leave is a link to the same page with `leave` added (LEAVE_PARAM), which says what
+ * goes and offers a destructive button (the POST that deletes) and a Cancel back; it sits apart, at the end, below
+ * a rule, away from the updates choice.
  */
 import { longDate } from "../../lib/date";
-import { STATUS_PATHS, shareLink } from "../../lib/waitlist/referral";
+import { LEAVE_PARAM, STATUS_PATHS, shareLink } from "../../lib/waitlist/referral";
 import { SITE } from "../../site";
 import { escapeHtml } from "../http/form-page";
 import type { Place } from "../store/line";
 import type { StatusView } from "../store/types";
 import { updatesSection } from "../updates";
+import { linePicture } from "./status-line";
+import { shareActions } from "./status-share";
 
 const ORDINAL_SUFFIX: Record<string, string> = { one: "st", two: "nd", few: "rd", other: "th" };
 const ordinalRules = new Intl.PluralRules("en", { type: "ordinal" });
@@ -39,20 +45,31 @@ export interface StatusPageInput {
   token: string;
   /** They arrive from their confirmation link. */
   confirmedNow: boolean;
+  /** Their share link as a QR code (status-share.ts: shareQr). */
+  qr: string;
+  /** Where an invited person creates their account (EARLY_ACCESS_URL, checked); null: none to offer. */
+  accessUrl: string | null;
 }
 
 const H2 = "mt-12 text-xl font-bold tracking-tight text-ink-950";
 const P = "mt-3 text-ink-700";
 const dateOf = (iso: string | null) => (iso ? longDate(new Date(iso), true).text : "");
 
-function standing({ person, place, places }: StatusPageInput): string {
+/** The invited person's way into the product. Their code is only in their e-mail (only its hash is kept). */
+function createAccount(accessUrl: string | null): string {
+  if (!accessUrl) return "";
+  return `<p class="mt-6"><a id="create-account" href="${escapeHtml(accessUrl)}" class="inline-block rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Create my account</a></p>
+<p class="mt-3 text-sm text-ink-700">It asks for the code in your invitation e-mail; that e-mail’s own button fills it in for you.</p>`;
+}
+
+function standing({ person, place, places, accessUrl }: StatusPageInput): string {
   if (person.status === "joined") {
     return `<p class="mt-6 text-2xl font-semibold text-ink-950">You have joined ${escapeHtml(SITE.name)}</p>
 <p class="${P}">You created your account on ${dateOf(person.joinedAt)}. Welcome, and thank you for waiting.</p>`;
   }
   if (person.status === "invited") {
     return `<p class="mt-6 text-2xl font-semibold text-ink-950">You are invited</p>
-<p class="${P}">Your invitation went out on ${dateOf(person.invitedAt)}: look for “${escapeHtml(SITE.name)}: your early access is ready” in your inbox. Its link creates your account.</p>`;
+<p class="${P}">Your invitation went out on ${dateOf(person.invitedAt)}: look for “${escapeHtml(SITE.name)}: your early access is ready” in your inbox. Its link creates your account.</p>${createAccount(accessUrl)}`;
   }
   if (!place) return `<p class="mt-6 text-2xl font-semibold text-ink-950">Your address is not confirmed yet</p>`;
   // Explained as the line is decided (store/line.ts): their own referrals move them to a line number, and moved
@@ -70,39 +87,77 @@ function standing({ person, place, places }: StatusPageInput): string {
   ];
   const movedText = sentences.length ? `<p class="${P}">${sentences.join(" ")}</p>` : "";
   return `<p class="mt-6 text-2xl font-semibold text-ink-950" id="status-place">${placeInWords(place)}</p>
+${linePicture(place)}
 <p class="${P}">You are ${ordinal(place.place)} in line among the ${count(place.waiting)} confirmed ${place.waiting === 1 ? "person" : "people"} waiting for early access. We invite people in waves, in this order.</p>
 ${movedText}`;
 }
 
-function referrals({ person, places }: StatusPageInput): string {
+function referrals({ person, places, place }: StatusPageInput): string {
   const rule =
     places > 0
       ? `Each one moves you ${count(places)} place${places === 1 ? "" : "s"} forward in line.`
       : "Referrals do not change your place in line: they show how much you have helped the list grow.";
+  // The next step, where referrals move people and someone still stands ahead to pass.
+  const step = places > 0 && place ? Math.min(places, place.place - 1) : 0;
+  const next =
+    step > 0
+      ? `<p class="mt-3 font-semibold text-ink-900" id="status-next">Your next confirmed referral moves you up to ${count(step)} place${step === 1 ? "" : "s"} forward.</p>`
+      : "";
   return `<h2 class="${H2}">Your referrals</h2>
-<p class="mt-3 text-lg font-semibold text-ink-900" id="status-referrals">${referralsInWords(person.referrals)}</p>
-<p class="${P}">A referral counts when someone signs up through your link and confirms an address of their own. ${rule}</p>`;
+<p class="mt-3 flex items-baseline gap-2" id="status-referrals"><span class="text-4xl font-bold text-ink-950">${count(person.referrals)}</span> <span class="text-lg font-semibold text-ink-900">confirmed referral${person.referrals === 1 ? "" : "s"}</span></p>
+<p class="${P}">A referral counts when someone signs up through your link and confirms an address of their own. ${rule}</p>
+${next}`;
 }
 
-function share({ person, site }: StatusPageInput): string {
-  const link = escapeHtml(shareLink(site, person.code));
+function share({ person, site, qr }: StatusPageInput): string {
   return `<h2 class="${H2}">Share your link</h2>
 <p class="${P}">Send it to anyone who would like ${escapeHtml(SITE.name)}. It carries only your share code, nothing else about you.</p>
-<div class="mt-4 flex flex-col gap-3">
-<p class="grow"><label for="share-link" class="block text-sm font-semibold text-ink-900">Your share link</label>
-<input id="share-link" type="text" readonly value="${link}" class="mt-1.5 block w-full rounded-lg border border-ink-200 bg-white px-3.5 py-2.5 text-base text-ink-900 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600"></p>
-<p><button type="button" data-copy="share-link" hidden class="rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Copy link</button></p>
-</div>
-<p class="mt-2 text-sm text-ink-700" data-copy-status role="status"></p>`;
+${shareActions(shareLink(site, person.code), qr)}`;
 }
 
+/** Destructive: the one red button on the site's pages (the console's Remove has its own). */
+const DANGER_BUTTON =
+  "rounded-full bg-danger-700 px-6 py-3 font-semibold text-white hover:bg-ink-950 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-danger-700";
+
 function leave({ self }: StatusPageInput): string {
-  return `<h2 class="${H2}">Leave the list</h2>
-<p class="${P}">This deletes your address and everything you sent us. This page’s address is yours alone: whoever has it sees your place and can take you off the list, so keep it to yourself.</p>
-<form method="post" action="${escapeHtml(self)}" class="mt-4">
+  return `<div class="mt-16 border-t border-ink-200 pt-8">
+<h2 class="text-xl font-bold tracking-tight text-ink-950" id="leave">Leave the list</h2>
+<p class="${P}">Leaving deletes your address and your place; the next page asks before anything goes. This page’s address is yours alone: whoever has it sees your place and can take you off the list, so keep it to yourself.</p>
+<p class="mt-4"><a href="${escapeHtml(`${self}&${LEAVE_PARAM}`)}" class="font-semibold text-danger-700 underline">Leave the waitlist…</a></p>
+</div>`;
+}
+
+/** What leaving deletes, for this person, in words. */
+function whatGoes({ person, place }: StatusPageInput): string[] {
+  const standing = place
+    ? `your place in line (${placeInWords(place)}): signing up again starts at the end`
+    : person.status === "invited"
+      ? "your invitation: its code stops working"
+      : "your record on the waitlist";
+  return [
+    "your address and everything you sent us when you signed up",
+    standing,
+    `your share link, and your referrals (${referralsInWords(person.referrals).toLowerCase()})`,
+    "your choice about updates: we will not write to you again",
+  ];
+}
+
+/** The page that asks once before leaving: what goes, the destructive button, and Cancel back to the page. */
+export function leaveBody(input: StatusPageInput): string {
+  const items = whatGoes(input)
+    .map((item) => `<li>${escapeHtml(item)}</li>`)
+    .join("");
+  return `<div class="mx-auto max-w-2xl px-5 py-16 sm:px-8 sm:py-20">
+<h1 class="text-4xl font-bold tracking-tight text-ink-950">Leave the ${escapeHtml(SITE.name)} waitlist?</h1>
+<p class="mt-6 text-lg text-ink-700">Leaving deletes, for good:</p>
+<ul class="mt-3 list-disc space-y-1 pl-6 text-ink-700" id="leave-list">${items}</ul>
+<p class="mt-4 text-ink-700">It cannot be undone. You are welcome to sign up again at any time.</p>
+<form method="post" action="${escapeHtml(input.self)}" class="mt-8 flex flex-wrap items-center gap-4">
 <input type="hidden" name="action" value="leave">
-<button type="submit" class="rounded-full px-6 py-3 font-semibold text-brand-700 ring-1 ring-ink-200 hover:bg-ink-50">Leave the waitlist</button>
-</form>`;
+<button type="submit" class="${DANGER_BUTTON}">Leave the waitlist</button>
+<a href="${escapeHtml(input.self)}" class="rounded-full px-6 py-3 font-semibold text-brand-700 ring-1 ring-ink-200 hover:bg-ink-50">Cancel</a>
+</form>
+</div>`;
 }
 
 /** The page's body for `input`. */
@@ -116,7 +171,7 @@ ${standing(input)}
 ${referrals(input)}
 ${share(input)}
 ${input.person.status === "confirmed" ? updatesSection(input.person.updates, input.token) : ""}
-${leave(input)}
 <p class="mt-12 text-sm text-ink-700">Lost this page? <a class="font-semibold text-brand-700 underline" href="${STATUS_PATHS.request}">Get its link by e-mail again</a>.</p>
+${leave(input)}
 </div>`;
 }

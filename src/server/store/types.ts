@@ -128,7 +128,13 @@ export interface ListPage {
 // Confirmation and removal links (src/server/links/consent-store.ts implements them).
 
 /** What a confirmation link did: confirmed now, had been already, expired, or never was (or its entry went). */
-export type ConfirmOutcome = "confirmed" | "already-confirmed" | "expired" | "invalid";
+export type ConfirmOutcome =
+  | "confirmed"
+  | "already-confirmed"
+  | "already-invited"
+  | "already-joined"
+  | "expired"
+  | "invalid";
 export interface ConfirmResult {
   outcome: ConfirmOutcome;
   /** Confirmed now: their address (for the status e-mail), and what became of their referral (null: none). */

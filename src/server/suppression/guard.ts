@@ -5,8 +5,9 @@
  */
 import type { ServerConfig } from "../config";
 import { databaseKey, storedMailboxKey } from "../crypto/keys";
+import type { ServerDeps } from "../deps";
 import { guardedMailer, type MailGuard } from "../mail/guard";
-import type { Mailer } from "../mail/mailer";
+import { type Mailer, mailerFor } from "../mail/mailer";
 import type { Store } from "../store/types";
 import { recordMailEvent } from "./record";
 import { createSuppressionStore } from "./store";
@@ -69,3 +70,9 @@ export function suppressedMailer(mailer: Mailer | null, config: MailConfig, open
     .toLowerCase();
   return guardedMailer(mailer, () => (guard ??= open().then((store) => mailGuard(store, config))), host || "localhost");
 }
+
+/** `deps` whose mailer is behind the suppression list (for a floor's flow that takes the deps: mail/address-request). */
+export const guardedDeps = <D extends ServerDeps>(deps: D): D => ({
+  ...deps,
+  mailer: (config: ServerConfig) => suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store),
+});

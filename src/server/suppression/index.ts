@@ -2,7 +2,7 @@
  * The suppression list, for every feature that mails people or reads what came back: the guarded mailer they send
  * through, the record of an event, the person page's view and Lift, an update's counts and the pause decision.
  */
-export { mailGuard, suppressedMailer } from "./guard";
+export { guardedDeps, mailGuard, suppressedMailer } from "./guard";
 export { mustPause, pauseIfItMust, rateText } from "./pause";
 export { type EventOutcome, type MailEvent, recordMailEvent } from "./record";
 export {

@@ -4,8 +4,12 @@
  *   POST /waitlist/unsubscribe?token=…   stop updates: a mail provider's one-click POST (RFC 8058: the form body
  *                                        `List-Unsubscribe=One-Click`, no cookie, no Origin, no Referer), or the
  *                                        button of the page the update's link opens (GET: that static page)
- * The unsubscribe answer is 200 and the same page for a valid, forged or expired token: it tells nobody whether a
- * link was real, and a token that is not the server's changes nothing.
+ *   GET  /waitlist/unsubscribe?token=…   the page that link opens, knowing where its person stands
+ *                                        (unsubscribe-page.ts): stopped already → "Send me updates again";
+ *                                        `&leave` → asks once, and its POST (action=leave) deletes them
+ * A one-click answer is 200 and the same page for a valid, forged or expired token: it tells nobody whether a link
+ * was real, and a token that is not the server's changes nothing. A token that is not the server's gets the built
+ * page as it is (its button stops nothing); only a real one (its MAC is the server's) shows a person's state.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -23,6 +27,7 @@ import { hashToken } from "../tokens";
 import { ONE_CLICK, UPDATES_PATHS, UPDATES_WORDS_VERSION } from "./consent";
 import { readUnsubscribeToken, updatesKey } from "./message";
 import { createUpdateStore } from "./store";
+import { leaveBody, stopBody, stoppedBody, UNSUBSCRIBE_LEAVE_PARAM } from "./unsubscribe-page";
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** What the record keeps of the unsubscribe page's words, as of the consent's. */
@@ -31,22 +36,38 @@ export const UNSUBSCRIBE_PAGE_WORDS = createHash("sha256")
   .digest("hex")
   .slice(0, 16);
 
-export function createUpdatesHandler(deps: ServerDeps, pages: { unsubscribed: URL }) {
-  let done: Promise<string> | undefined;
-  const donePage = async () => {
-    done ??= readFile(pages.unsubscribed, "utf8");
-    done.catch(() => (done = undefined));
-    return new Response(await done, {
-      headers: { ...SITE_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
-    });
+/** The slot of the built unsubscribe page that a real link's page fills. */
+const SLOT = /(<section id="unsubscribe-body"[^>]*>)[\s\S]*?(<\/section>)/;
+const PAGE_HEADERS = { ...SITE_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" };
+/** Where leaving by an update's link lands: the removal link's own notice. */
+const LEFT_PAGE = "/waitlist/removed";
+/** Where asking for updates again lands (NOTICES.resubscribed). */
+const RESUBSCRIBED_PAGE = "/waitlist/resubscribed";
+
+/** A built page, read once per instance (again after a failed read). */
+function builtPage(file: URL) {
+  let text: Promise<string> | undefined;
+  return () => {
+    text ??= readFile(file, "utf8");
+    text.catch(() => (text = undefined));
+    return text;
   };
+}
+
+export function createUpdatesHandler(deps: ServerDeps, pages: { unsubscribed: URL; unsubscribe: URL }) {
+  const done = builtPage(pages.unsubscribed);
+  const donePage = async () => new Response(await done(), { headers: PAGE_HEADERS });
+  const unsubscribePage = builtPage(pages.unsubscribe);
   return async (req: Request, context: Context): Promise<Response> => {
-    if (req.method !== "POST") {
-      return new Response("Method not allowed. Use POST.", { status: 405, headers: { Allow: "POST" } });
-    }
     const config = deps.config();
     const url = new URL(req.url);
     const token = url.searchParams.get("token") ?? "";
+    if ((req.method === "GET" || req.method === "HEAD") && url.pathname === UPDATES_PATHS.unsubscribe) {
+      return unsubscribeGet(url, token, req.method === "HEAD");
+    }
+    if (req.method !== "POST") {
+      return new Response("Method not allowed. Use POST.", { status: 405, headers: { Allow: "POST" } });
+    }
     // At most 1 KB is read: a one-click POST is `List-Unsubscribe=One-Click`, form-encoded or (some providers)
     // multipart; the choice's form is one field.
     const read = await readBody(req, 1024);
@@ -62,11 +83,35 @@ export function createUpdatesHandler(deps: ServerDeps, pages: { unsubscribed: UR
         const store = await deps.store();
         const named = readUnsubscribeToken(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
         const oneClick = fields["List-Unsubscribe"] === "One-Click" || /List-Unsubscribe(=|"\s+)One-Click/.test(raw);
+        // The page's own forms: its person asks for updates again, or leaves. From this site only, a real link only.
+        const asked = fields["updates"] === "yes" ? "again" : fields["action"] === "leave" ? "leave" : null;
+        if (asked && !oneClick) {
+          if (isCrossSite(req, config, context)) {
+            return formErrorPage(403, "Please use the page", "Requests are accepted from this site only.", {
+              back: "/",
+            });
+          }
+          if (!named) return seeOther("/waitlist/link-invalid");
+          const updates = createUpdateStore(store.db, store.dataKeys);
+          if (asked === "again") {
+            const again = await withTimeout(
+              updates.resubscribe(named.update, named.person, UPDATES_WORDS_VERSION),
+              config.dbTimeoutMs,
+            );
+            log("info", "updates.resubscribe", { again });
+            return seeOther(again ? RESUBSCRIBED_PAGE : "/waitlist/link-invalid");
+          }
+          const left = await withTimeout(updates.leave(named.update, named.person), config.dbTimeoutMs);
+          log("info", "updates.leave", { left });
+          return seeOther(left ? LEFT_PAGE : "/waitlist/link-invalid");
+        }
         if (named) {
           const updates = createUpdateStore(store.db, store.dataKeys);
           const words = oneClick ? ONE_CLICK : UNSUBSCRIBE_PAGE_WORDS;
           const stopped = await withTimeout(updates.unsubscribe(named.update, named.person, words), config.dbTimeoutMs);
           log("info", "updates.unsubscribe", { stopped, oneClick });
+          // The page's button: back to the page, which now says they have stopped (and how to undo it).
+          if (!oneClick) return seeOther(`${UPDATES_PATHS.unsubscribe}?token=${token}`);
         } else {
           log("warn", "updates.unsubscribe_unknown_token", { oneClick });
         }
@@ -97,4 +142,33 @@ export function createUpdatesHandler(deps: ServerDeps, pages: { unsubscribed: UR
     }
     return formErrorPage(404, "Not found", "There is nothing here.", { back: "/" });
   };
+
+  /** The page an update's link opens: the built page, filled for a real link by where its person stands. */
+  async function unsubscribeGet(url: URL, token: string, head: boolean): Promise<Response> {
+    const config = deps.config();
+    try {
+      let html = await unsubscribePage();
+      const store = await deps.store();
+      const named = readUnsubscribeToken(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
+      if (named) {
+        const updates = createUpdateStore(store.db, store.dataKeys);
+        const consent = await withTimeout(updates.consentOf(named.person), config.dbTimeoutMs);
+        const self = `${url.pathname}?token=${token}`;
+        if (consent !== undefined) {
+          const body = url.searchParams.has(UNSUBSCRIBE_LEAVE_PARAM)
+            ? leaveBody(self)
+            : consent === false
+              ? stoppedBody(self)
+              : stopBody(self);
+          html = html.replace(SLOT, (_, open: string, close: string) => `${open}${body}${close}`);
+        }
+      }
+      return new Response(head ? null : html, { headers: { ...PAGE_HEADERS, "Referrer-Policy": "no-referrer" } });
+    } catch (error) {
+      log("error", "updates.page_failed", describeError(error));
+      return formErrorPage(503, "Please try again", "The waitlist is unavailable right now. Please try again.", {
+        back: `${url.pathname}${url.search}`,
+      });
+    }
+  }
 }

@@ -82,6 +82,9 @@ export const bodyHtml = (body: string, styled = true) =>
 
 export const why = `You are receiving this because you asked for updates when you joined the ${SITE.name} waitlist.`;
 
+/** What a test update's subject begins with ("Send a test to me", the console's). */
+export const TEST_SUBJECT_PREFIX = "[Test] ";
+
 /** The e-mail of `draft` for one recipient, whose unsubscribe link is `unsubscribe`. */
 export function updateEmail(
   draft: Draft,

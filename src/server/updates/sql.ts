@@ -139,4 +139,22 @@ export const UPDATE_SQL = {
         WHERE r.update_id = $1 AND r.waitlist_id = $2
           AND u.created_at > now() - make_interval(days => ${UNSUBSCRIBE_DAYS}))
     RETURNING w.id`,
+  /** Person `$1`'s choice as it stands (no row: they left), for the page an update's link opens. */
+  consent: `SELECT updates_consent FROM waitlist WHERE id = $1`,
+  /**
+   * Person `$2`, who was sent update `$1`, asks for updates again from that update's link, shown the words of
+   * version `$3`: recorded as the status page's choice is. Within UNSUBSCRIBE_DAYS, as stopping is.
+   */
+  resubscribe: `UPDATE waitlist w SET updates_consent = true, updates_consent_at = now(), updates_consent_words = $3
+    WHERE w.id = $2 AND w.status <> 'pending'
+      AND EXISTS (SELECT 1 FROM waitlist_update_recipient r JOIN waitlist_update u ON u.id = r.update_id
+        WHERE r.update_id = $1 AND r.waitlist_id = $2
+          AND u.created_at > now() - make_interval(days => ${UNSUBSCRIBE_DAYS}))
+    RETURNING w.id`,
+  /** Person `$2` leaves the list by the link of update `$1` they were sent: the row goes, as by a removal link. */
+  leave: `DELETE FROM waitlist w WHERE w.id = $2
+      AND EXISTS (SELECT 1 FROM waitlist_update_recipient r JOIN waitlist_update u ON u.id = r.update_id
+        WHERE r.update_id = $1 AND r.waitlist_id = $2
+          AND u.created_at > now() - make_interval(days => ${UNSUBSCRIBE_DAYS}))
+    RETURNING w.id`,
 } as const;

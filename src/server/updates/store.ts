@@ -156,6 +156,17 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
     async unsubscribe(update: number, person: number, words: string): Promise<boolean> {
       return (await db.query(UPDATE_SQL.unsubscribe, [update, person, words])).length === 1;
     },
+    /** Person `person`'s choice about updates (null: never asked), or undefined when they are not on the list. */
+    async consentOf(person: number): Promise<boolean | null | undefined> {
+      const [row] = await db.query<{ updates_consent: boolean | null }>(UPDATE_SQL.consent, [person]);
+      return row ? row.updates_consent : undefined;
+    },
+    async resubscribe(update: number, person: number, words: string): Promise<boolean> {
+      return (await db.query(UPDATE_SQL.resubscribe, [update, person, words])).length === 1;
+    },
+    async leave(update: number, person: number): Promise<boolean> {
+      return (await db.query(UPDATE_SQL.leave, [update, person])).length === 1;
+    },
   };
 }
 

@@ -5,6 +5,7 @@
  * attempt: delivered (its person snapshot emptied), tried again later on the schedule, or failed.
  */
 import type { Db } from "../db/types";
+import { WEBHOOK_TEST_TYPE } from "./events";
 
 /** After a failed attempt n (1, 2, …), the wait before the next: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then daily ×3. */
 export const RETRY_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 86_400, 86_400, 86_400] as const;
@@ -78,7 +79,7 @@ export const WEBHOOK_SQL = {
   retry: `UPDATE waitlist_webhook_event SET state = 'pending', next_attempt_at = now(), attempts = 0
     WHERE id = $1 AND state IN ('failed', 'pending') RETURNING id`,
   /** A test event, written like the others (it names nobody). */
-  test: `INSERT INTO waitlist_webhook_event (id, type, person) VALUES (waitlist_webhook_new_id(), 'webhook.test', NULL)
+  test: `INSERT INTO waitlist_webhook_event (id, type, person) VALUES (waitlist_webhook_new_id(), '${WEBHOOK_TEST_TYPE}', NULL)
     RETURNING id`,
   /** The latest `$1` events, newest first (`$2`: one person's only, when set). */
   recent: `SELECT id, type, occurred_at, state, attempts, CASE WHEN state = 'pending' THEN next_attempt_at END AS next_attempt_at,
