@@ -21,6 +21,7 @@ const ALL = [
   "console",
   "export",
   "tap",
+  "reputation",
   "scale",
 ];
 const [name, ...args] = process.argv.slice(2);

@@ -8,6 +8,7 @@
  *   webhooks deliver | off                     delivers the webhook events that are due, now; or stops recording them
  *   purge-pending --older-than 14d [--yes]     deletes never-confirmed sign-ups (a dry run without --yes)
  *   encrypt                                    seals every row not yet under DATA_KEY (resumable)
+ *   reminders [--yes]                          one reminder to confirm, to those due one (a dry run without --yes)
  * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
  * Any failure is one line on standard error and exit status 2 (1: a wave some of whose e-mails were refused);
  * only `invite --yes`, `update --yes`, `purge-pending --yes`, `encrypt`, `webhooks deliver` and `webhooks off` change
@@ -31,6 +32,7 @@ import { earlyAccessBase, InviteConfigError } from "../src/server/invitations/wa
 import { logToStandardError } from "../src/server/log";
 import { deliverNow, missingWebhookKeys, recordWebhookEvents, stopWebhookEvents } from "../src/server/webhooks";
 import { explainDbError } from "./lib/db-errors";
+import { reminders } from "./lib/reminders-command";
 import { count, encrypt, invite, update } from "./lib/waitlist-commands";
 
 // Standard output is the command's answer (a CSV, a summary): the server's log lines go to standard error.
@@ -64,6 +66,8 @@ Commands:
   purge-pending               deletes sign-ups never confirmed (only when confirmation by e-mail is on)
     --older-than 14d          required: untouched for that long (days, e.g. 14d; or hours, e.g. 36h)
     --yes                     really delete; without it, only says how many would go
+  reminders                   one reminder to each pending sign-up older than CONFIRM_REMINDER_HOURS (24), never two
+    --yes                     really send; without it, only says how many are due
   encrypt                     seals every plain row (and every row under DATA_KEY_PREVIOUS) with DATA_KEY;
                               safe to stop and run again: each batch is sealed whole or not at all
 
@@ -101,7 +105,7 @@ if (values.help || !command || command === "help") {
   console.log(HELP);
   process.exit(command || values.help ? 0 : 2);
 }
-if (!["count", "export", "invite", "update", "webhooks", "purge-pending", "encrypt"].includes(command)) {
+if (!["count", "export", "invite", "update", "webhooks", "purge-pending", "encrypt", "reminders"].includes(command)) {
   fail(`unknown command "${command}"\n\n${HELP}`);
 }
 /** --older-than in hours: `14d` or `36h`. */
@@ -181,6 +185,8 @@ if (connection.kind === "embedded" && !existsSync(join(connection.dataDir, "pg")
     console.log(`Nobody to invite: there is no embedded database in ${connection.dataDir}/.`);
   else if (command === "update")
     fail(`Nobody would receive this update: there is no embedded database in ${connection.dataDir}/.`);
+  else if (command === "reminders")
+    console.log(`Nobody to remind: there is no embedded database in ${connection.dataDir}/.`);
   else console.log(`Nothing to purge: there is no embedded database in ${connection.dataDir}/.`);
   process.exit(0);
 }
@@ -278,6 +284,8 @@ try {
   } else if (command === "encrypt") {
     if (config.dataKeys) await starting("encrypt", { key: config.dataKeys.current.id })();
     exitCode = await encrypt(store, config, source, refuse);
+  } else if (command === "reminders") {
+    exitCode = await reminders(store, config, source, values.yes ?? false);
   } else {
     const apply = values.yes ?? false;
     if (apply) await starting("purge-pending", { olderThanHours })();

@@ -10,6 +10,7 @@ import { ENTRY_STATUSES } from "../../src/server/entry";
 import { previewWave, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { runOwner } from "../../src/server/run/owner";
+import { suppressedMailer } from "../../src/server/suppression";
 import {
   checkDraft,
   createUpdateStore,
@@ -71,7 +72,7 @@ export async function invite({ store, source, next, yes, base, counts, starting 
     new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
   await starting?.();
   const mail = getConfig().mail;
-  const mailer = mail ? createSmtpMailer(mail, { pool: true }) : null;
+  const mailer = mail ? suppressedMailer(createSmtpMailer(mail, { pool: true }), getConfig(), async () => store) : null;
   if (!mailer) await write("email,name,invite_url\r\n");
   const bar = progressBar("Inviting");
   const report = await runWave({
@@ -224,7 +225,7 @@ export async function update(command: UpdateCommand): Promise<number> {
     : (await startUpdate(updates, draft, "CLI")).id;
   if (id === undefined) return fail("nobody is left to receive this update again. Nothing was sent.");
   if (counts) counts["update"] = id;
-  const mailer = createSmtpMailer(config.mail, { pool: true });
+  const mailer = suppressedMailer(createSmtpMailer(config.mail, { pool: true }), config, async () => store);
   const bar = progressBar("Sending");
   const report = await sendUpdate(id, {
     updates,

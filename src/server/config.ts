@@ -1,6 +1,7 @@
 /** Server configuration, read from the environment once, on first use. Never sent to the client. */
 
 import { type DataKeys, parseDataKey } from "./data-key";
+import { type ReputationSettings, reputationConfig } from "./reputation-config";
 import { type WebhookTarget, webhookConfig } from "./webhook-config";
 
 export interface ServerConfig {
@@ -77,6 +78,8 @@ export interface ServerConfig {
   webhookProblem: string | null;
   /** How long the audit log keeps an entry (AUDIT_DAYS, default 365); the daily purge deletes older ones. */
   auditDays: number;
+  /** Bounces, complaints and reminders: the provider endpoints' secrets, the automatic pause's thresholds. */
+  reputation: ReputationSettings;
   /** Who may use the operators' console (ADMIN_EMAILS, comma-separated), case-folded; empty: nobody by e-mail. */
   adminEmails: string[];
   /**
@@ -122,6 +125,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     mailRatePerSecond:
       env["MAIL_RATE_PER_SECOND"]?.trim() === "unlimited" ? 0 : wholeNumber(env["MAIL_RATE_PER_SECOND"], 10),
     ...webhookConfig(env),
+    ...reputationConfig(env),
     auditDays: positiveInt(env["AUDIT_DAYS"], 365),
     adminEmails: (env["ADMIN_EMAILS"] ?? "")
       .split(",")

@@ -210,6 +210,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0013_webhooks_and_audit" },
           { name: "0014_audit_actions" },
           { name: "0015_long_jobs" },
+          { name: "0016_suppression" },
         ]);
       } finally {
         await fresh.drop();

@@ -52,6 +52,11 @@ export interface SmtpOptions {
   sender?: () => number | undefined;
   /** Called with the number received so far once a message is whole, before it is answered; the 250 waits for it. */
   beforeAnswer?: (count: number) => unknown;
+  /**
+   * The server's own answer to a recipient's RCPT TO, word for word (`550 5.1.1 user unknown`, `452 4.2.2 mailbox
+   * full`), as a real mailbox server gives it; undefined: the usual answers.
+   */
+  answers?: (address: string) => string | undefined;
   /** Called at each RCPT TO with the recipient; the answer waits for what it returns. */
   onRecipient?: (address: string) => unknown;
 }
@@ -85,6 +90,12 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
       const answer = async () => {
         await options.onRecipient?.(address.address);
         await heldAt("rcpt", address.address);
+        const said = options.answers?.(address.address);
+        if (said) {
+          const error = new Error(said.slice(4)) as Error & { responseCode: number };
+          error.responseCode = Number(said.slice(0, 3));
+          return done(error);
+        }
         const deferred = options.defer?.(address.address);
         if (deferred) {
           const later = new Error("4.7.1 Try again later") as Error & { responseCode: number };

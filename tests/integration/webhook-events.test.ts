@@ -24,7 +24,13 @@ function lastDefinition(name: string): string {
 
 describe("the triggers' text in the migrations", () => {
   it("writes no event type that events.ts does not name", () => {
-    const triggers = ["waitlist_webhook_trigger", "waitlist_webhook_referral_trigger"].map(lastDefinition).join("\n");
+    const triggers = [
+      "waitlist_webhook_trigger",
+      "waitlist_webhook_referral_trigger",
+      "mail_suppression_webhook_trigger",
+    ]
+      .map(lastDefinition)
+      .join("\n");
     expect(triggers).not.toBe("\n");
     const literal = [...triggers.matchAll(/'(waitlist\.[a-z_]+)'/g)].map((match) => match[1]);
     // 'waitlist.' || a.status, for the statuses the trigger lists.
@@ -67,6 +73,11 @@ describe.each(backends("webhook_events"))("on %s", (_name, available, open) => {
       bo?.id,
     ]);
     await db.query("UPDATE waitlist SET updates_consent = false WHERE id = $1", [bo?.id]);
+    // Their mailbox suppressed (migration 0016): the list's own trigger.
+    await db.query("UPDATE waitlist SET mailbox_key = 'bo-mailbox' WHERE id = $1", [bo?.id]);
+    await db.query(
+      "INSERT INTO mail_suppression (mailbox_key, reason, evidence, source) VALUES ('bo-mailbox', 'complaint', 'x', 'ses')",
+    );
     await db.query("UPDATE waitlist SET status = 'invited', invited_at = now() WHERE id = $1", [bo?.id]);
     await db.query("UPDATE waitlist SET status = 'joined', joined_at = now() WHERE id = $1", [bo?.id]);
     await db.query("DELETE FROM waitlist WHERE id = $1", [bo?.id]);
@@ -83,6 +94,7 @@ describe.each(backends("webhook_events"))("on %s", (_name, available, open) => {
       "waitlist.confirmed",
       "waitlist.referred",
       "waitlist.unsubscribed",
+      "waitlist.suppressed",
       "waitlist.invited",
       "waitlist.joined",
       // The removal's own event first, then its cascade's (the referral row goes with the person).
@@ -92,7 +104,8 @@ describe.each(backends("webhook_events"))("on %s", (_name, available, open) => {
     expect(new Set(types)).toEqual(new Set(WEBHOOK_EVENT_TYPES));
     const snapshot = [...SNAPSHOT_KEYS].sort();
     for (const event of events) {
-      expect(event.keys).toEqual(event.type === "waitlist.referred" ? [...snapshot, "referred"].sort() : snapshot);
+      const extra = { "waitlist.referred": ["referred"], "waitlist.suppressed": ["suppression"] }[event.type] ?? [];
+      expect(event.keys).toEqual([...snapshot, ...extra].sort());
       expect(event.referred).toEqual(event.type === "waitlist.referred" ? snapshot : null);
     }
   });

@@ -14,6 +14,7 @@ import { log } from "../log";
 import { createSmtpMailer, type Mailer } from "../mail/mailer";
 import { runOwner } from "../run/owner";
 import type { Store } from "../store/types";
+import { suppressedMailer } from "../suppression";
 import { createUpdateStore, sendUpdate, updatesKey } from "../updates";
 import { ATTEMPT_TIMEOUT_MS, deliverNow } from "../webhooks";
 
@@ -36,13 +37,17 @@ export type JobRunner = (id: number, run: JobRun) => Promise<Outcome>;
 const ownerFor = (kind: JobKind) => runOwner(`background-${kind}-${randomBytes(4).toString("hex")}`);
 const msLeft = (run: JobRun) => Math.max(1, run.deadline - (run.now ?? Date.now)());
 
-/** A mailer for the run: the one given, else SMTP_URL's, pooled, closed when the run ends. */
+/**
+ * A mailer for the run: the one given, else SMTP_URL's, pooled, closed when the run ends; either way behind the
+ * suppression list (src/server/suppression/), as every e-mail to a person is.
+ */
 async function withMailer<T>(run: JobRun, work: (mailer: Mailer) => Promise<T>, otherwise: T): Promise<T> {
-  if (run.mailer) return work(run.mailer);
+  const guarded = (mailer: Mailer) => suppressedMailer(mailer, run.config, async () => run.store);
+  if (run.mailer) return work(guarded(run.mailer));
   if (!run.config.mail) return otherwise;
   const mailer = createSmtpMailer(run.config.mail, { pool: true });
   try {
-    return await work(mailer);
+    return await work(guarded(mailer));
   } finally {
     mailer.close();
   }

@@ -18,6 +18,7 @@ import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import { type Mailer, mailerFor } from "../mail/mailer";
 import type { Store } from "../store/types";
+import { suppressedMailer } from "../suppression";
 import { auditPage } from "./audit";
 import { dashboard } from "./dashboard";
 import { type DownloadDeps, exportPage, exportPart } from "./downloads";
@@ -198,7 +199,7 @@ export const CONSOLE_ACTION_PATHS = Object.keys(ACTIONS);
 export function createConsoleHandler(deps: ConsoleDeps) {
   return async (req: Request, context: Context): Promise<Response> => {
     const config = deps.config();
-    const mailer = (deps.mailer ?? mailerFor)(config);
+    const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
     const mode = signInMode(config, mailer !== null);
     // A token too short to stand guessing is refused, and said here where the team will look (mail off only).
     if (!mode && config.adminTokenProblem && mailer === null) {

@@ -1,7 +1,8 @@
 /**
  * A page per person (GET /admin/person?id=N, from the list or a search): their answers, sources, consent record,
  * status timeline (signed up, confirmed, invited, joined, referrals, updates received, unsubscribed) and webhooks;
- * and what the team may do for them (POST /admin/person): resend the confirmation, invite now, remove.
+ * their standing with the mail (mail-standing.ts: a suppression, its evidence, Lift); and what the team may do for
+ * them (POST /admin/person): resend the confirmation, invite now, lift or stop their mail, remove.
  */
 import { randomBytes } from "node:crypto";
 import { auditStart } from "../audit";
@@ -18,6 +19,7 @@ import type { Mailer } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
 import type { Store } from "../store/types";
 import { createWebhookStore } from "../webhooks";
+import { mailStandingAction, mailStandingSection } from "./mail-standing";
 import { CONSOLE_PATHS, message, page } from "./pages";
 
 export const PERSON_SQL = {
@@ -55,6 +57,8 @@ export interface PersonVisit {
 const PERSON_DONE = {
   resent: "A new confirmation went out, unless one did in the last 10 minutes.",
   invited: "Invited: their e-mail was accepted by the SMTP server.",
+  lifted: "Lifted: the product's e-mails go to this address again.",
+  suppressed: "Suppressed: no e-mail goes to this address until it is lifted.",
 } as const;
 
 /** GET /admin/person?id=N, with `done=…` after an action (its notice from PERSON_DONE; any other word: none). */
@@ -72,11 +76,12 @@ export async function personPage(visit: PersonVisit, idText: string, notice = ""
   const [row] = await withTimeout(store.db.query<Row>(PERSON_SQL.person, [id]), config.dbTimeoutMs);
   if (!row) return message(404, "Not found", "There is nobody with that number: they may have left the list.", admin);
   const person = personOf(store.dataKeys, row);
-  const [referrals, updates, events] = await withTimeout(
+  const [referrals, updates, events, mail] = await withTimeout(
     Promise.all([
       store.db.query<{ counted_at: unknown }>(PERSON_SQL.referrals, [id]),
       store.db.query<{ subject: string; state: string; done_at: unknown }>(PERSON_SQL.updates, [id]),
       createWebhookStore(store.db).recent(20, id),
+      mailStandingSection(store, id, person.email),
     ]),
     config.dbTimeoutMs,
   );
@@ -136,6 +141,7 @@ export async function personPage(visit: PersonVisit, idText: string, notice = ""
 <p>Share code ${h(String(row["referral_code"]))} · ${Number(row["referrals"])} counted referral(s)</p></section>
 <section aria-labelledby="consent"><h2 id="consent">Consent</h2><p>Terms version ${h(String(row["terms_version"] ?? "—"))}, agreed at sign-up (${when(row["created_at"])}); address confirmed ${row["confirmed_at"] ? when(row["confirmed_at"]) : "not yet"}. Updates: ${updatesChoice}.</p></section>
 <section aria-labelledby="timeline"><h2 id="timeline">Timeline (UTC)</h2><p>Status: ${h(status)}</p><ol>${items}</ol></section>
+${mail}
 <section aria-labelledby="hooks"><h2 id="hooks">Webhooks</h2>${hooks}</section>
 <section aria-labelledby="act"><h2 id="act">Actions</h2>
 <form method="post" action="${CONSOLE_PATHS.person}"><input type="hidden" name="id" value="${id}"><div class="row">${actions}</div></form>
@@ -152,6 +158,9 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
   const [row] = await withTimeout(store.db.query<Row>(PERSON_SQL.person, [Number(idText)]), config.dbTimeoutMs);
   if (!row) return message(404, "Not found", "There is nobody with that number: they may have left the list.", admin);
   const { email } = personOf(store.dataKeys, row);
+  if (fields["action"] === "lift" || fields["action"] === "suppress") {
+    return mailStandingAction(store, admin, Number(idText), email, fields["action"]);
+  }
   if (fields["action"] === "resend") {
     if (!visit.mailer || row["status"] !== "pending") {
       return personPage(

@@ -12,6 +12,7 @@ import type { Store } from "../store/types";
 import { bodyHtml, createUpdateStore, type Draft, NOBODY_TO_REACH, type PastUpdate, updateEmail } from "../updates";
 import { type JobDeps, jobPath } from "./jobs";
 import { CONSOLE_PATH, CONSOLE_PATHS, page } from "./pages";
+import { reputationSection } from "./update-reputation";
 
 /** How many past updates the compose page lists. */
 const PAST = 20;
@@ -74,6 +75,7 @@ export async function composePage(
 <p><label for="body">Text</label><textarea id="body" name="body" required rows="14">${h(draft.body)}</textarea></p>
 <div class="row"><button type="submit">Preview</button></div></form></section>
 <section aria-labelledby="past"><h2 id="past">Past updates</h2>${pastTable(past)}</section>
+${await reputationSection(visit.store, visit.config, past)}
 <p><a href="${CONSOLE_PATH}">Back to the console</a></p>`,
     visit.admin,
   );

@@ -23,6 +23,7 @@ import { describeError, log } from "../log";
 import { answerAddressRequest } from "../mail/address-request";
 import { mailerFor } from "../mail/mailer";
 import { sendRemovalLink, sendStatusEmail } from "../mail/send";
+import { guardedDeps, suppressedMailer } from "../suppression";
 import { hashToken, newToken } from "../tokens";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */
@@ -94,7 +95,7 @@ export function createLinksHandler(deps: ServerDeps) {
         );
         log("info", "waitlist.confirm", { outcome, referral: referral ?? null });
         if (outcome !== "confirmed" || !email) return seeOther(OUTCOME_PAGES[outcome]);
-        const mailer = (deps.mailer ?? mailerFor)(config);
+        const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
         if (mailer) {
           const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
           const site = siteOrigin(config, context, req);
@@ -132,7 +133,7 @@ async function requestRemoval(
   config: ServerConfig,
   deps: ServerDeps,
 ): Promise<Response> {
-  return answerAddressRequest(req, context, fields["email"], config, deps, {
+  return answerAddressRequest(req, context, fields["email"], config, guardedDeps(deps), {
     counter: REMOVAL_REQUESTS,
     page: (status, title, message, headers = {}) => page(status, title, message, { headers }),
     mailOff: { title: "Removal by e-mail is not set up", after: ", and we will remove it" },

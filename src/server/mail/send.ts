@@ -3,6 +3,7 @@ import { STATUS_PATHS } from "../../lib/waitlist/referral";
 import { describeError, log } from "../log";
 import type { ConsentStore, ReferralStore } from "../store/types";
 import { newToken } from "../tokens";
+import { Suppressed } from "./guard";
 import type { Mailer } from "./mailer";
 import { confirmationEmail, removalEmail, statusEmail } from "./messages";
 
@@ -15,12 +16,12 @@ const link = (site: string, path: string, token: string) => `${site}${path}?toke
  * again) and logged without the address. Never throws: it runs after the answer, which is the same either way.
  */
 export async function issueAndSend(
-  kind: "confirmation" | "removal" | "status",
+  kind: "confirmation" | "removal" | "status" | "reminder",
   tokens: number,
   consent: Pick<ConsentStore, "mailboxSent">,
   mailboxKey: string,
   issue: (hashes: string[]) => Promise<number | null>,
-  send: (links: string[]) => Promise<void>,
+  send: (links: string[]) => Promise<unknown>,
   undo: (id: number, hashes: string[]) => Promise<void>,
 ) {
   const made = Array.from({ length: tokens }, newToken);
@@ -38,7 +39,9 @@ export async function issueAndSend(
     await send(made.map((t) => t.token));
     log("info", `mail.${kind}_sent`);
   } catch (error) {
-    log("error", `mail.${kind}_failed`, describeError(error));
+    // A suppressed address (it bounced, complained, or an operator stopped it): not mailed, and its issue undone.
+    if (error instanceof Suppressed) log("info", `mail.${kind}_suppressed`);
+    else log("error", `mail.${kind}_failed`, describeError(error));
     if (id !== null) {
       const issued = id;
       await undo(issued, hashes).catch((failure: unknown) =>
@@ -121,7 +124,8 @@ export async function sendStatusEmail(
     await mailer.send(email, statusEmail(statusLinks(site, token)));
     log("info", "mail.status_sent");
   } catch (error) {
-    log("error", "mail.status_failed", describeError(error));
+    if (error instanceof Suppressed) log("info", "mail.status_suppressed");
+    else log("error", "mail.status_failed", describeError(error));
   }
 }
 

@@ -15,6 +15,7 @@ import type { RequestCount } from "../http/rate-limit";
 import { mediaType, readFormFields } from "../http/request-body";
 import { answerAddressRequest } from "../mail/address-request";
 import { sendConfirmation, sendStatusLink } from "../mail/send";
+import { guardedDeps } from "../suppression";
 
 /** Where the answer is told (a notice page: src/lib/waitlist/consent.ts NOTICES). */
 export const LINK_SENT_PAGE = "/waitlist/link/sent";
@@ -44,7 +45,7 @@ export function createStatusLinkHandler(deps: ServerDeps) {
     }
     const read = await readFormFields(req, BODY_LIMITS.form);
     if (!("fields" in read)) return page(read.status, "Please use the form", read.message);
-    return answerAddressRequest(req, context, read.fields["email"], config, deps, {
+    return answerAddressRequest(req, context, read.fields["email"], config, guardedDeps(deps), {
       counter: LINK_REQUESTS,
       page,
       mailOff: { title: "Links by e-mail are not set up", after: "" },

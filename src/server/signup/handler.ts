@@ -21,6 +21,7 @@ import { describeError, log } from "../log";
 import { mailerFor } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
 import { referralOf } from "../referrals";
+import { suppressedMailer } from "../suppression";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 
 const ACCEPTED = { ok: true } as const;
@@ -101,7 +102,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
     }
     const form = type === FORM_TYPE;
     const config = deps.config();
-    const mailer = (deps.mailer ?? mailerFor)(config);
+    const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
     const reply = answer(form, mailer !== null);
     // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
     if (isCrossSite(req, config, context)) return reply.error(403, "Sign-ups are accepted from this site only.");

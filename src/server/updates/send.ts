@@ -122,11 +122,13 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
           if (due > 0) await sleep(due);
           nextAt = Math.max(nextAt, now()) + interval;
         }
-        const message = updateEmail(draft, {
+        const words = updateEmail(draft, {
           unsubscribe: unsubscribeLink(site, unsubscribeToken(root, id, person.id)),
           site,
           messageId: messageId(root, site, id, person.id),
         });
+        // Named as this update's, so what comes back for it counts against it (src/server/suppression/).
+        const message = { ...words, update: id };
         try {
           await mailer.send(person.email, message, {
             beforeCommit: async () => {

@@ -14,7 +14,13 @@ import { DataKeyError, type DataKeys, personOf } from "../data-key";
 import { describeError, log } from "../log";
 import type { WebhookTarget } from "../webhook-config";
 import { answerOf } from "./answer";
-import { WEBHOOK_TEST_TYPE, type WebhookEventType, type WebhookPayload, type WebhookPerson } from "./events";
+import {
+  WEBHOOK_TEST_TYPE,
+  type WebhookEventType,
+  type WebhookPayload,
+  type WebhookPerson,
+  type WebhookSuppression,
+} from "./events";
 import { MAX_ATTEMPTS, type OutboxEvent, RETRY_SECONDS, type WebhookStore } from "./store";
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -101,6 +107,8 @@ export function eventBody(event: OutboxEvent, dataKeys: DataKeys | null): string
     };
     const referred = person["referred"];
     if (referred && typeof referred === "object") data.referred = personData(referred as Person, dataKeys);
+    const suppression = person["suppression"];
+    if (suppression && typeof suppression === "object") data.suppression = suppression as WebhookSuppression;
     // The database writes the types (migration 0013); webhook-events.test.ts holds them equal to events.ts's.
     payload = { type: event.type as WebhookEventType, timestamp, data };
   }

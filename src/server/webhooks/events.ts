@@ -15,6 +15,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "waitlist.referred",
   "waitlist.referral_revoked",
   "waitlist.removed",
+  // Migration 0016's trigger on mail_suppression: the snapshot adds `suppression` (reason, source, suppressed_at).
+  "waitlist.suppressed",
 ] as const;
 
 /** "Send a test event" in the console: written by the server (webhooks/store.ts), with no person. */
@@ -59,11 +61,18 @@ export interface WebhookPerson {
   referrals: unknown;
 }
 
+/** Why a `waitlist.suppressed` person is no longer mailed (src/server/suppression/). */
+export interface WebhookSuppression {
+  reason: "hard_bounce" | "complaint" | "soft_bounces" | "operator";
+  source: string;
+  suppressed_at: string;
+}
+
 /** A delivered body, `{"type", "timestamp", "data"}` per Standard Webhooks. */
 export type WebhookPayload =
   | { type: typeof WEBHOOK_TEST_TYPE; timestamp: string; data: { message: string } }
   | {
       type: WebhookEventType;
       timestamp: string;
-      data: { id: number | null } & WebhookPerson & { referred?: WebhookPerson };
+      data: { id: number | null } & WebhookPerson & { referred?: WebhookPerson; suppression?: WebhookSuppression };
     };

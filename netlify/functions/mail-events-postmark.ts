@@ -1,0 +1,13 @@
+import type { Config } from "@netlify/functions";
+import { getStore } from "../../src/server/app/instance";
+import { getConfig } from "../../src/server/config";
+import { createMailEventsHandler } from "../../src/server/suppression/handler";
+import { withWebhooks } from "../../src/server/webhooks";
+
+/** POST /api/mail-events/postmark: Postmark's bounces and spam complaints (src/server/suppression/). */
+const deps = { store: getStore, config: getConfig };
+// A suppression's waitlist.suppressed goes out at once (src/server/webhooks/).
+export default withWebhooks(createMailEventsHandler(deps, "postmark"), deps);
+
+// A literal: Netlify reads a function's config without running it.
+export const config: Config = { path: "/api/mail-events/postmark" };

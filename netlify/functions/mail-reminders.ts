@@ -1,0 +1,33 @@
+/**
+ * Every ten minutes: one reminder to confirm to each pending sign-up due one (src/server/reminders/), within 20 of a
+ * scheduled function's 30 s; whoever is left goes in the next run. Off with CONFIRM_REMINDER_HOURS=0 or mail off.
+ */
+import type { Config, Context } from "@netlify/functions";
+import { getStore } from "../../src/server/app/instance";
+import { getConfig } from "../../src/server/config";
+import { describeError, log } from "../../src/server/log";
+import { mailerFor } from "../../src/server/mail/mailer";
+import { sendReminders } from "../../src/server/reminders";
+import { suppressedMailer } from "../../src/server/suppression";
+
+/** The run's share of a scheduled function's 30 s: an e-mail started before it ends well within the rest. */
+const RUN_MS = 20_000;
+
+export default async (_req: Request, context?: Context): Promise<Response> => {
+  const deadline = Date.now() + RUN_MS;
+  const config = getConfig();
+  const site = config.siteUrl ?? context?.site?.url ?? null;
+  if (!site || config.reputation.confirmReminderHours === 0 || !config.mail) return new Response(null, { status: 204 });
+  try {
+    const store = await getStore();
+    const mailer = suppressedMailer(mailerFor(config), config, async () => store);
+    const report = await sendReminders({ store, config, mailer, site, deadline });
+    if (report.sent > 0 || report.remaining > 0) log("info", "reminders.sent", { ...report });
+    return new Response(null, { status: 204 });
+  } catch (error) {
+    log("error", "reminders.failed", describeError(error));
+    return new Response(null, { status: 503 });
+  }
+};
+
+export const config: Config = { schedule: "*/10 * * * *" };

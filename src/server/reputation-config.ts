@@ -1,0 +1,46 @@
+/**
+ * The settings of mail that keeps its good name, as config.ts reads them: the provider endpoints' secrets, when an
+ * update pauses by itself, and the reminders. Beside config.ts, which it serves; src/server/suppression/ uses them.
+ * Each endpoint exists only while its secret is set (unset: 404, nothing listens).
+ */
+
+export interface ReputationSettings {
+  /** RESEND_WEBHOOK_SECRET (`whsec_…`, Svix's): POST /api/mail-events/resend; null: off. */
+  resendWebhookSecret: string | null;
+  /** POSTMARK_WEBHOOK_USER and POSTMARK_WEBHOOK_PASSWORD (HTTP Basic): POST /api/mail-events/postmark; null: off. */
+  postmarkWebhook: { user: string; password: string } | null;
+  /** SES_SNS_TOPIC_ARN: the only SNS topic POST /api/mail-events/ses accepts; null: off. */
+  sesTopicArn: string | null;
+  /** An update pauses by itself past this complaint rate, in % (PAUSE_COMPLAINT_RATE, default 0.3: Gmail's). */
+  pauseComplaintRate: number;
+  /** An update pauses by itself past this hard-bounce rate, in % (PAUSE_BOUNCE_RATE, default 5). */
+  pauseBounceRate: number;
+  /** Hours after sign-up a pending person gets one reminder (CONFIRM_REMINDER_HOURS, default 24; 0: off). */
+  confirmReminderHours: number;
+  /** Days before an unused invite expires its person gets one reminder (INVITE_REMINDER_DAYS, default 3; 0: off). */
+  inviteReminderDays: number;
+}
+
+/** A percentage: a number from 0 to 100 (0.3, 5); anything else is the default. */
+const percent = (value: string | undefined, fallback: number) => {
+  const n = Number(value?.trim());
+  return value?.trim() && Number.isFinite(n) && n >= 0 && n <= 100 ? n : fallback;
+};
+const whole = (value: string | undefined, fallback: number) =>
+  value?.trim() && /^\d+$/.test(value.trim()) ? Number(value.trim()) : fallback;
+
+export function reputationConfig(env: Record<string, string | undefined>): { reputation: ReputationSettings } {
+  const user = env["POSTMARK_WEBHOOK_USER"]?.trim() || null;
+  const password = env["POSTMARK_WEBHOOK_PASSWORD"]?.trim() || null;
+  return {
+    reputation: {
+      resendWebhookSecret: env["RESEND_WEBHOOK_SECRET"]?.trim() || null,
+      postmarkWebhook: user && password ? { user, password } : null,
+      sesTopicArn: env["SES_SNS_TOPIC_ARN"]?.trim() || null,
+      pauseComplaintRate: percent(env["PAUSE_COMPLAINT_RATE"], 0.3),
+      pauseBounceRate: percent(env["PAUSE_BOUNCE_RATE"], 5),
+      confirmReminderHours: whole(env["CONFIRM_REMINDER_HOURS"], 24),
+      inviteReminderDays: whole(env["INVITE_REMINDER_DAYS"], 3),
+    },
+  };
+}
