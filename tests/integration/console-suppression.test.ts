@@ -113,14 +113,18 @@ it("a complaint past 0.3 % pauses the running update; the Updates page says why,
   await recordMailEvent(deps, { ...event, eventId: "e1" });
   expect(paused).toEqual([]);
   await recordMailEvent(deps, { ...event, eventId: "e2", kind: "complaint", evidence: "Complaint abuse" });
-  expect(paused).toEqual(["Paused by itself: 1 complaints, 0.5 % of 200 sent, past 0.3 %."]);
-  const [row] = await h.store.db.query<{ owner: string }>("SELECT owner FROM waitlist_update WHERE id = $1", [id]);
-  expect(row?.owner).toBe("paused");
+  expect(paused).toEqual(["Paused by itself: 1 complaint, 0.5 % of 200 sent, past 0.3 %."]);
+  // Paused through the long-job core, with its reason: its run stops at its next step; Resume goes on.
+  const [row] = await h.store.db.query<{ paused_reason: string }>(
+    "SELECT paused_reason FROM waitlist_update WHERE id = $1",
+    [id],
+  );
+  expect(row?.paused_reason).toBe("Paused by itself: 1 complaint, 0.5 % of 200 sent, past 0.3 %.");
 
   const cookie = await signInByLink();
   const page = text(await (await call("/admin/updates", { cookie })).text());
   expect(page).toContain(
-    "What came back “Spring news”: Paused by itself: 1 complaints, 0.5 % of 200 sent, past 0.3 %. Look at who complained or bounced before pressing Continue, which resumes it.",
+    "What came back “Spring news”: Paused by itself: 1 complaint, 0.5 % of 200 sent, past 0.3 %. Look at who complained or bounced before you resume it on its page.",
   );
   expect(page).toContain("Spring news 1 (0.5 %) 1 (0.5 %) 0");
 });

@@ -29,10 +29,10 @@ export function mustPause(counts: UpdateReputation, config: Pick<ServerConfig, "
   const { pauseComplaintRate, pauseBounceRate } = config.reputation;
   const base = Math.max(counts.sent, PAUSE_MIN_SENT);
   if (percent(counts.complaints, base) > pauseComplaintRate) {
-    return `Paused by itself: ${counts.complaints} complaints, ${rateText(counts.complaints, counts.sent)} of ${counts.sent} sent, past ${pauseComplaintRate} %.`;
+    return `Paused by itself: ${counts.complaints} ${counts.complaints === 1 ? "complaint" : "complaints"}, ${rateText(counts.complaints, counts.sent)} of ${counts.sent} sent, past ${pauseComplaintRate} %.`;
   }
   if (percent(counts.hardBounces, base) > pauseBounceRate) {
-    return `Paused by itself: ${counts.hardBounces} hard bounces, ${rateText(counts.hardBounces, counts.sent)} of ${counts.sent} sent, past ${pauseBounceRate} %.`;
+    return `Paused by itself: ${counts.hardBounces} ${counts.hardBounces === 1 ? "hard bounce" : "hard bounces"}, ${rateText(counts.hardBounces, counts.sent)} of ${counts.sent} sent, past ${pauseBounceRate} %.`;
   }
   return null;
 }
