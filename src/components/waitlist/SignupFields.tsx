@@ -16,7 +16,7 @@ interface SignupFieldsProps {
   invalid?: { field: keyof SignupForm; message: string } | null;
 }
 
-const INVALID_CONTROL = "border-danger-700 focus:border-danger-700 focus:outline-danger-700";
+const INVALID_CONTROL = "border-danger-700";
 
 /** The control's props when it is the invalid one: its state, and the message it is described by. */
 function marked(id: string, invalid: boolean) {

@@ -25,10 +25,10 @@ export function linePicture(place: Place): string {
   const behindWidth = WIDTH - you - aheadWidth;
   const rect = (x: number, width: number, fill: string) =>
     width > 0
-      ? `<rect x="${x.toFixed(2)}" y="4" width="${width.toFixed(2)}" height="16" rx="3" class="${fill}"></rect>`
+      ? `<rect x="${x.toFixed(2)}" y="4" width="${width.toFixed(2)}" height="16" rx="3" class="${fill}" fill="currentColor"></rect>`
       : "";
   return `<figure class="mt-6" id="status-line">
-<svg viewBox="0 0 ${WIDTH} 24" class="block h-6 w-full" preserveAspectRatio="none" aria-hidden="true" focusable="false">${rect(0, aheadWidth, "fill-ink-300")}${rect(aheadWidth, you, "fill-brand-600")}${rect(aheadWidth + you, behindWidth, "fill-ink-100")}</svg>
+<svg viewBox="0 0 ${WIDTH} 24" height="24" class="block w-full" preserveAspectRatio="none" aria-hidden="true" focusable="false">${rect(0, aheadWidth, "text-ink-300")}${rect(aheadWidth, you, "text-brand-600")}${rect(aheadWidth + you, behindWidth, "text-ink-100")}</svg>
 <figcaption class="mt-2 flex justify-between gap-3 text-sm text-ink-700"><span id="status-ahead"><span class="font-semibold text-ink-900">${count(ahead)}</span> ahead of you</span><span class="font-semibold text-brand-700">You</span><span id="status-behind"><span class="font-semibold text-ink-900">${count(behind)}</span> behind you</span></figcaption>
 </figure>`;
 }

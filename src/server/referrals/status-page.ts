@@ -104,7 +104,7 @@ function referrals({ person, places, place }: StatusPageInput): string {
       ? `<p class="mt-3 font-semibold text-ink-900" id="status-next">Your next confirmed referral moves you up to ${count(step)} place${step === 1 ? "" : "s"} forward.</p>`
       : "";
   return `<h2 class="${H2}">Your referrals</h2>
-<p class="mt-3 flex items-baseline gap-2" id="status-referrals"><span class="text-4xl font-bold text-ink-950">${count(person.referrals)}</span> <span class="text-lg font-semibold text-ink-900">confirmed referral${person.referrals === 1 ? "" : "s"}</span></p>
+<p class="mt-3 flex items-center gap-2" id="status-referrals"><span class="text-4xl font-bold text-ink-950">${count(person.referrals)}</span> <span class="text-lg font-semibold text-ink-900">confirmed referral${person.referrals === 1 ? "" : "s"}</span></p>
 <p class="${P}">A referral counts when someone signs up through your link and confirms an address of their own. ${rule}</p>
 ${next}`;
 }
@@ -116,8 +116,7 @@ ${shareActions(shareLink(site, person.code), qr)}`;
 }
 
 /** Destructive: the one red button on the site's pages (the console's Remove has its own). */
-const DANGER_BUTTON =
-  "rounded-full bg-danger-700 px-6 py-3 font-semibold text-white hover:bg-ink-950 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-danger-700";
+const DANGER_BUTTON = "rounded-full bg-danger-700 px-6 py-3 font-semibold text-white";
 
 function leave({ self }: StatusPageInput): string {
   return `<div class="mt-16 border-t border-ink-200 pt-8">

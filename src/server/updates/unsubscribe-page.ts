@@ -19,7 +19,7 @@ const H1 = "text-4xl font-bold tracking-tight text-ink-950";
 const P = "mt-5 text-lg text-ink-700";
 const PRIMARY = "rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700";
 const SECONDARY = "rounded-full px-6 py-3 font-semibold text-brand-700 ring-1 ring-ink-200 hover:bg-ink-50";
-const DANGER = "rounded-full bg-danger-700 px-6 py-3 font-semibold text-white hover:bg-ink-950";
+const DANGER = "rounded-full bg-danger-700 px-6 py-3 font-semibold text-white";
 
 const leaveLink = (self: string) =>
   `<p class="mt-16 border-t border-ink-200 pt-8 text-ink-700">Or <a class="font-semibold text-danger-700 underline" href="${escapeHtml(`${self}&${UNSUBSCRIBE_LEAVE_PARAM}`)}">leave the waitlist altogether</a>.</p>`;
