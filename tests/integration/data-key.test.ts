@@ -33,8 +33,23 @@ const ADA = {
   termsVersion: "2d81b8fd62c70c2e",
 };
 /** Every stored value of every row, as one text: what a copy of the table shows. */
+/**
+ * Every row as text, lowercased, with what is random by design masked — the ciphertext (base64url), the address's
+ * HMAC (hex) and the share code — where "ada" turns up by chance about once in a hundred runs. Masked only in
+ * their sealed shapes: a plain value in any of them is still read.
+ */
 const tableText = async (store: Store) =>
-  JSON.stringify(await store.db.query("SELECT * FROM waitlist ORDER BY id")).toLowerCase();
+  JSON.stringify(
+    (await store.db.query<Record<string, unknown>>("SELECT * FROM waitlist ORDER BY id")).map((row) => ({
+      ...row,
+      sealed: typeof row["sealed"] === "string" && /^[A-Za-z0-9_-]+$/.test(row["sealed"]) ? "(sealed)" : row["sealed"],
+      email: typeof row["email"] === "string" && /^hmac:[0-9a-f]{64}$/.test(row["email"]) ? "(hmac)" : row["email"],
+      referral_code:
+        typeof row["referral_code"] === "string" && /^[0-9a-z]{10}$/.test(row["referral_code"])
+          ? "(code)"
+          : row["referral_code"],
+    })),
+  ).toLowerCase();
 
 describe.each(backends("sealed"))("on %s", (_name, available, open) => {
   let opened: OpenedStore;
