@@ -405,7 +405,7 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       const status = (await page(ann)).html;
       const self = ann.slice(ORIGIN.length);
       expect(status).toContain(
-        `<a href="${self}&amp;leave" class="font-semibold text-danger-700 underline">Leave the waitlist…</a>`,
+        `<a href="${self}&amp;leave" class="font-semibold text-ink-950 underline">Leave the waitlist…</a>`,
       );
       // The status page itself has no form that deletes.
       expect(status).not.toContain('name="action" value="leave"');

@@ -16,7 +16,7 @@ interface SignupFieldsProps {
   invalid?: { field: keyof SignupForm; message: string } | null;
 }
 
-const INVALID_CONTROL = "border-danger-700";
+const INVALID_CONTROL = "ring-1 ring-danger-700";
 
 /** The control's props when it is the invalid one: its state, and the message it is described by. */
 function marked(id: string, invalid: boolean) {
@@ -25,7 +25,7 @@ function marked(id: string, invalid: boolean) {
 
 function ErrorText({ id, message }: { id: string; message: string }) {
   return (
-    <p id={`${id}-error`} className="mt-1.5 text-sm font-semibold text-danger-700">
+    <p id={`${id}-error`} className="mt-1.5 text-sm font-semibold text-ink-950">
       {message}
     </p>
   );

@@ -58,7 +58,7 @@ const dateOf = (iso: string | null) => (iso ? longDate(new Date(iso), true).text
 /** The invited person's way into the product. Their code is only in their e-mail (only its hash is kept). */
 function createAccount(accessUrl: string | null): string {
   if (!accessUrl) return "";
-  return `<p class="mt-6"><a id="create-account" href="${escapeHtml(accessUrl)}" class="inline-block rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Create my account</a></p>
+  return `<p class="mt-6"><a id="create-account" href="${escapeHtml(accessUrl)}" class="inline-flex rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Create my account</a></p>
 <p class="mt-3 text-sm text-ink-700">It asks for the code in your invitation e-mail; that e-mail’s own button fills it in for you.</p>`;
 }
 
@@ -119,10 +119,12 @@ ${shareActions(shareLink(site, person.code), qr)}`;
 const DANGER_BUTTON = "rounded-full bg-danger-700 px-6 py-3 font-semibold text-white";
 
 function leave({ self }: StatusPageInput): string {
-  return `<div class="mt-16 border-t border-ink-200 pt-8">
+  return `<div class="mt-12 border-t border-ink-200">
+<div class="mt-10">
 <h2 class="text-xl font-bold tracking-tight text-ink-950" id="leave">Leave the list</h2>
 <p class="${P}">Leaving deletes your address and your place; the next page asks before anything goes. This page’s address is yours alone: whoever has it sees your place and can take you off the list, so keep it to yourself.</p>
-<p class="mt-4"><a href="${escapeHtml(`${self}&${LEAVE_PARAM}`)}" class="font-semibold text-danger-700 underline">Leave the waitlist…</a></p>
+<p class="mt-4"><a href="${escapeHtml(`${self}&${LEAVE_PARAM}`)}" class="font-semibold text-ink-950 underline">Leave the waitlist…</a></p>
+</div>
 </div>`;
 }
 
@@ -149,7 +151,7 @@ export function leaveBody(input: StatusPageInput): string {
   return `<div class="mx-auto max-w-2xl px-5 py-16 sm:px-8 sm:py-20">
 <h1 class="text-4xl font-bold tracking-tight text-ink-950">Leave the ${escapeHtml(SITE.name)} waitlist?</h1>
 <p class="mt-6 text-lg text-ink-700">Leaving deletes, for good:</p>
-<ul class="mt-3 list-disc space-y-1 pl-6 text-ink-700" id="leave-list">${items}</ul>
+<ul class="mt-3 grid gap-2 text-ink-700" id="leave-list">${items}</ul>
 <p class="mt-4 text-ink-700">It cannot be undone. You are welcome to sign up again at any time.</p>
 <form method="post" action="${escapeHtml(input.self)}" class="mt-8 flex flex-wrap items-center gap-4">
 <input type="hidden" name="action" value="leave">

@@ -36,7 +36,7 @@ export async function shareQr(link: string): Promise<string> {
   const svg = await QRCode.toString(link, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
   return svg.replace(
     "<svg ",
-    `<svg role="img" aria-label="QR code of your share link" class="size-40 rounded-lg ring-1 ring-ink-200" `,
+    `<svg role="img" aria-label="QR code of your share link" width="160" height="160" class="rounded-lg ring-1 ring-ink-200" `,
   );
 }
 
@@ -51,7 +51,7 @@ export function shareActions(link: string, qr: string): string {
   return `<div class="mt-4 flex flex-col gap-2">
 <label for="share-link" class="block text-sm font-semibold text-ink-900">Your share link</label>
 <div class="flex gap-2">
-<input id="share-link" type="text" readonly value="${safe}" class="block w-full min-w-0 rounded-lg border border-ink-200 bg-white px-3.5 py-2.5 text-base text-ink-900 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600">
+<input id="share-link" type="text" readonly value="${safe}" class="block w-full rounded-lg border border-ink-200 bg-white px-3.5 py-2.5 text-base text-ink-900 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600">
 <button type="button" data-copy="share-link" hidden class="shrink-0 rounded-full bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700">Copy</button>
 </div>
 </div>
@@ -61,6 +61,6 @@ export function shareActions(link: string, qr: string): string {
 <button type="button" data-share="share-link" data-share-text="${escapeHtml(shareMessage())}" hidden class="rounded-full px-5 py-2.5 font-semibold text-brand-700 ring-1 ring-ink-200 hover:bg-ink-50">Share…</button>
 </div>
 <p class="mt-4 text-ink-700" id="share-networks">Or share it on</p>
-<ul class="mt-1 flex flex-wrap gap-x-5 gap-y-2" aria-labelledby="share-networks">${networks}</ul>
+<ul class="mt-1.5 flex flex-wrap gap-3" aria-labelledby="share-networks">${networks}</ul>
 <figure class="mt-6 flex flex-col items-start gap-2">${qr}<figcaption class="text-sm text-ink-700">Scan to open your share link on a phone.</figcaption></figure>`;
 }

@@ -22,7 +22,7 @@ const SECONDARY = "rounded-full px-6 py-3 font-semibold text-brand-700 ring-1 ri
 const DANGER = "rounded-full bg-danger-700 px-6 py-3 font-semibold text-white";
 
 const leaveLink = (self: string) =>
-  `<p class="mt-16 border-t border-ink-200 pt-8 text-ink-700">Or <a class="font-semibold text-danger-700 underline" href="${escapeHtml(`${self}&${UNSUBSCRIBE_LEAVE_PARAM}`)}">leave the waitlist altogether</a>.</p>`;
+  `<p class="mt-12 border-t border-ink-200 text-ink-700"><span class="mt-10 block">Or <a class="font-semibold text-ink-950 underline" href="${escapeHtml(`${self}&${UNSUBSCRIBE_LEAVE_PARAM}`)}">leave the waitlist altogether</a>.</span></p>`;
 
 /** Still receiving (or never asked): the one button that stops, and the way to leave with this link. */
 export function stopBody(self: string): string {
