@@ -333,7 +333,7 @@ test("a person's page, inviting and removing from it, the delivery log and the a
     await page.getByRole("button", { name: "Send a test event" }).click();
     await expect(page.getByRole("status")).toHaveText("A test event was sent; its row shows the answer.");
     await expect(recent.locator("tbody tr").first().locator("td")).toHaveText([
-      /^webhook\.test\s*msg_[0-9a-f]{32}$/,
+      /^webhook\.test\s*Payload\s*webhook-id msg_[0-9a-f]{32}/,
       AT_SECONDS,
       "delivered",
       "1",
