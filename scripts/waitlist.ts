@@ -33,7 +33,8 @@ import { logToStandardError } from "../src/server/log";
 import { deliverNow, missingWebhookKeys, recordWebhookEvents, stopWebhookEvents } from "../src/server/webhooks";
 import { explainDbError } from "./lib/db-errors";
 import { reminders } from "./lib/reminders-command";
-import { count, encrypt, invite, update } from "./lib/waitlist-commands";
+import { update } from "./lib/update-command";
+import { count, encrypt, invite } from "./lib/waitlist-commands";
 
 // Standard output is the command's answer (a CSV, a summary): the server's log lines go to standard error.
 logToStandardError();

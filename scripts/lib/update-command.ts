@@ -1,0 +1,129 @@
+/**
+ * What `npm run waitlist -- update` does and prints, given the store the command opened: the dry run, the send
+ * (the words are the update: src/server/updates/start.ts), going on after a cut, and --again.
+ */
+import type { Store } from "../../src/server/app/store";
+import { getConfig } from "../../src/server/config";
+import { visibleControls } from "../../src/server/csv";
+import { createSmtpMailer } from "../../src/server/mail/mailer";
+import { runOwner } from "../../src/server/run/owner";
+import { suppressedMailer } from "../../src/server/suppression";
+import {
+  checkDraft,
+  createUpdateStore,
+  findSameUpdate,
+  NOBODY_TO_REACH,
+  sendAgain,
+  sendUpdate,
+  startUpdate,
+  updatesKey,
+} from "../../src/server/updates";
+import { SITE } from "../../src/site";
+import { progressBar } from "./progress";
+import { plural } from "./waitlist-commands";
+
+interface UpdateCommand {
+  store: Store;
+  source: string;
+  subject: string;
+  body: string;
+  yes: boolean;
+  /** --again: the same words to those who have not received them, once the update is finished. */
+  again?: boolean;
+  fail: (message: string) => never;
+  /** Filled with what the run did, for the audit log's completion entry. */
+  counts?: Record<string, unknown>;
+  /** Called once it is sure to act, before the first effect: the audit log's "started" entry. */
+  starting?: () => Promise<void>;
+}
+
+/**
+ * `update`: a dry run says how many people the update would reach; with --yes it sends it (src/server/updates/),
+ * or goes on with the same update (same subject and body) where a killed or cut run left it: the words are the
+ * update (updates/start.ts), for the CLI as for the console. Once finished, the same words again need --again,
+ * which reaches only those who have not received them.
+ */
+export async function update(command: UpdateCommand): Promise<number> {
+  const { store, source, subject, body, yes, again, fail, counts, starting } = command;
+  const config = getConfig();
+  const checked = checkDraft(subject, body);
+  if ("problem" in checked) return fail(`${checked.problem} Nothing was sent.`);
+  const { draft } = checked;
+  if (!config.mail) return fail("updates need e-mail: set SMTP_URL and MAIL_FROM. Nothing was sent.");
+  const updates = createUpdateStore(store.db, store.dataKeys);
+  const same = await findSameUpdate(updates, draft);
+  const sentOn = same?.since?.toISOString().slice(0, 10) ?? "";
+  if (same?.finished) {
+    const left = await updates.againAudience(draft.subject, draft.body);
+    const already = `this update ("${visibleControls(draft.subject)}") was sent on ${sentOn} to ${plural(same.sent, "person", "people")}`;
+    if (!again) {
+      fail(
+        left > 0
+          ? `${already}; --again sends it to the ${plural(left, "person who has", "people who have")} not received it, or change its subject or text to send another. Nothing was sent.`
+          : `${already}; everyone who said yes to updates has received it: to send another, change its subject or text. Nothing was sent.`,
+      );
+    }
+    if (left === 0) fail(`${already}; everyone who said yes to updates has received it. Nothing was sent.`);
+    if (!yes) {
+      console.log(
+        `Dry run: would send "${visibleControls(draft.subject)}" again to the ${plural(left, "person who has", "people who have")} not received it, in ${source}. Run again with --yes to send it.`,
+      );
+      return 0;
+    }
+  }
+  const audience = await updates.audience();
+  if (!same && audience === 0) fail(`${NOBODY_TO_REACH} Nothing was sent.`);
+  if (!yes) {
+    console.log(
+      same
+        ? `Dry run: this update was started on ${sentOn} and is not finished; --yes goes on where it stopped, in ${source}.`
+        : `Dry run: would send "${visibleControls(draft.subject)}" to ${plural(audience, "person", "people")} who said yes to updates, in ${source}. Run again with --yes to send it.`,
+    );
+    return 0;
+  }
+  await starting?.();
+  // Two runs of one command started at once make one update (its ticket is the words), and one run sends it.
+  const id = same?.finished
+    ? (await sendAgain(updates, draft, "CLI", same.id))?.id
+    : (await startUpdate(updates, draft, "CLI")).id;
+  if (id === undefined) return fail("nobody is left to receive this update again. Nothing was sent.");
+  if (counts) counts["update"] = id;
+  const mailer = suppressedMailer(createSmtpMailer(config.mail, { pool: true }), config, async () => store);
+  const bar = progressBar("Sending");
+  const report = await sendUpdate(id, {
+    updates,
+    mailer,
+    root: await updatesKey(store),
+    site: config.siteUrl ?? SITE.url,
+    owner: runOwner("cli"),
+    ratePerSecond: config.mailRatePerSecond,
+    onProgress: (done, total) => bar.update(done, total),
+  }).finally(() => {
+    bar.stop();
+    mailer.close();
+  });
+  if (!report) return fail("another run is sending this update right now; nothing was sent by this one.");
+  Object.assign(counts ?? {}, { sent: report.sent, failed: report.failed, remaining: report.remaining });
+  const parts = [
+    `${same && !same.finished ? "Went on with" : same ? "Sent again" : "Sent"} the update in ${source}: ${plural(report.sent, "e-mail")} accepted`,
+  ];
+  if (report.failed > 0) parts.push(`${report.failed} refused by the SMTP server (recorded)`);
+  if (report.skipped > 0) parts.push(`${report.skipped} skipped (stopped updates or left meanwhile)`);
+  if (report.deferred > 0) {
+    parts.push(`${report.deferred} not taken for now by their mail server (a third "not now" fails them)`);
+  }
+  console.log(`${parts.join("; ")}.`);
+  if (report.stopped) {
+    console.log(
+      `Stopped early: the SMTP server could not be used (${report.stopped}). ${plural(report.remaining, "person is", "people are")} still to be sent it: run the same command again.`,
+    );
+    return 1;
+  }
+  if (report.remaining > 0) {
+    console.log(
+      `${plural(report.remaining, "person is", "people are")} still to be sent it: run the same command again later.`,
+    );
+    return 1;
+  }
+  return report.failed > 0 ? 1 : 0;
+}
