@@ -35,45 +35,10 @@ import { explainDbError } from "./lib/db-errors";
 import { reminders } from "./lib/reminders-command";
 import { update } from "./lib/update-command";
 import { count, encrypt, invite } from "./lib/waitlist-commands";
+import { HELP } from "./lib/waitlist-help";
 
 // Standard output is the command's answer (a CSV, a summary): the server's log lines go to standard error.
 logToStandardError();
-
-const HELP = `Usage: npm run waitlist -- <command> [options]
-
-Commands:
-  count                       sign-ups by status, sign-ups per day and the top sources of the last 14 days
-  export                      every entry, with its status, to standard output
-    --format csv|mail-csv|json
-                              csv (default): every column, RFC 4180, formulas neutralised for spreadsheets;
-                              mail-csv: address and name exactly as stored, for a mailing tool's import
-    --since YYYY-MM-DD        only entries created on or after that day (UTC)
-    --confirmed-only          only confirmed entries
-  invite                      lets the oldest confirmed sign-ups in: a single-use invite code each, e-mailed
-                              (with mail off: printed as CSV email,name,invite_url for your own mail tool)
-    --next N                  required: how many (the N who signed up first)
-    --yes                     really invite; without it, only says how many and from which sign-up days
-                              needs EARLY_ACCESS_URL (the product's sign-up page); codes work INVITE_TTL_DAYS (30)
-  update                      e-mails an update to the confirmed people who said yes to updates (needs mail)
-    --subject TEXT            required: one line
-    --body-file PATH          required: the plain text (at most 100 KB); links are made clickable
-    --yes                     really send; without it, only says how many it would reach. Killed or cut off?
-                              Run the same command again: it goes on where it stopped, nobody mailed twice
-    --again                   once it is sent: the same words to those who have not received them
-  webhooks deliver            delivers the webhook events that are due now (needs WEBHOOK_URL and WEBHOOK_SECRET);
-                              the scheduled function does the same every minute
-  webhooks off                stops the database recording events (any process with WEBHOOK_URL switches it on
-                              again; nothing without it ever switches it off): for webhooks given up for good
-  purge-pending               deletes sign-ups never confirmed (only when confirmation by e-mail is on)
-    --older-than 14d          required: untouched for that long (days, e.g. 14d; or hours, e.g. 36h)
-    --yes                     really delete; without it, only says how many would go
-  reminders                   one reminder to each pending sign-up older than CONFIRM_REMINDER_HOURS (24), never two
-    --yes                     really send; without it, only says how many are due
-  encrypt                     seals every plain row (and every row under DATA_KEY_PREVIOUS) with DATA_KEY;
-                              safe to stop and run again: each batch is sealed whole or not at all
-
-Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
-While \`npm start\` holds the embedded database, stop it first: nothing is changed either way.`;
 
 function fail(message: string): never {
   console.error(`waitlist: ${message}`);
