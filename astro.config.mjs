@@ -9,6 +9,7 @@ import { netlifyFunctions } from "./dev/astro-functions.ts";
 import { cspPerPage } from "./src/integrations/csp-per-page.ts";
 import { fontSubset } from "./src/integrations/font-subset.ts";
 import { intentDirective } from "./src/integrations/intent-directive.ts";
+import { stableIslandIds } from "./src/integrations/stable-island-ids.ts";
 import { SITE } from "./src/site.ts";
 
 /** A CSP hash source for an inline `style` attribute (allowed by 'unsafe-hashes', value by value). */
@@ -37,6 +38,7 @@ export default defineConfig({
     }),
     fontSubset({ file: "fonts/inter-latin-var.woff2", source: "public/fonts/inter-latin-var.woff2" }),
     cspPerPage(),
+    stableIslandIds(),
   ],
   // Hashes for every script and style Astro emits, in a <meta> CSP on each page: no 'unsafe-inline'.
   // cspPerPage() then keeps, on each page, only the script hashes of that page's own inline scripts.
