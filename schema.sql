@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS waitlist (
   invite_wave_id bigint NULL REFERENCES waitlist_invite_wave (id) ON DELETE SET NULL,
   -- Only a SHA-256 of the invite code is kept; the code itself exists only in the e-mail (or the team's CSV).
   invite_code_hash text NULL,
+  -- The reminder's fresh code (0017): the first e-mail's keeps working beside it until the invitation expires.
+  invite_reminder_code_hash text NULL,
   invite_expires_at timestamptz NULL,
   -- Set just before the invitation's last bytes go to the SMTP server: its code redeems from then on. It invites
   -- nobody: only the server's answer, read, does; a wave that dies before that is mailed again by the next run.
@@ -90,6 +92,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS waitlist_email_lower_key ON waitlist (lower(em
 
 CREATE UNIQUE INDEX IF NOT EXISTS waitlist_invite_code_key ON waitlist (invite_code_hash)
   WHERE invite_code_hash IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS waitlist_invite_reminder_code_key ON waitlist (invite_reminder_code_hash)
+  WHERE invite_reminder_code_hash IS NOT NULL;
+-- Invited people by when their invitation expires: who is due a reminder, without reading the whole list.
+CREATE INDEX IF NOT EXISTS waitlist_invite_expires_idx ON waitlist (invite_expires_at) WHERE status = 'invited';
 -- Confirmed sign-ups in sign-up order: the next wave is the oldest of them.
 CREATE INDEX IF NOT EXISTS waitlist_confirmed_idx ON waitlist (created_at, id) WHERE status = 'confirmed';
 CREATE INDEX IF NOT EXISTS waitlist_invite_wave_idx ON waitlist (invite_wave_id) WHERE invite_wave_id IS NOT NULL;

@@ -29,7 +29,7 @@ SELECT w.id, name, email, message, organization, why, connect, key_id, sealed FR
     WHERE v.id = $1 AND v.file_pending AND w.status = 'invited' ORDER BY w.created_at, w.id;
 
 -- SQL.reissue
-UPDATE waitlist w SET invite_code_hash = c.hash, invite_expires_at = now() + make_interval(days => $2::int)
+UPDATE waitlist w SET invite_code_hash = c.hash, invite_reminder_code_hash = NULL, invite_expires_at = now() + make_interval(days => $2::int)
     FROM unnest($1::bigint[], $3::text[]) AS c(id, hash) WHERE w.id = c.id AND w.status = 'invited' RETURNING w.id;
 
 -- SQL.arrived

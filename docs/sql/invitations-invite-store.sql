@@ -75,11 +75,12 @@ WITH released AS (
 
 -- SQL.redeem
 WITH invite AS (
-      SELECT status, invite_expires_at <= now() AS expired FROM waitlist WHERE invite_code_hash = $1
+      SELECT status, invite_expires_at <= now() AS expired FROM waitlist
+      WHERE invite_code_hash = $1 OR invite_reminder_code_hash = $1
     ), joined AS (
       UPDATE waitlist SET status = 'joined', joined_at = now(), invited_at = coalesce(invited_at, now()),
         invite_wave_id = NULL, invite_attempted_at = NULL
-      WHERE invite_code_hash = $1 AND invite_expires_at > now()
+      WHERE (invite_code_hash = $1 OR invite_reminder_code_hash = $1) AND invite_expires_at > now()
         AND (status = 'invited' OR (status = 'confirmed' AND invite_attempted_at IS NOT NULL))
       RETURNING name, email, message, organization, why, connect, key_id, sealed
     )

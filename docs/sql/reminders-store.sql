@@ -21,6 +21,41 @@ SELECT w.id, w.name, w.email, w.message, w.organization, w.why, w.connect, w.key
     AND NOT EXISTS (SELECT 1 FROM mail_sent m WHERE m.mailbox_key = w.mailbox_key
       AND m.sent_at > now() - make_interval(mins => 60)) ORDER BY w.id LIMIT $2;
 
+-- REMINDER_SQL.inviteCount
+SELECT count(*)::int AS n FROM waitlist w
+  WHERE w.status = 'invited' AND w.invite_code_hash IS NOT NULL
+    AND w.invite_expires_at <= now() + make_interval(days => $1::int)
+    AND w.invite_expires_at > now() + interval '1 hour'
+    AND w.invited_at <= now() - interval '1 day'
+    AND NOT EXISTS (SELECT 1 FROM mail_reminder r WHERE r.waitlist_id = w.id AND r.kind = 'invite')
+    AND NOT EXISTS (SELECT 1 FROM mail_suppression s WHERE s.mailbox_key = w.mailbox_key AND s.lifted_at IS NULL)
+    AND NOT EXISTS (SELECT 1 FROM mail_sent m WHERE m.mailbox_key = w.mailbox_key
+      AND m.sent_at > now() - make_interval(mins => 60));
+
+-- REMINDER_SQL.inviteDue
+SELECT w.id, w.name, w.email, w.message, w.organization, w.why, w.connect, w.key_id, w.sealed, w.confirmed_at IS NOT NULL AS confirmed_by_link, w.invite_expires_at
+    FROM waitlist w
+  WHERE w.status = 'invited' AND w.invite_code_hash IS NOT NULL
+    AND w.invite_expires_at <= now() + make_interval(days => $1::int)
+    AND w.invite_expires_at > now() + interval '1 hour'
+    AND w.invited_at <= now() - interval '1 day'
+    AND NOT EXISTS (SELECT 1 FROM mail_reminder r WHERE r.waitlist_id = w.id AND r.kind = 'invite')
+    AND NOT EXISTS (SELECT 1 FROM mail_suppression s WHERE s.mailbox_key = w.mailbox_key AND s.lifted_at IS NULL)
+    AND NOT EXISTS (SELECT 1 FROM mail_sent m WHERE m.mailbox_key = w.mailbox_key
+      AND m.sent_at > now() - make_interval(mins => 60)) ORDER BY w.invite_expires_at, w.id LIMIT $2;
+
+-- REMINDER_SQL.inviteCode
+WITH person AS (
+      UPDATE waitlist SET invite_reminder_code_hash = $2
+      WHERE id = $1 AND status = 'invited' AND invite_expires_at > now() RETURNING id, invite_expires_at
+    ), links AS (
+      INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
+      SELECT $3::text, id, 'remove', now() + make_interval(days => 30) FROM person
+      UNION ALL
+      SELECT $4::text, id, 'status', 'infinity' FROM person
+    )
+    SELECT invite_expires_at FROM person;
+
 -- REMINDER_SQL.claim
 INSERT INTO mail_reminder (waitlist_id, kind) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING waitlist_id;
 
@@ -30,3 +65,7 @@ SELECT kind, sent_at FROM mail_reminder WHERE waitlist_id = $1 ORDER BY sent_at;
 -- REMINDER_SQL.outcome
 SELECT count(*)::int AS reminded, count(*) FILTER (WHERE w.confirmed_at > r.sent_at)::int AS confirmed
     FROM mail_reminder r JOIN waitlist w ON w.id = r.waitlist_id WHERE r.kind = 'confirm';
+
+-- REMINDER_SQL.inviteOutcome
+SELECT count(*)::int AS reminded, count(*) FILTER (WHERE w.joined_at > r.sent_at)::int AS joined
+    FROM mail_reminder r JOIN waitlist w ON w.id = r.waitlist_id WHERE r.kind = 'invite';

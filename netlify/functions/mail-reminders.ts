@@ -1,6 +1,7 @@
 /**
- * Every ten minutes: one reminder to confirm to each pending sign-up due one (src/server/reminders/), within 20 of a
- * scheduled function's 30 s; whoever is left goes in the next run. Off with CONFIRM_REMINDER_HOURS=0 or mail off.
+ * Every ten minutes: one reminder to each pending sign-up due one to confirm, and to each invited person whose
+ * unused invitation expires within INVITE_REMINDER_DAYS (src/server/reminders/), within 20 of a scheduled
+ * function's 30 s; whoever is left goes in the next run. Off with both settings at 0, or mail off.
  */
 import type { Config, Context } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
@@ -17,7 +18,8 @@ export default async (_req: Request, context?: Context): Promise<Response> => {
   const deadline = Date.now() + RUN_MS;
   const config = getConfig();
   const site = config.siteUrl ?? context?.site?.url ?? null;
-  if (!site || config.reputation.confirmReminderHours === 0 || !config.mail) return new Response(null, { status: 204 });
+  const off = config.reputation.confirmReminderHours === 0 && config.reputation.inviteReminderDays === 0;
+  if (!site || off || !config.mail) return new Response(null, { status: 204 });
   try {
     const store = await getStore();
     const mailer = suppressedMailer(mailerFor(config), config, async () => store);

@@ -1,7 +1,8 @@
 /**
- * `npm run waitlist -- reminders [--yes]`: the confirmation reminders the scheduled function sends every 10
- * minutes, now. A dry run says how many are due; --yes sends them (each claimed before it goes: a run at the same
- * time as the scheduled function sends nobody twice) and says how many, and how many confirmed after one so far.
+ * `npm run waitlist -- reminders [--yes]`: the reminders the scheduled function sends every 10 minutes, now (to
+ * confirm, and of an unused invitation). A dry run says how many are due; --yes sends them (each claimed before it
+ * goes: a run at the same time as the scheduled function sends nobody twice) and says how many, and how many
+ * confirmed or joined after one so far.
  */
 
 import type { Store } from "../../src/server/app/store";
@@ -15,9 +16,9 @@ import { SITE } from "../../src/site";
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 export async function reminders(store: Store, config: ServerConfig, source: string, yes: boolean): Promise<number> {
-  const hours = config.reputation.confirmReminderHours;
-  if (hours === 0) {
-    console.log("Reminders are off (CONFIRM_REMINDER_HOURS=0): nothing to send.");
+  const { confirmReminderHours: hours, inviteReminderDays: days } = config.reputation;
+  if (hours === 0 && days === 0) {
+    console.log("Reminders are off (CONFIRM_REMINDER_HOURS=0 and INVITE_REMINDER_DAYS=0): nothing to send.");
     return 0;
   }
   if (!config.mail) {
@@ -25,11 +26,22 @@ export async function reminders(store: Store, config: ServerConfig, source: stri
     return 0;
   }
   const due = await remindersDue(store, config);
-  const { reminded, confirmed } = await createReminderStore(store.db).outcome();
-  const sofar = `${plural(confirmed, "person", "people")} of ${plural(reminded, "reminded", "reminded")} confirmed after their reminder so far`;
+  const reminded = createReminderStore(store.db);
+  const [confirmed, joined] = await Promise.all([reminded.outcome(), reminded.inviteOutcome()]);
+  const sofar = `so far ${plural(confirmed.confirmed, "person", "people")} of ${confirmed.reminded.toLocaleString("en")} reminded confirmed after their reminder, ${joined.joined.toLocaleString("en")} of ${joined.reminded.toLocaleString("en")} joined after an invitation's`;
+  const kinds = [
+    hours > 0
+      ? `${plural(due.confirm, "pending sign-up", "pending sign-ups")} to confirm (older than ${hours} h)`
+      : "none to confirm (CONFIRM_REMINDER_HOURS=0)",
+    days > 0
+      ? config.earlyAccessUrl
+        ? `${plural(due.invite, "invited person", "invited people")} of an invitation expiring within ${days} days`
+        : "none of invitations (EARLY_ACCESS_URL is not set)"
+      : "none of invitations (INVITE_REMINDER_DAYS=0)",
+  ];
   if (!yes) {
     console.log(
-      `Dry run: ${plural(due, "pending sign-up is", "pending sign-ups are")} due a reminder (older than ${hours} h, never reminded, not suppressed, not mailed in the last hour) in ${source}; ${sofar}. Run again with --yes to send them.`,
+      `Dry run: due a reminder in ${source} (never reminded, not suppressed, not mailed in the last hour): ${kinds.join("; ")}. ${capital(sofar)}. Run again with --yes to send them.`,
     );
     return 0;
   }
@@ -37,7 +49,11 @@ export async function reminders(store: Store, config: ServerConfig, source: stri
   const report = await sendReminders({ store, config, mailer, site: config.siteUrl ?? SITE.url }).finally(() =>
     mailer.close(),
   );
-  await audit(store.db, "CLI", "reminders", { sent: report.sent });
-  console.log(`Sent ${plural(report.sent, "reminder", "reminders")} in ${source}; ${sofar}.`);
+  await audit(store.db, "CLI", "reminders", { sent: report.sent, invites: report.invites });
+  console.log(
+    `Sent ${plural(report.sent, "reminder", "reminders")} to confirm and ${plural(report.invites, "reminder", "reminders")} of an invitation in ${source}; ${sofar}.`,
+  );
   return 0;
 }
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -211,6 +211,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0014_audit_actions" },
           { name: "0015_long_jobs" },
           { name: "0016_suppression" },
+          { name: "0017_invite_reminder" },
         ]);
       } finally {
         await fresh.drop();

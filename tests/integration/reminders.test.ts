@@ -62,10 +62,10 @@ describe.each(backends("reminders").slice(0, 2))("reminders, on %s", (_name, ava
         "test",
       );
 
-      expect(await remindersDue(state.store, state.config)).toBe(1);
+      expect(await remindersDue(state.store, state.config)).toEqual({ confirm: 1, invite: 0 });
       const [a, b] = await Promise.all([run(), run()]);
       expect((a?.sent ?? 0) + (b?.sent ?? 0)).toBe(1);
-      expect(await run()).toEqual({ sent: 0, remaining: 0 });
+      expect(await run()).toEqual({ sent: 0, invites: 0, remaining: 0 });
 
       const reminders = state.smtp.messages.filter((m) => m.subject.startsWith("Reminder: "));
       expect(reminders.map((m) => m.to)).toEqual(["due@example.com"]);
@@ -85,9 +85,9 @@ describe.each(backends("reminders").slice(0, 2))("reminders, on %s", (_name, ava
       mailboxKey(root, "later@example.com"),
     ]);
     state.config = mailConfig(state.smtp.url, { CONFIRM_REMINDER_HOURS: "0" });
-    expect(await remindersDue(state.store, state.config)).toBe(0);
-    expect(await run()).toEqual({ sent: 0, remaining: 0 });
+    expect(await remindersDue(state.store, state.config)).toEqual({ confirm: 0, invite: 0 });
+    expect(await run()).toEqual({ sent: 0, invites: 0, remaining: 0 });
     state.config = mailConfig(state.smtp.url);
-    expect(await remindersDue(state.store, state.config)).toBe(1);
+    expect(await remindersDue(state.store, state.config)).toEqual({ confirm: 1, invite: 0 });
   });
 });

@@ -34,6 +34,8 @@ export interface Dashboard {
   atRest: string | null;
   /** What needs the team now, as HTML (jobs.ts): the webhook banner, and every send and wave still open with its bar. */
   attention?: string;
+  /** Reminded to confirm and confirmed after; reminded of an invitation and joined after (reminders/). */
+  reminders?: { confirm: { reminded: number; confirmed: number }; invite: { reminded: number; joined: number } };
 }
 
 const BREAKDOWN_TITLES: Record<BreakdownField, [table: string, column: string]> = {
@@ -58,9 +60,27 @@ const query = (params: Record<string, string | number | undefined>) => {
   return `${CONSOLE_PATH}${text ? `?${text}` : ""}`;
 };
 
-function totals(counts: StatusCounts): string {
+const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+const share = (part: number, whole: number) => (whole > 0 ? ` (${Math.round((part / whole) * 100)} %)` : "");
+
+/** One line under the totals once a reminder has gone: what the reminders won back. */
+export function reminderLine(reminders: Dashboard["reminders"]): string {
+  if (!reminders || reminders.confirm.reminded + reminders.invite.reminded === 0) return "";
+  const { confirm, invite } = reminders;
+  const parts = [
+    confirm.reminded > 0
+      ? `${count(confirm.confirmed, "person", "people")} confirmed after a reminder, of ${count(confirm.reminded, "reminded", "reminded")}${share(confirm.confirmed, confirm.reminded)}`
+      : "",
+    invite.reminded > 0
+      ? `${count(invite.joined, "person", "people")} joined after a reminder of their invitation, of ${count(invite.reminded, "reminded", "reminded")}${share(invite.joined, invite.reminded)}`
+      : "",
+  ].filter(Boolean);
+  return `<p class="note" id="reminders-outcome">Reminders: ${parts.join("; ")}.</p>`;
+}
+
+function totals(counts: StatusCounts, reminders: Dashboard["reminders"]): string {
   const cells = ENTRY_STATUSES.map((s) => `<div><dt>${STATUS_LABELS[s]}</dt><dd>${counts[s]}</dd></div>`).join("");
-  return `<section aria-labelledby="totals"><h2 id="totals">The list</h2><dl class="totals">${cells}<div><dt>Total</dt><dd>${counts.total}</dd></div></dl></section>`;
+  return `<section aria-labelledby="totals"><h2 id="totals">The list</h2><dl class="totals">${cells}<div><dt>Total</dt><dd>${counts.total}</dd></div></dl>${reminderLine(reminders)}</section>`;
 }
 
 function growth(d: Dashboard): string {
@@ -188,7 +208,7 @@ export function dashboardPage(d: Dashboard): Response {
   return page(
     200,
     "Waitlist",
-    `<h1>Waitlist</h1>${notice}${atRest}${d.attention ?? ""}${totals(d.counts)}${growth(d)}${breakdown(d)}${referrals(d)}${invite(d)}${d.files}${newest(d)}${exportSection()}`,
+    `<h1>Waitlist</h1>${notice}${atRest}${d.attention ?? ""}${totals(d.counts, d.reminders)}${growth(d)}${breakdown(d)}${referrals(d)}${invite(d)}${d.files}${newest(d)}${exportSection()}`,
     d.admin,
   );
 }

@@ -3,6 +3,7 @@ import { LIMITS } from "../../lib/waitlist/rules";
 import type { ServerConfig } from "../config";
 import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError } from "../invitations";
+import { createReminderStore } from "../reminders";
 import type { Sealing, Store } from "../store/types";
 import { dashboardPage, REFERRAL_WINDOW_DAYS } from "./dashboard-page";
 import { attentionSections } from "./jobs";
@@ -35,6 +36,13 @@ export function atRestWarning(config: ServerConfig, sealing: Sealing): string | 
   return null;
 }
 
+/** What the reminders won back so far: reminded to confirm and confirmed after, reminded of an invitation and joined after. */
+async function reminderOutcome(store: Store) {
+  const reminders = createReminderStore(store.db);
+  const [confirm, invite] = await Promise.all([reminders.outcome(), reminders.inviteOutcome()]);
+  return { confirm, invite };
+}
+
 export async function dashboard(store: Store, config: ServerConfig, admin: string, url: URL, mail: boolean) {
   const range = url.searchParams.get("range") === "90" ? 90 : 30;
   const position = listPosition(url.searchParams);
@@ -61,6 +69,7 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     notice: (await waveNotice(store, url.searchParams)) ?? removalNotice(url.searchParams),
     files: await pendingFilesSection(store),
     attention: await attentionSections(store, config),
+    reminders: await reminderOutcome(store),
   });
   const data = await withTimeout(load(), config.dbTimeoutMs * 2);
   let reason: string | null = null;
@@ -90,5 +99,6 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     notice: data.notice,
     files: data.files,
     attention: data.attention,
+    reminders: data.reminders,
   });
 }

@@ -26,8 +26,8 @@ export const SQL = {
     FROM waitlist_invite_wave v WHERE v.file_pending ORDER BY v.id`,
   filePeople: `SELECT w.id, ${PERSON_COLUMNS} FROM waitlist_invite_wave v JOIN waitlist w ON w.id = ANY(v.file_people)
     WHERE v.id = $1 AND v.file_pending AND w.status = 'invited' ORDER BY w.created_at, w.id`,
-  /** New codes for people still invited: the lost file's codes stop working. */
-  reissue: `UPDATE waitlist w SET invite_code_hash = c.hash, invite_expires_at = now() + make_interval(days => $2::int)
+  /** New codes for people still invited: the lost file's codes (and any reminder's) stop working. */
+  reissue: `UPDATE waitlist w SET invite_code_hash = c.hash, invite_reminder_code_hash = NULL, invite_expires_at = now() + make_interval(days => $2::int)
     FROM unnest($1::bigint[], $3::text[]) AS c(id, hash) WHERE w.id = c.id AND w.status = 'invited' RETURNING w.id`,
   arrived: "UPDATE waitlist_invite_wave SET file_pending = false WHERE id = $1 AND file_pending RETURNING id",
 } as const;

@@ -14,6 +14,7 @@ export {
   previewWave,
   reserveWave,
   runWave,
+  statusLink,
   type WaveOptions,
   type WaveReport,
   waveOwner,

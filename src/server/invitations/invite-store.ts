@@ -105,14 +105,16 @@ export const SQL = {
     UPDATE waitlist_invite_wave SET finished_at = now() WHERE id = $1`,
   /**
    * The product redeems code hash `$1`: once, before it expires, the person joins. A code whose e-mail went to the
-   * SMTP server from a wave that has not yet heard back works too (the e-mail may be in their inbox).
+   * SMTP server from a wave that has not yet heard back works too (the e-mail may be in their inbox), and so does
+   * a reminder's code beside the first e-mail's (reminders/): either, once.
    */
   redeem: `WITH invite AS (
-      SELECT status, invite_expires_at <= now() AS expired FROM waitlist WHERE invite_code_hash = $1
+      SELECT status, invite_expires_at <= now() AS expired FROM waitlist
+      WHERE invite_code_hash = $1 OR invite_reminder_code_hash = $1
     ), joined AS (
       UPDATE waitlist SET status = 'joined', joined_at = now(), invited_at = coalesce(invited_at, now()),
         invite_wave_id = NULL, invite_attempted_at = NULL
-      WHERE invite_code_hash = $1 AND invite_expires_at > now()
+      WHERE (invite_code_hash = $1 OR invite_reminder_code_hash = $1) AND invite_expires_at > now()
         AND (status = 'invited' OR (status = 'confirmed' AND invite_attempted_at IS NOT NULL))
       RETURNING ${PERSON_COLUMNS}
     )

@@ -1,18 +1,24 @@
 /**
- * One reminder, never two: each pending sign-up due one (store.ts) is claimed first (a row written before the
- * e-mail goes: two runs at once send one, and a run that dies after the claim has sent at most one), then sent a
- * fresh confirmation link through the same issue as the confirmation itself (mail/send.ts: new tokens, the
- * mailbox's daily e-mails, the suppression list). Within a deadline: the scheduled function's 20 of its 30 s; the
- * CLI's none. CONFIRM_REMINDER_HOURS=0 turns reminders off.
+ * One reminder, never two: each person due one (store.ts) is claimed first (a row written before the e-mail goes:
+ * two runs at once send one, and a run that dies after the claim has sent at most one), then mailed through the
+ * guarded mailer (the suppression list). Within a deadline: the scheduled function's 20 of its 30 s; the CLI's none.
+ * - To confirm: a fresh confirmation link through the same issue as the confirmation itself (mail/send.ts: new
+ *   tokens, the mailbox's daily e-mails). CONFIRM_REMINDER_HOURS=0 turns them off.
+ * - Of an invitation: the invitation again, with a fresh code beside the first (only codes' hashes are kept) and
+ *   the days it has left. INVITE_REMINDER_DAYS=0 turns them off, as does an unset EARLY_ACCESS_URL (no link to give).
  */
 import { LINK_PATHS } from "../../lib/waitlist/consent";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, rootKey } from "../crypto/keys";
 import { personOf } from "../data-key";
+import { earlyAccessBase, inviteLink, newInviteCode, statusLink } from "../invitations";
+import { Suppressed } from "../mail/guard";
 import type { Mailer } from "../mail/mailer";
-import { confirmationEmail } from "../mail/messages";
+import { confirmationEmail, invitationEmail } from "../mail/messages";
+import { isRefusal } from "../mail/outcome";
 import { issueAndSend } from "../mail/send";
 import type { Store } from "../store/types";
+import { newToken } from "../tokens";
 import { createReminderStore } from "./store";
 
 const BATCH = 50;
@@ -29,16 +35,34 @@ export interface ReminderRun {
 }
 
 export interface ReminderReport {
-  /** Reminders claimed and handed to the mailer by this run. */
+  /** Reminders to confirm claimed and handed to the mailer by this run. */
   sent: number;
-  /** Still due when the run stopped (its deadline). */
+  /** Reminders of an invitation claimed and handed to the mailer by this run. */
+  invites: number;
+  /** Still due when the run stopped (its deadline), of either kind. */
   remaining: number;
 }
 
-/** How many are due a reminder now (the CLI's dry run); 0 while reminders or mail are off. */
-export async function remindersDue(store: Store, config: Pick<ServerConfig, "reputation">): Promise<number> {
-  const hours = config.reputation.confirmReminderHours;
-  return hours > 0 ? createReminderStore(store.db).count(hours) : 0;
+type ReminderConfig = Pick<ServerConfig, "reputation" | "earlyAccessUrl">;
+
+/** EARLY_ACCESS_URL when invitation reminders are on and it can be used; null: they are off. */
+function inviteReminderBase(config: ReminderConfig): URL | null {
+  if (config.reputation.inviteReminderDays <= 0) return null;
+  try {
+    return earlyAccessBase(config.earlyAccessUrl);
+  } catch {
+    return null;
+  }
+}
+
+/** How many are due a reminder now, of each kind (the CLI's dry run); 0 for a kind that is off. */
+export async function remindersDue(store: Store, config: ReminderConfig): Promise<{ confirm: number; invite: number }> {
+  const { confirmReminderHours: hours, inviteReminderDays: days } = config.reputation;
+  const reminders = createReminderStore(store.db);
+  return {
+    confirm: hours > 0 ? await reminders.count(hours) : 0,
+    invite: inviteReminderBase(config) ? await reminders.inviteCount(days) : 0,
+  };
 }
 
 /** The reminder: the confirmation e-mail with a fresh link, its subject saying it is a reminder. */
@@ -47,20 +71,39 @@ export const reminderEmail = (links: { confirm: string; remove: string; site: st
   return { ...words, subject: `Reminder: ${words.subject}` };
 };
 
+/** The invitation again, its subject saying it is a reminder; `days`: how many its code has left. */
+export const inviteReminderEmail = (links: Parameters<typeof invitationEmail>[0]) => {
+  const words = invitationEmail(links);
+  return { ...words, subject: `Reminder: ${words.subject}` };
+};
+
+const DAY_MS = 86_400_000;
+const out = (run: ReminderRun) => run.deadline !== undefined && Date.now() >= run.deadline;
+
+/** Both kinds, reminders to confirm first (the older promise), within the run's deadline. */
 export async function sendReminders(run: ReminderRun): Promise<ReminderReport> {
+  const report: ReminderReport = { sent: 0, invites: 0, remaining: 0 };
+  if (!run.mailer) return report;
+  await sendConfirmReminders(run, run.mailer, report);
+  await sendInviteReminders(run, run.mailer, report);
+  const due = await remindersDue(run.store, run.config);
+  report.remaining = due.confirm + due.invite;
+  return report;
+}
+
+async function sendConfirmReminders(run: ReminderRun, mailer: Mailer, report: ReminderReport): Promise<void> {
   const hours = run.config.reputation.confirmReminderHours;
-  const report: ReminderReport = { sent: 0, remaining: 0 };
-  if (hours <= 0 || !run.mailer) return report;
-  const { store, mailer, site } = run;
+  if (hours <= 0) return;
+  const { store, site } = run;
   const reminders = createReminderStore(store.db);
   // The mailbox's day is counted under the server's root, as every e-mail's is (crypto/keys.ts).
   const root = await rootKey(run.config, store);
   for (;;) {
-    if (run.deadline !== undefined && Date.now() >= run.deadline) break;
+    if (out(run)) break;
     const due = await reminders.due(hours, BATCH);
     if (due.length === 0) break;
     for (const row of due) {
-      if (run.deadline !== undefined && Date.now() >= run.deadline) break;
+      if (out(run)) break;
       // Claimed before it goes: whatever happens next, this person is never reminded again.
       if (!(await reminders.claim(row.id, "confirm"))) continue;
       const { email } = personOf(store.dataKeys, row);
@@ -84,6 +127,44 @@ export async function sendReminders(run: ReminderRun): Promise<ReminderReport> {
       report.sent++;
     }
   }
-  report.remaining = await reminders.count(hours);
-  return report;
+}
+
+async function sendInviteReminders(run: ReminderRun, mailer: Mailer, report: ReminderReport): Promise<void> {
+  const base = inviteReminderBase(run.config);
+  if (!base) return;
+  const days = run.config.reputation.inviteReminderDays;
+  const { store, site } = run;
+  const reminders = createReminderStore(store.db);
+  for (;;) {
+    if (out(run)) break;
+    const due = await reminders.inviteDue(days, BATCH);
+    if (due.length === 0) break;
+    for (const row of due) {
+      if (out(run)) break;
+      if (!(await reminders.claim(row.id, "invite"))) continue;
+      const { email } = personOf(store.dataKeys, row);
+      const { code, hash } = newInviteCode();
+      const [leave, status] = [newToken(), newToken()];
+      // Joined or removed since it was found due: claimed all the same, so never reminded.
+      const expires = await reminders.inviteCode(row.id, hash, leave.hash, status.hash);
+      if (!expires) continue;
+      const message = inviteReminderEmail({
+        access: inviteLink(base, code),
+        remove: `${site}${LINK_PATHS.remove}?token=${leave.token}`,
+        status: statusLink(site, status.token),
+        site,
+        ttlDays: Math.max(1, Math.ceil((expires.getTime() - Date.now()) / DAY_MS)),
+        confirmedByLink: row.confirmedByLink,
+      });
+      // Refused (a bounce, which the guard records) or suppressed since it was found due: that was this person's one
+      // reminder; the others go on. Any other failure (the server unreachable) ends the run, this person's claim
+      // kept: one reminder, never two.
+      try {
+        await mailer.send(email, message);
+        report.invites++;
+      } catch (error) {
+        if (!isRefusal(error) && !(error instanceof Suppressed)) throw error;
+      }
+    }
+  }
 }
