@@ -711,7 +711,7 @@ const body = [
         "the middle person's share code, a new address each time, timed the same way (mail off, so each is stored",
         "confirmed with its referral pending; every one's referral row checked). The people are those of the list as",
         "filled (the sign-ups come after them). Cells: ms median (max) · requests timed · the place shown, or the",
-        "first, unmeasured request's ms (a share code's first sign-up loads the disposable-domain list).",
+        "first, unmeasured request's ms (a process's first request opens its database pool).",
         "",
         `| | ${referralRuns.map(head).join(" | ")} | budget |`,
         `| --- | ${referralRuns.map(() => "---:").join(" | ")} | --- |`,

@@ -26,10 +26,12 @@ export const BUDGETS = {
   css: 12_000,
   html: 20_000,
   font: 30_000,
-  // The sign-up function carries nodemailer for the optional confirmation e-mails (imported only when SMTP_URL is
-  // set) and the registry's throwaway-domain list (mailchecker, 56,000 domains, about 600 KB zipped; imported only
-  // by a sign-up that came by a share link): a cold start without either loads neither. Was 1.1 MB before the list.
+  // Every function: Netlify's bundler adds its telemetry loader and bootstrap (about 300 KB zipped) to each, and
+  // traces each package whole (V2 functions are not tree-shaken): zod 212 KB, nodemailer 186 KB, the drivers.
   functionZip: 1_500_000,
+  // The sign-up, launch day's hottest path: nodemailer for the optional confirmation e-mails (loaded only when
+  // SMTP_URL is set), never the throwaway-domain list (350 KB; the confirmation's, netlify.toml). 1.43 MB with it.
+  signupFunctionZip: 1_100_000,
   jsBeforeInteraction: 10_000,
   // Status line, headers and brotli body: what arrives in a new connection's first congestion window. One byte
   // more and the page waits a second round trip before it can paint (150 ms in Lighthouse's mobile preset).
@@ -101,8 +103,8 @@ const zips = await bundleFunctions(zipDir);
 rmSync(zipDir, { recursive: true, force: true });
 for (const fn of zips) {
   console.log(`function ${fn.name}: ${kb(fn.size)} zipped (@netlify/zip-it-and-ship-it)`);
-  if (fn.size > BUDGETS.functionZip)
-    failures.push(`function ${fn.name}: ${kb(fn.size)} zipped > ${kb(BUDGETS.functionZip)}`);
+  const budget = fn.name === "waitlist" ? BUDGETS.signupFunctionZip : BUDGETS.functionZip;
+  if (fn.size > budget) failures.push(`function ${fn.name}: ${kb(fn.size)} zipped > ${kb(budget)}`);
 }
 
 if (failures.length > 0) {
@@ -120,11 +122,11 @@ if (write) {
       wire.map((size) => `${size.path} ${size.total}`).join(", ") +
       `\n\nJavaScript before any interaction (Chromium, load + 5 s idle, compressed as served; budget ${kb(BUDGETS.jsBeforeInteraction)}): ` +
       before.map((run) => `${run.page} ${run.viewport} ${kb(run.bytes)}`).join(", ") +
-      `\n\nFunctions as Netlify zips them (@netlify/zip-it-and-ship-it, budget ${kb(BUDGETS.functionZip)} each): ` +
+      `\n\nFunctions as Netlify zips them (@netlify/zip-it-and-ship-it, budget ${kb(BUDGETS.functionZip)} each, the sign-up's ${kb(BUDGETS.signupFunctionZip)}): ` +
       zips.map((fn) => `${fn.name} ${kb(fn.size)}`).join(", ") +
       ".",
   );
 }
 console.log(
-  "budgets: all pages within JS 102 KB (≤ 10 KB before interaction), CSS 12 KB, HTML 20 KB (gzip), 14.6 KB on the wire (brotli, headers included); CSS inline, font subset with metric-matched fallbacks; functions ≤ 1.5 MB zipped",
+  "budgets: all pages within JS 102 KB (≤ 10 KB before interaction), CSS 12 KB, HTML 20 KB (gzip), 14.6 KB on the wire (brotli, headers included); CSS inline, font subset with metric-matched fallbacks; functions ≤ 1.5 MB zipped (the sign-up's ≤ 1.1 MB)",
 );

@@ -24,7 +24,7 @@ export interface WaitlistEntry {
   /** A keyed hash of the mailbox the address reaches (mail/mailbox.ts), for referrals; absent: not recorded. */
   mailboxKey?: string;
   /** The share link it came by: who shared it, and whether it can count ('pending' until confirmed). */
-  referral?: { referrerId: number; outcome: "pending" | "self" | "disposable" } | undefined;
+  referral?: { referrerId: number; outcome: "pending" | "self" } | undefined;
 }
 
 const PARTS = [

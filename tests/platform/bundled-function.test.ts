@@ -70,6 +70,8 @@ describe("the deployable waitlist function", () => {
     const files = Object.keys(unzipSync(readFileSync(zip)));
     expect(files).toContain("netlify/functions/waitlist.mjs");
     expect(files.filter((file) => /pglite|database-dev|pg-gateway/.test(file))).toEqual([]);
+    // The throwaway-domain list is the confirmation's (links/throwaway.ts): nothing the sign-up imports reaches it.
+    expect(files.filter((file) => file.includes("mailchecker"))).toEqual([]);
   });
 
   it.skipIf(!reachable)("answers 201 over PostgreSQL TCP with one round trip per valid sign-up", async () => {
@@ -131,6 +133,38 @@ describe("the deployable waitlist function", () => {
     },
   );
 
+  it.skipIf(!reachable)(
+    "a sign-up by a share code records its referral, pending, without the throwaway list",
+    async () => {
+      const handler = await load({ DATABASE_URL: database.url });
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query("SELECT referral_code FROM waitlist WHERE email = 'tcp1@example.com'");
+        const res = await handler(
+          new Request("http://localhost/api/waitlist", {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({
+              email: "friend@mailinator.com",
+              termsAccepted: true,
+              referral: rows[0]?.referral_code,
+            }),
+          }),
+          createContext(new Request("http://localhost/api/waitlist"), "192.0.2.11", new Set()),
+        );
+        expect(res.status).toBe(201);
+        const referral = await client.query(
+          "SELECT r.outcome FROM waitlist_referral r JOIN waitlist w ON w.id = r.referred_id WHERE w.email = $1",
+          ["friend@mailinator.com"],
+        );
+        expect(referral.rows).toEqual([{ outcome: "pending" }]);
+      } finally {
+        await client.end();
+      }
+    },
+  );
+
   it.skipIf(!reachable)("stored exactly the distinct addresses", async () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -142,6 +176,7 @@ describe("the deployable waitlist function", () => {
       "http1@example.com",
       "http2@example.com",
       "mail@example.com",
+      "friend@mailinator.com",
     ]);
   });
 });

@@ -34,8 +34,11 @@ const sourceFiles = (dir: string): string[] =>
 /** The statements of one module: each exported SQL object's string values, by name, in the order written. */
 async function statementsOf(file: string): Promise<Array<[string, string]>> {
   const module = (await import(join(SERVER, file))) as Record<string, unknown>;
+  // Only the objects this module defines: a feature's index.ts re-exports its SQL for other features.
+  const source = readFileSync(join(SERVER, file), "utf8");
   return Object.entries(module)
     .filter(([name]) => name === "SQL" || name.endsWith("_SQL"))
+    .filter(([name]) => new RegExp(`export const ${name}\\b`).test(source))
     .flatMap(([name, value]) =>
       typeof value === "string"
         ? [[name, value] as [string, string]]

@@ -25,6 +25,7 @@ import { mailerFor } from "../mail/mailer";
 import { sendRemovalLink, sendStatusEmail } from "../mail/send";
 import { guardedDeps, suppressedMailer } from "../suppression";
 import { hashToken, newToken } from "../tokens";
+import { settleThrowawayReferral } from "./throwaway";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */
 const notice = (key: keyof typeof NOTICES) => `/waitlist/${key}`;
@@ -89,8 +90,9 @@ export function createLinksHandler(deps: ServerDeps) {
         // Confirming makes the person's status link: the confirmation leads to their page, and an e-mail keeps it.
         const status = newToken();
         const options = { statusHash: status.hash, referralsPerDay: config.referralsPerDay };
+        const hash = hashToken(token);
         const { outcome, email, referral } = await withTimeout(
-          store.consent.confirm(hashToken(token), options),
+          settleThrowawayReferral(store, hash).then(() => store.consent.confirm(hash, options)),
           config.dbTimeoutMs,
         );
         log("info", "waitlist.confirm", { outcome, referral: referral ?? null });

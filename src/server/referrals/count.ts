@@ -6,17 +6,19 @@
  *
  * A referral counts only for a real, new person: someone who confirmed a mailbox of their own. Not the referrer's
  * own mailbox (`self`, decided at sign-up, where the referrer's address can be opened), not a throwaway domain
- * (`disposable`, decided at sign-up), not a mailbox already on the list and confirmed, or already counted once for
- * anyone (`duplicate`: mailbox.ts folds case, +tags, Gmail's dots and googlemail.com), and at most
- * REFERRALS_PER_DAY per referrer and UTC day (`over-limit`, recorded, not counted).
+ * (`disposable`, settled just before the confirmation counts: DISPOSABLE_SQL), not a mailbox already on the list
+ * and confirmed, or already counted once for anyone (`duplicate`: mailbox.ts folds case, +tags, Gmail's dots and
+ * googlemail.com), and at most REFERRALS_PER_DAY per referrer and UTC day (`over-limit`, recorded, not counted).
  */
+
+import { PERSON_COLUMNS } from "../data-key";
 
 /** Today in UTC, whatever the session's time zone. */
 const TODAY = "(now() AT TIME ZONE 'UTC')::date";
 
 /**
  * The sign-up's referral row, for the row `added` returned (its id): referrer `$r`, mailbox key `$m`, outcome `$o`
- * ('pending', or 'self' / 'disposable' when decided already). Nothing when `$r` is null (no valid code).
+ * ('pending', or 'self' when decided already). Nothing when `$r` is null (no valid code).
  */
 export const RECORD_REFERRAL = (added: string, referrer: string, mailbox: string, outcome: string) => `
   INSERT INTO waitlist_referral (referred_id, referrer_id, mailbox_key, outcome)
@@ -55,6 +57,26 @@ export const COUNT_REFERRAL = (confirmed: string, cap: string) => `
     FROM referral WHERE r.referred_id = referral.referred_id
     RETURNING r.outcome
   )`;
+
+/**
+ * A throwaway address's referral, settled by the confirmation just before it counts (links/throwaway.ts, with
+ * mail/disposable.ts's list, which only the confirmation's function carries).
+ */
+export const DISPOSABLE_SQL = {
+  /**
+   * The person confirm token `$1` would confirm, when they still wait for a referral to be counted: nobody for a
+   * used, expired or unknown token, or a sign-up that came by no share link (the common case, one indexed read).
+   */
+  pending: `SELECT w.id, ${PERSON_COLUMNS.split(", ")
+    .map((column) => `w.${column}`)
+    .join(", ")}
+    FROM waitlist_token t JOIN waitlist w ON w.id = t.waitlist_id
+    JOIN waitlist_referral r ON r.referred_id = w.id AND r.outcome = 'pending'
+    WHERE t.token_hash = $1 AND t.purpose = 'confirm' AND t.used_at IS NULL AND t.expires_at > now()
+      AND w.status = 'pending'`,
+  /** Person `$1`'s referral will never count: their address is at a throwaway domain. */
+  mark: "UPDATE waitlist_referral SET outcome = 'disposable' WHERE referred_id = $1 AND outcome = 'pending'",
+} as const;
 
 /** The referral outcomes a confirmation may record ('pending' never). */
 export type ReferralOutcome = "counted" | "self" | "disposable" | "duplicate" | "over-limit" | "referrer-left";

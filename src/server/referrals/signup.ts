@@ -1,13 +1,12 @@
 /**
  * What a sign-up that came by a share link records: whose link it was, and whether it can ever count. Decided
  * here, where the referrer's address can be opened (a sealed row's is not readable in SQL): the referrer's own
- * mailbox is `self`, a throwaway domain `disposable`; everything else waits as `pending` for the confirmation
- * (count.ts). An unknown code records nothing: the sign-up goes on as any other.
+ * mailbox is `self`; everything else waits as `pending` for the confirmation (a throwaway domain is settled there,
+ * disposable.ts; the count, count.ts). An unknown code records nothing: the sign-up goes on as any other.
  */
 import type { WaitlistEntry } from "../entry";
 import { mailboxOf } from "../mail/mailbox";
 import type { ReferralStore } from "../store/types";
-import { isDisposable } from "./disposable";
 
 export async function referralOf(
   referrals: ReferralStore,
@@ -18,6 +17,5 @@ export async function referralOf(
   const referrer = await referrals.referrer(code);
   if (!referrer) return undefined;
   if (mailboxOf(referrer.email) === mailboxOf(email)) return { referrerId: referrer.id, outcome: "self" };
-  if (await isDisposable(email)) return { referrerId: referrer.id, outcome: "disposable" };
   return { referrerId: referrer.id, outcome: "pending" };
 }
