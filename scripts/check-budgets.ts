@@ -1,6 +1,6 @@
 /**
  * Size budgets for the production build (dist/), enforced by `npm test`. Per page, gzip: every JS file the
- * page can load (islands, renderers and their imports, inline scripts) at most 102 KB; CSS at most 12 KB;
+ * page can load (islands, renderers and their imports, inline scripts) at most 104 KB; CSS at most 12 KB;
  * HTML at most 20 KB; no parser-blocking script in <head>; no stylesheet request (CSS inline); the font subset,
  * woff2, with metric-matched fallbacks, and not preloaded (it loads after the first paint).
  * Functions, zipped by Netlify's own bundler from netlify.toml: at most 1.5 MB each. JavaScript before any
@@ -21,8 +21,9 @@ import { serveBuild } from "./lib/serve-build";
 export const BUDGETS = {
   // Everything a page can ever load, islands included (they load on intent or when scrolled to): /product
   // carries both islands, and the dialog the proof-of-work client. What loads before any interaction has its
-  // own, much smaller budget below.
-  js: 102_000,
+  // own, much smaller budget below. Was 102 KB while the pages' own small scripts (the early tap capture, the font
+  // loader, the menu: 1.7 KB) were inline, counted in the HTML; as files (astro.config.mjs says why) they count here.
+  js: 104_000,
   css: 12_000,
   html: 20_000,
   font: 30_000,
@@ -128,5 +129,5 @@ if (write) {
   );
 }
 console.log(
-  "budgets: all pages within JS 102 KB (≤ 10 KB before interaction), CSS 12 KB, HTML 20 KB (gzip), 14.6 KB on the wire (brotli, headers included); CSS inline, font subset with metric-matched fallbacks; functions ≤ 1.5 MB zipped (the sign-up's ≤ 1.1 MB)",
+  "budgets: all pages within JS 104 KB (≤ 10 KB before interaction), CSS 12 KB, HTML 20 KB (gzip), 14.6 KB on the wire (brotli, headers included); CSS inline, font subset with metric-matched fallbacks; functions ≤ 1.5 MB zipped (the sign-up's ≤ 1.1 MB)",
 );
