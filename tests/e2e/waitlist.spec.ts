@@ -87,6 +87,16 @@ test.describe("waitlist dialog", () => {
     await expect(email).not.toHaveAttribute("aria-invalid", /.*/);
     await submitButton(page).click();
     await expectToast(page, "Email required", "Please provide your email address.");
+    // The toast leaves the dialog's close button in view and pressable, at any width.
+    const toastBox = await page.locator("[role=\"alert\"]").filter({ hasText: "Email required" }).boundingBox();
+    const closeBox = await dialog(page).getByRole("button", { name: "Close" }).boundingBox();
+    if (!toastBox || !closeBox) throw new Error("no toast or no close button");
+    const overlaps =
+      toastBox.x < closeBox.x + closeBox.width &&
+      closeBox.x < toastBox.x + toastBox.width &&
+      toastBox.y < closeBox.y + closeBox.height &&
+      closeBox.y < toastBox.y + toastBox.height;
+    expect(overlaps).toBe(false);
     await expect(email).toHaveAttribute("aria-invalid", "true");
     await expect(email).toHaveAccessibleDescription("Please provide your email address.");
     await expect(dialog(page).locator("#waitlist-email-error")).toHaveText("Please provide your email address.");

@@ -46,11 +46,15 @@ function ToastItem({ item }: { item: Toast }) {
   );
 }
 
-/** Where toasts appear; render it where assistive technology can reach it (inside an open dialog). */
+/**
+ * Where toasts appear; render it where assistive technology can reach it (inside an open dialog). At the top, clear
+ * of the dialog's close button (44 px at its top right): on a phone the column keeps 5 rem free at the right; from
+ * `sm` the dialog is narrower than the screen and its button sits outside the centred column.
+ */
 export function Toaster() {
   const { toasts } = useToaster();
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-4 z-60 flex flex-col items-center gap-2 px-4">
+    <div className="pointer-events-none fixed inset-x-0 top-4 z-60 flex flex-col items-center gap-2 pr-20 pl-4 sm:px-4">
       {toasts.map((item) => (
         <ToastItem key={item.id} item={item} />
       ))}
