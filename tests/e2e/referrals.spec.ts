@@ -258,8 +258,11 @@ test(
         scripts: true,
         async signUp(visitor, email) {
           await visitor.goto(share);
+          // A friend's link says so on the page and in the dialog: no name, no address.
+          await expect(visitor.getByRole("main").getByText("A friend invited you to join.")).toBeVisible();
           await visitor.getByRole("banner").getByRole("link", { name: "Join the Waitlist" }).click();
           const dialog = visitor.locator('[role="dialog"]');
+          await expect(dialog.getByText("A friend invited you to join.")).toBeVisible();
           const answer = signUpAnswer(visitor);
           await signUp(dialog, email);
           const response = await expectTaken(answer, 201);
@@ -306,6 +309,7 @@ test(
         async signUp(visitor, email) {
           await visitor.goto(`${server.url}/join?via=${code}`);
           await expect(visitor.locator("#join-referral")).toHaveValue(code);
+          await expect(visitor.getByRole("main").getByText("A friend invited you to join.")).toBeVisible();
           const answer = signUpAnswer(visitor);
           await signUp(visitor.getByRole("main"), email);
           expect((await expectTaken(answer, 303)).request().postData()).toContain(`referral=${code}`);

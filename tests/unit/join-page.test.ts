@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { createJoinPageHandler } from "../../src/server/signup/join-page";
 
 const REFERRAL = `<input type="hidden" name="referral" id="join-referral">`;
-const PAGE = `<!doctype html><title>Join</title><form><input type="hidden" name="referrer" id="join-referrer">${REFERRAL}</form>`;
+const NOTE = `<p hidden data-friend-note>A friend invited you to join.</p>`;
+const PAGE = `<!doctype html><title>Join</title><form>${NOTE}<input type="hidden" name="referrer" id="join-referrer">${REFERRAL}</form>`;
 const dir = mkdtempSync(join(tmpdir(), "join-page-"));
 const write = (name: string, html: string) => {
   writeFileSync(join(dir, name), html);
@@ -36,7 +37,7 @@ describe("the field carries the referring site's origin, and nothing else of its
     const response = await get(referer);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(
-      `<!doctype html><title>Join</title><form><input type="hidden" name="referrer" id="join-referrer"${value}>${REFERRAL}</form>`,
+      `<!doctype html><title>Join</title><form>${NOTE}<input type="hidden" name="referrer" id="join-referrer"${value}>${REFERRAL}</form>`,
     );
   });
 });
@@ -55,6 +56,12 @@ describe("the other field carries the share code the visit came by, from /join's
   ])("%s, Referer %s", async (path, referer, code) => {
     const html = await (await get(referer, "GET", path)).text();
     expect(html).toContain(`id="join-referral"${code ? ` value="${code}"` : ""}>`);
+    // A friend's link shows that a friend invited them (no name, no address); any other visit, nothing.
+    expect(html).toContain(
+      code
+        ? "<p data-friend-note>A friend invited you to join.</p>"
+        : "<p hidden data-friend-note>A friend invited you to join.</p>",
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { Description, DialogTitle } from "@headlessui/react";
 import type { SubmitEvent } from "react";
 import { FORM_TEXT } from "../../lib/waitlist/form-text";
+import { referralCodeOf } from "../../lib/waitlist/referral";
 import type { DialogValues, SignupForm } from "../../lib/waitlist/rules";
 import { Button } from "../ui/field";
 import { SignupFields } from "./SignupFields";
@@ -26,6 +27,9 @@ export function WaitlistForm({ values, submitting, onChange, onSubmit, invalid =
       <div>
         <DialogTitle className="text-2xl font-bold tracking-tight text-ink-950">{FORM_TEXT.title}</DialogTitle>
         <Description className="mt-2 text-ink-700">{FORM_TEXT.intro}</Description>
+        {referralCodeOf(location.href) && (
+          <p className="mt-2 font-semibold text-brand-700">{FORM_TEXT.invitedByFriend}</p>
+        )}
       </div>
       <SignupFields idPrefix="waitlist" values={values} onChange={onChange} invalid={invalid} />
       <Button type="submit" disabled={submitting} className="w-full sm:w-auto">

@@ -7,7 +7,10 @@
  * what was typed, unless its form was already sent. Without the early dialog (an old browser), the click is parked
  * for the island, and after FALLBACK_MS the control's own link (/join) is followed: no dead button. A waitlist form
  * sent from the page (the early dialog's, /join's) carries what only the page knows of the visit (carryReferrer).
+ * A visit by a share link reveals the page's "a friend invited you" notes (revealFriendNotes).
  */
+import { FRIEND_NOTE_ATTRIBUTE, referralCodeOf } from "./referral";
+
 export interface WaitlistBridge {
   /** The control that opened the early dialog, or a click parked for the island. */
   pending: HTMLElement | null;
@@ -148,7 +151,14 @@ function carryReferrer(event: SubmitEvent): void {
 }
 
 /** Installed once per page, before hydration: routes opener clicks to the dialog, or opens the early one. */
+/** A visitor who came by a share link sees that a friend invited them (the notes are hidden until then). */
+function revealFriendNotes(): void {
+  if (!referralCodeOf(location.href)) return;
+  for (const note of document.querySelectorAll<HTMLElement>(`[${FRIEND_NOTE_ATTRIBUTE}]`)) note.hidden = false;
+}
+
 export function captureOpenerClicks(): void {
+  revealFriendNotes();
   wireEarlyDialog();
   bridge().handOver = handOver;
   document.addEventListener("submit", carryReferrer);

@@ -2,6 +2,8 @@
 export const FORM_TEXT = {
   title: "Join the Waitlist",
   intro: "Get early access and help shape what we build. Only your e-mail address is required.",
+  /** Shown to a visitor who came by a share link (`?via=`): no name, no address, only that a friend sent it. */
+  invitedByFriend: "A friend invited you to join.",
   /** The text fields in form order; the first two share a row on wide screens. */
   fields: [
     { key: "name", label: "Name", hint: "(optional)", autoComplete: "name" },

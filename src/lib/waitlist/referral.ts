@@ -25,6 +25,12 @@ export function referralCodeOf(url: string | null | undefined): string | null {
   return cleanReferralCode(new URL(url).searchParams.get(REFERRAL_PARAM));
 }
 
+/**
+ * Marks the pages' "a friend invited you" notes (hidden until a share link's code is in the address): revealed by
+ * the capture script on the static pages, and by the function that serves /join (src/server/signup/join-page.ts).
+ */
+export const FRIEND_NOTE_ATTRIBUTE = "data-friend-note";
+
 /** The share link of `code` on the site at `origin`: its home page. */
 export const shareLink = (origin: string, code: string) => `${origin}/?${REFERRAL_PARAM}=${code}`;
 

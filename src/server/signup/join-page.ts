@@ -9,12 +9,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { JOIN_REFERRER_ID } from "../../lib/waitlist/capture";
-import { JOIN_REFERRAL_ID, REFERRAL_PARAM, referralCodeOf } from "../../lib/waitlist/referral";
+import { FRIEND_NOTE_ATTRIBUTE, JOIN_REFERRAL_ID, REFERRAL_PARAM, referralCodeOf } from "../../lib/waitlist/referral";
 import { escapeHtml, SITE_HEADERS } from "../http/form-page";
 
 /** The fields as Astro writes them; a value is put right after its id. */
 const FIELD_ID = `id="${JOIN_REFERRER_ID}"`;
 const REFERRAL_ID = `id="${JOIN_REFERRAL_ID}"`;
+/** The "a friend invited you" note as Astro writes it, hidden; shown when the visit came by a share link. */
+const FRIEND_NOTE = `hidden ${FRIEND_NOTE_ATTRIBUTE}`;
 
 /**
  * The share code the visit came by: /join's own `via`, else that of the site's page that linked here (a visitor
@@ -43,7 +45,7 @@ export function createJoinPageHandler(page: URL) {
   let html: Promise<string> | undefined;
   const load = async () => {
     const text = await readFile(page, "utf8");
-    for (const id of [FIELD_ID, REFERRAL_ID]) {
+    for (const id of [FIELD_ID, REFERRAL_ID, FRIEND_NOTE]) {
       if (text.split(id).length !== 2) throw new Error(`${page.pathname} has no single ${id}`);
     }
     return text;
@@ -63,7 +65,8 @@ export function createJoinPageHandler(page: URL) {
     const code = referralOfVisit(request);
     const body = (await html)
       .replace(FIELD_ID, () => (from ? `${FIELD_ID} value="${from}"` : FIELD_ID))
-      .replace(REFERRAL_ID, () => (code ? `${REFERRAL_ID} value="${code}"` : REFERRAL_ID));
+      .replace(REFERRAL_ID, () => (code ? `${REFERRAL_ID} value="${code}"` : REFERRAL_ID))
+      .replace(FRIEND_NOTE, () => (code ? FRIEND_NOTE_ATTRIBUTE : FRIEND_NOTE));
     return new Response(request.method === "HEAD" ? null : body, {
       headers: {
         ...SITE_HEADERS,
