@@ -22,6 +22,7 @@ const ALL = [
   "export",
   "tap",
   "reputation",
+  "background",
   "scale",
 ];
 const [name, ...args] = process.argv.slice(2);
