@@ -33,7 +33,7 @@ UPDATE waitlist_update SET cancelled_at = now(), finished_at = now(), owner = 'p
 -- JOB_SQL.update.resumable
 SELECT id, owner FROM waitlist_update
       WHERE finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL
-        AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '60 seconds', true))
+        AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
           OR heartbeat_at < now() - make_interval(secs => 300))
       ORDER BY id LIMIT 20;
 
@@ -69,7 +69,7 @@ UPDATE waitlist_invite_wave SET cancelled_at = now(), finished_at = now(), owner
 -- JOB_SQL.wave.resumable
 SELECT id, owner FROM waitlist_invite_wave
       WHERE finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL
-        AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '60 seconds', true))
+        AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
           OR heartbeat_at < now() - make_interval(secs => 300))
       ORDER BY id LIMIT 20;
 
@@ -105,6 +105,6 @@ UPDATE waitlist_webhook_drain SET cancelled_at = now(), finished_at = now(), own
 -- JOB_SQL.webhooks.resumable
 SELECT id, owner FROM waitlist_webhook_drain
       WHERE finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL
-        AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '60 seconds', true))
+        AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
           OR heartbeat_at < now() - make_interval(secs => 300))
       ORDER BY id LIMIT 20;

@@ -137,12 +137,16 @@ describe("a run that dies", () => {
     expect(row).toEqual({ finished: true, sent: PEOPLE });
   });
 
-  it("a run whose successor never came is started again after a minute; a paused one is left alone", async () => {
+  it("a run whose successor never came is started again after 30 s; a paused one is left alone", async () => {
     const id = await newUpdate();
     const key = await root();
     await h.store.db.query("UPDATE waitlist_update SET owner = 'paused', heartbeat_at = now() WHERE id = $1", [id]);
     expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
-    await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '61 seconds' WHERE id = $1", [
+    await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '25 seconds' WHERE id = $1", [
+      id,
+    ]);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
+    await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '31 seconds' WHERE id = $1", [
       id,
     ]);
     await h.store.db.query("UPDATE waitlist_update SET paused_reason = 'complaints over 0.3 %' WHERE id = $1", [id]);

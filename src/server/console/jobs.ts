@@ -71,7 +71,7 @@ async function starterName(visit: { config: ServerConfig; store: Store }, stored
 
 const STATE_WORDS: Record<JobProgress["state"], string> = {
   running: "Running",
-  waiting: "Waiting for its next run (within a minute)",
+  waiting: "Waiting for its next run (within two minutes)",
   stalled: "Stalled: its run stopped answering; it is started again within a minute",
   paused: "Paused",
   cancelled: "Cancelled: the rest stay unsent",

@@ -1,8 +1,9 @@
 /**
- * A form's one-time ticket: minted into a confirmation page (a wave, an update), sent back with its POST, and
- * kept with what that POST made (a unique column), so pressing the button twice, or the browser repeating the
- * request, makes one thing, not two. 16 random bytes as base64url: unguessable, and 22 characters a pattern can
- * check before any SQL sees them.
+ * A form's one-time ticket: minted into a confirmation page, sent back with its POST. A wave's is kept with the
+ * wave that POST made (a unique column), so pressing the button twice, or the browser repeating the request, makes
+ * one wave, not two. An update needs no such record: its words are the update (updates/start.ts), so a repeated
+ * POST finds the one it started; its ticket only says the POST came from a confirmation page. 16 random bytes as
+ * base64url: unguessable, and 22 characters a pattern can check before any SQL sees them.
  */
 import { randomBytes } from "node:crypto";
 

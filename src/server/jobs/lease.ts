@@ -64,12 +64,15 @@ const statements = (kind: JobKind) => {
     cancel: `UPDATE ${table} SET cancelled_at = now(), finished_at = now(), owner = '${WAITING}'
       WHERE id = $1 AND finished_at IS NULL RETURNING id`,
     /**
-     * Jobs the scheduler should start again: not closed, and either WAITING for over a minute (the continuation a
-     * run dispatched never came) or held by an owner silent past the staleness limit (an invocation that died).
+     * Jobs the scheduler should start again: not closed, and either WAITING for over 30 s (the continuation a run
+     * dispatched never came, or a run stopped by its SMTP server left it for later: a continuation takes its job
+     * within seconds, and a take is compare-and-set, so one that comes late finds it taken) or held by an owner
+     * silent past the staleness limit (an invocation that died). At 60 s, a job released just after a minute's run
+     * of the scheduler waited for the one after: two minutes, not one.
      */
     resumable: `SELECT id, owner FROM ${table}
       WHERE finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL
-        AND ((owner = '${WAITING}' AND coalesce(heartbeat_at < now() - interval '60 seconds', true))
+        AND ((owner = '${WAITING}' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
           OR heartbeat_at < now() - make_interval(secs => ${JOB_STALE_SECONDS}))
       ORDER BY id LIMIT 20`,
   };
