@@ -9,8 +9,10 @@
  */
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { loadHeaderRules } from "../dev/local-netlify/site-server";
+import { createJoinPageHandler } from "../src/server/signup/join-page";
 import { bundleFunctions } from "./lib/bundle-functions";
 import { FIRST_WINDOW_BYTES, measureWireSizes, type WireSize } from "./lib/first-round-trip";
 import { type JsBeforeInteraction, measureJsBeforeInteraction } from "./lib/js-before-interaction";
@@ -71,8 +73,12 @@ if (font > BUDGETS.font) failures.push(`font: ${kb(font)} > ${kb(BUDGETS.font)} 
 const urls = measurePages(dist).map(({ page }) =>
   page === "404.html" ? "/no-such-page" : `/${page.replace(/(index)?\.html$/, "")}`.replace(/\/$/, "") || "/",
 );
-// One server for both: the wire sizes and what a browser loads before any interaction.
-const served = await serveBuild(dist, await loadHeaderRules("netlify.toml", dist));
+// One server for both: the wire sizes and what a browser loads before any interaction. /join is a function's
+// answer in production (src/server/signup/join-page.ts): measured as that function sends it, not as the file.
+const joinPage = createJoinPageHandler(pathToFileURL(resolve(dist, "join.html")));
+const served = await serveBuild(dist, await loadHeaderRules("netlify.toml", dist), [
+  { name: "join-page", path: "/join", handler: joinPage },
+]);
 let wire: WireSize[];
 let before: JsBeforeInteraction[];
 try {

@@ -25,6 +25,19 @@ function get(port: number, path: string): Promise<WireSize> {
       const end = received.indexOf("\r\n\r\n");
       if (end < 0) return;
       const head = received.subarray(0, end + 4).toString("latin1");
+      // A function's answer may come chunked (no length ahead): its framing is on the wire too, to the last chunk.
+      if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
+        if (
+          !received.subarray(end + 4).includes("\r\n0\r\n\r\n") &&
+          !received
+            .subarray(end + 4)
+            .toString("latin1")
+            .startsWith("0\r\n\r\n")
+        )
+          return;
+        socket.destroy();
+        return resolve({ path, headers: end + 4, body: received.length - end - 4, total: received.length });
+      }
       const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? Number.NaN);
       if (!Number.isFinite(length)) return reject(new Error(`${path}: no content-length`));
       if (received.length < end + 4 + length) return;

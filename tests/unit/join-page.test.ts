@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { createJoinPageHandler } from "../../src/server/signup/join-page";
 
@@ -90,4 +91,24 @@ it("answers only reading: a POST to /join is 405, the form posts elsewhere", asy
 it("refuses a page without the field rather than serve a form that drops the referrer", async () => {
   const broken = createJoinPageHandler(write("broken.html", "<!doctype html><form></form>"));
   await expect(broken(new Request("http://localhost/join"))).rejects.toThrow('has no single id="join-referrer"');
+});
+
+describe("the page is compressed as the client accepts it, as the CDN compresses the other pages", () => {
+  it.each([
+    ["gzip, deflate, br, zstd", "br"],
+    ["gzip", "gzip"],
+    ["br;q=0, gzip", "gzip"],
+    ["BR", "br"],
+    ["identity", null],
+    ["", null],
+  ])("Accept-Encoding %j → %s", async (accept, encoding) => {
+    const response = await handler(
+      new Request("http://localhost/join?via=7k2mq9xw4p", { headers: { "Accept-Encoding": accept } }),
+    );
+    expect(response.headers.get("content-encoding")).toBe(encoding);
+    expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const html = encoding === "br" ? brotliDecompressSync(bytes) : encoding === "gzip" ? gunzipSync(bytes) : bytes;
+    expect(html.toString()).toContain('id="join-referral" value="7k2mq9xw4p">');
+  });
 });

@@ -10,6 +10,7 @@
 import { readFile } from "node:fs/promises";
 import { JOIN_REFERRER_ID } from "../../lib/waitlist/capture";
 import { FRIEND_NOTE_ATTRIBUTE, JOIN_REFERRAL_ID, REFERRAL_PARAM, referralCodeOf } from "../../lib/waitlist/referral";
+import { compressedPage } from "../http/compress";
 import { escapeHtml, SITE_HEADERS } from "../http/form-page";
 
 /** The fields as Astro writes them; a value is put right after its id. */
@@ -67,9 +68,12 @@ export function createJoinPageHandler(page: URL) {
       .replace(FIELD_ID, () => (from ? `${FIELD_ID} value="${from}"` : FIELD_ID))
       .replace(REFERRAL_ID, () => (code ? `${REFERRAL_ID} value="${code}"` : REFERRAL_ID))
       .replace(FRIEND_NOTE, () => (code ? FRIEND_NOTE_ATTRIBUTE : FRIEND_NOTE));
-    return new Response(request.method === "HEAD" ? null : body, {
+    // Compressed here, as the CDN compresses the other pages: it fits a new connection's first round trip.
+    const page = compressedPage(request, body);
+    return new Response(request.method === "HEAD" ? null : page.body, {
       headers: {
         ...SITE_HEADERS,
+        ...page.headers,
         "Content-Type": "text/html; charset=utf-8",
         // Made for this visit's Referer: never kept by the CDN or the browser for another.
         "Cache-Control": "no-store",
