@@ -1,8 +1,6 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
+import { rewriteBuiltPages } from "./built-pages";
 
 const CSP_META = /(<meta http-equiv="content-security-policy" content=")([^"]*)(")/;
 const INLINE_SCRIPT = /<script(\s[^>]*)?>([\s\S]*?)<\/script>/g;
@@ -36,20 +34,4 @@ export function pruneScriptHashes(html: string): string {
 }
 
 /** After the build, narrows every page's CSP to its own inline scripts (see `pruneScriptHashes`). */
-export function cspPerPage(): AstroIntegration {
-  return {
-    name: "csp-per-page",
-    hooks: {
-      "astro:build:done": ({ dir }) => {
-        const dist = fileURLToPath(dir);
-        for (const file of readdirSync(dist, { recursive: true, encoding: "utf8" })) {
-          if (!file.endsWith(".html")) continue;
-          const path = join(dist, file);
-          const html = readFileSync(path, "utf8");
-          const pruned = pruneScriptHashes(html);
-          if (pruned !== html) writeFileSync(path, pruned);
-        }
-      },
-    },
-  };
-}
+export const cspPerPage = (): AstroIntegration => rewriteBuiltPages("csp-per-page", pruneScriptHashes);

@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
+import { rewriteBuiltPages } from "./built-pages";
 
 const ISLAND_UID = /(<astro-island\b[^>]*?\suid=")[^"]*(")/g;
 
@@ -18,20 +16,4 @@ export function numberIslands(html: string): string {
 }
 
 /** After the build, gives every page's islands the same names whatever folder it was built in. */
-export function stableIslandIds(): AstroIntegration {
-  return {
-    name: "stable-island-ids",
-    hooks: {
-      "astro:build:done": ({ dir }) => {
-        const dist = fileURLToPath(dir);
-        for (const file of readdirSync(dist, { recursive: true, encoding: "utf8" })) {
-          if (!file.endsWith(".html")) continue;
-          const path = join(dist, file);
-          const html = readFileSync(path, "utf8");
-          const numbered = numberIslands(html);
-          if (numbered !== html) writeFileSync(path, numbered);
-        }
-      },
-    },
-  };
-}
+export const stableIslandIds = (): AstroIntegration => rewriteBuiltPages("stable-island-ids", numberIslands);
