@@ -91,6 +91,28 @@ export async function sendReminders(run: ReminderRun): Promise<ReminderReport> {
   return report;
 }
 
+/**
+ * The one loop of both kinds: batches of those `due` finds, each claimed for `kind` before `remind` mails them
+ * (whatever happens next, they are never reminded of it again), until nobody is due or the deadline passes.
+ */
+async function remindEach<Row extends { id: number }>(
+  run: ReminderRun,
+  kind: "confirm" | "invite",
+  due: () => Promise<Row[]>,
+  remind: (row: Row) => Promise<void>,
+): Promise<void> {
+  const reminders = createReminderStore(run.store.db);
+  for (;;) {
+    if (out(run)) return;
+    const batch = await due();
+    if (batch.length === 0) return;
+    for (const row of batch) {
+      if (out(run)) return;
+      if (await reminders.claim(row.id, kind)) await remind(row);
+    }
+  }
+}
+
 async function sendConfirmReminders(run: ReminderRun, mailer: Mailer, report: ReminderReport): Promise<void> {
   const hours = run.config.reputation.confirmReminderHours;
   if (hours <= 0) return;
@@ -98,14 +120,11 @@ async function sendConfirmReminders(run: ReminderRun, mailer: Mailer, report: Re
   const reminders = createReminderStore(store.db);
   // The mailbox's day is counted under the server's root, as every e-mail's is (crypto/keys.ts).
   const root = await rootKey(run.config, store);
-  for (;;) {
-    if (out(run)) break;
-    const due = await reminders.due(hours, BATCH);
-    if (due.length === 0) break;
-    for (const row of due) {
-      if (out(run)) break;
-      // Claimed before it goes: whatever happens next, this person is never reminded again.
-      if (!(await reminders.claim(row.id, "confirm"))) continue;
+  await remindEach(
+    run,
+    "confirm",
+    () => reminders.due(hours, BATCH),
+    async (row) => {
       const { email } = personOf(store.dataKeys, row);
       await issueAndSend(
         "reminder",
@@ -125,8 +144,8 @@ async function sendConfirmReminders(run: ReminderRun, mailer: Mailer, report: Re
         (id, hashes) => store.consent.unsend(id, hashes, "confirm"),
       );
       report.sent++;
-    }
-  }
+    },
+  );
 }
 
 async function sendInviteReminders(run: ReminderRun, mailer: Mailer, report: ReminderReport): Promise<void> {
@@ -135,19 +154,17 @@ async function sendInviteReminders(run: ReminderRun, mailer: Mailer, report: Rem
   const days = run.config.reputation.inviteReminderDays;
   const { store, site } = run;
   const reminders = createReminderStore(store.db);
-  for (;;) {
-    if (out(run)) break;
-    const due = await reminders.inviteDue(days, BATCH);
-    if (due.length === 0) break;
-    for (const row of due) {
-      if (out(run)) break;
-      if (!(await reminders.claim(row.id, "invite"))) continue;
+  await remindEach(
+    run,
+    "invite",
+    () => reminders.inviteDue(days, BATCH),
+    async (row) => {
       const { email } = personOf(store.dataKeys, row);
       const { code, hash } = newInviteCode();
       const [leave, status] = [newToken(), newToken()];
       // Joined or removed since it was found due: claimed all the same, so never reminded.
       const expires = await reminders.inviteCode(row.id, hash, leave.hash, status.hash);
-      if (!expires) continue;
+      if (!expires) return;
       const message = inviteReminderEmail({
         access: inviteLink(base, code),
         remove: `${site}${LINK_PATHS.remove}?token=${leave.token}`,
@@ -165,6 +182,6 @@ async function sendInviteReminders(run: ReminderRun, mailer: Mailer, report: Rem
       } catch (error) {
         if (!isRefusal(error) && !(error instanceof Suppressed)) throw error;
       }
-    }
-  }
+    },
+  );
 }
