@@ -1,8 +1,8 @@
 /**
  * The function's validator, in zod/mini, built from rules.ts: the same limits, messages, patterns and order
  * as the browser's (validate.ts), neither calling the other.
- * zod is passed in (`createValidator(z)`): the function imports it statically (src/server/signup/validator.ts),
- * so Netlify's bundler keeps only the parts of it these rules use.
+ * zod is loaded on first use (`loadValidator`), so importing the function stays light and the answers that
+ * need no validation (405, 415, 413) never pay for it.
  */
 import type { z as Zod } from "zod/mini";
 import {
@@ -74,4 +74,12 @@ export function createValidator(z: typeof Zod): Validator {
     }
     return { ok: true, value: result.data satisfies Signup };
   };
+}
+
+let loading: Promise<Validator> | undefined;
+
+/** The validator, zod loaded on the first call and kept. */
+export function loadValidator(): Promise<Validator> {
+  loading ??= import("zod/mini").then(({ z }) => createValidator(z));
+  return loading;
 }

@@ -4,6 +4,7 @@ import { type Attribution, attributionOf, cleanAttribution, NO_ATTRIBUTION } fro
 import { REFERRER_FIELD } from "../../lib/waitlist/capture";
 import { cleanReferralCode, REFERRAL_FIELD, referralCodeOf } from "../../lib/waitlist/referral";
 import { HONEYPOT_FIELD, PROOF_FIELD } from "../../lib/waitlist/rules";
+import { loadValidator } from "../../lib/waitlist/schema";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, databaseKey, rootKey, storedMailboxKey } from "../crypto/keys";
 import { isDryRun } from "../db/connection";
@@ -22,7 +23,6 @@ import { sendConfirmation } from "../mail/send";
 import { referralOf } from "../referrals";
 import { suppressedMailer } from "../suppression";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
-import { validateSignup } from "./validator";
 
 const ACCEPTED = { ok: true } as const;
 const CONFIRMATION_SENT = { ok: true, confirmation: "sent" } as const;
@@ -123,7 +123,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
     const fields = body as Record<string, unknown>;
     const honeypot = fields[HONEYPOT_FIELD];
     const caught = honeypot !== undefined && honeypot !== null && honeypot !== "";
-    const result = validateSignup(fields);
+    const result = (await loadValidator())(fields);
 
     // Deploy previews and branch deploys write only to a database of their own (Netlify Database's preview
     // branch, or ALLOW_PREVIEW_WRITES=1); with a shared DATABASE_URL they are dry runs.
