@@ -9,6 +9,10 @@ SELECT w.id, w.status, w.invited_at, w.joined_at, w.referral_code, w.referrals, 
     FROM waitlist_token t JOIN waitlist w ON w.id = t.waitlist_id
     WHERE t.token_hash = $1 AND t.purpose = 'status' AND t.expires_at > now();
 
+-- REFERRAL_SQL.statusById
+SELECT id, status, invited_at, joined_at, referral_code, referrals, updates_consent
+    FROM waitlist WHERE id = $1 AND status <> 'pending';
+
 -- REFERRAL_SQL.issue
 WITH target AS (
       UPDATE waitlist SET status_sent_at = now()
@@ -29,6 +33,9 @@ WITH dropped AS (DELETE FROM waitlist_token WHERE token_hash = ANY($2::text[]))
 DELETE FROM waitlist WHERE id = (
       SELECT waitlist_id FROM waitlist_token WHERE token_hash = $1 AND purpose = 'status'
     ) RETURNING id;
+
+-- REFERRAL_SQL.leaveById
+DELETE FROM waitlist WHERE id = $1 AND status <> 'pending' RETURNING id;
 
 -- REFERRAL_SQL.totals
 SELECT count(*)::bigint AS counted,

@@ -92,6 +92,11 @@ UPDATE waitlist SET updates_consent = $2, updates_consent_at = now(), updates_co
       AND status <> 'pending'
     RETURNING id;
 
+-- UPDATE_SQL.chooseById
+UPDATE waitlist SET updates_consent = $2, updates_consent_at = now(), updates_consent_words = $3
+    WHERE id = $1 AND status <> 'pending'
+    RETURNING id;
+
 -- UPDATE_SQL.unsubscribe
 UPDATE waitlist w SET updates_consent = false, updates_consent_at = now(), updates_consent_words = $3
     WHERE w.id = $2 AND w.updates_consent IS DISTINCT FROM false

@@ -3,8 +3,8 @@
  * invite code, a console session or sign-in link, a bearer token), made, stored and compared by one rule: random
  * bytes as base64url for the person, only a SHA-256 of it for the database (a stolen table opens nothing), and a
  * comparison that takes the same time whatever matches. Not made here: what is checked by its MAC instead and never
- * stored (an update's unsubscribe token and Message-ID, a proof of work, a console download's part link), keyed as
- * src/server/crypto/keys.ts says.
+ * stored (an update's unsubscribe token, status link and Message-ID, a proof of work, a console download's part
+ * link), keyed as src/server/crypto/keys.ts says.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 

@@ -281,7 +281,7 @@ test("the console writes an update, previews it, tests it on the admin alone, an
   expect(paragraphs).toEqual([
     "Hello from the team!",
     'The graph view is ready: <a href="https://noosphere.test/graph">https://noosphere.test/graph</a>.<br>More people get in by May.',
-    `--<br>${FOOTER}<br>Stop these updates: ${server.url}/waitlist/unsubscribe?token=…<br><br>— Noosphere<br>${server.url}`,
+    `--<br>${FOOTER}<br>Your place in line: ${server.url}/waitlist/status?token=…<br>Stop these updates: ${server.url}/waitlist/unsubscribe?token=…<br><br>— Noosphere<br>${server.url}`,
   ]);
   await expect(page.locator(".mail").getByRole("link", { name: "https://noosphere.test/graph" })).toHaveAttribute(
     "href",
@@ -292,7 +292,7 @@ test("the console writes an update, previews it, tests it on the admin alone, an
   await expectAccessible(page);
   await page.getByText("The plain-text part").click();
   await expect(plainPart).toHaveText(
-    `${BODY}\n\n--\n${FOOTER}\nStop these updates: ${server.url}/waitlist/unsubscribe?token=…\n\n— Noosphere\n${server.url}\n`,
+    `${BODY}\n\n--\n${FOOTER}\nYour place in line: ${server.url}/waitlist/status?token=…\nStop these updates: ${server.url}/waitlist/unsubscribe?token=…\n\n— Noosphere\n${server.url}\n`,
   );
   await expectAccessible(page);
 
@@ -304,7 +304,7 @@ test("the console writes an update, previews it, tests it on the admin alone, an
   expect(to(smtp)).toEqual([ADMIN, ADMIN]);
   expect(testMail?.subject).toBe(`[Test] ${SUBJECT}`);
   expect(testMail?.text).toBe(
-    `${BODY}\n\n--\n${FOOTER}\nStop these updates: ${server.url}/waitlist/unsubscribe?token=test\n\n— Noosphere\n${server.url}\n`,
+    `${BODY}\n\n--\n${FOOTER}\nYour place in line: ${server.url}/waitlist/status?token=test\nStop these updates: ${server.url}/waitlist/unsubscribe?token=test\n\n— Noosphere\n${server.url}\n`,
   );
 
   // Sending: a confirmation, then the send's own page, which follows the run in the background to its end.
@@ -327,16 +327,26 @@ test("the console writes an update, previews it, tests it on the admin alone, an
     const unsubscribe = linkTo(mail, "/waitlist/unsubscribe");
     expect(unsubscribe).toMatch(/^http:\/\/[^/]+\/waitlist\/unsubscribe\?token=[A-Za-z0-9_-]{43}$/);
     expect(new URL(unsubscribe).origin).toBe(server.url);
+    // Their own status page, by a link derived from who they are (src/server/referrals/status-token.ts).
+    const status = linkTo(mail, "/waitlist/status");
+    expect(status).toMatch(/^http:\/\/[^/]+\/waitlist\/status\?token=[A-Za-z0-9_-]{43}$/);
     expect(mail?.subject).toBe(SUBJECT);
     expect(mail?.text).toBe(
-      `${BODY}\n\n--\n${FOOTER}\nStop these updates: ${unsubscribe}\n\n— Noosphere\n${server.url}\n`,
+      `${BODY}\n\n--\n${FOOTER}\nYour place in line: ${status}\nStop these updates: ${unsubscribe}\n\n— Noosphere\n${server.url}\n`,
     );
-    expect(mail?.html).toContain(
-      '<a href="https://noosphere.test/graph" style="color:#4c2fd1">https://noosphere.test/graph</a>.<br>More people get in by May.',
+    expect(mail?.html).toMatch(
+      /<a class="nx-link" href="https:\/\/noosphere\.test\/graph" style="[^"]*"[^>]*>https:\/\/noosphere\.test\/graph<\/a>\.<br>More people get in by May\./,
     );
     expect(mail?.rawHeaders.get("list-unsubscribe")).toBe(`List-Unsubscribe: <${unsubscribe}>`);
     expect(mail?.rawHeaders.get("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
   }
+  // Alice's status link opens her own page, her place in line on it (in a tab of its own: this one goes on).
+  const [alice] = await smtp.waitFor("alice@example.com");
+  const hers = await page.context().newPage();
+  await hers.goto(linkTo(alice, "/waitlist/status"));
+  await expect(hers.getByRole("heading", { level: 1, name: "Your place on the Noosphere waitlist" })).toBeVisible();
+  await expect(hers.locator("header a", { hasText: "1st in line" })).toHaveCount(2);
+  await hers.close();
 
   // The same confirmation pressed again (its ticket) finds the update made, and sends nothing new.
   const again = await page.request.post(`${server.url}/admin/updates`, {

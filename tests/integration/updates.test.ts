@@ -4,13 +4,20 @@
  * forged token, a send cut half-way and continued, a refused recipient. On PGlite, PostgreSQL and Neon's HTTP
  * protocol, with a real SMTP server. The console's flow in the browser: tests/e2e/updates.spec.ts.
  */
-import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
 import type { Store } from "../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../src/server/config";
+import type { DatabaseKey } from "../../src/server/crypto/keys";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
+import { createStatusHandler } from "../../src/server/referrals/status-handler";
+import { statusToken } from "../../src/server/referrals/status-token";
 import { newToken } from "../../src/server/tokens";
 import { createUpdateStore, sendUpdate, updatesKey } from "../../src/server/updates";
 import { UPDATES_WORDS_VERSION } from "../../src/server/updates/consent";
@@ -26,6 +33,10 @@ const textOf = (html: string) =>
     .replace(/\s+/g, " ")
     .trim();
 const REFUSED = "refused@example.com";
+/** Stand-in for the built status page: the header's waitlist button and the slot the function fills. */
+const BARE_STATUS = `<!doctype html><header><a href="/join" data-waitlist-open class="rounded-full px-4">Join the Waitlist</a></header><main><section id="status-body" aria-label="Your status">This status link doesn't work</section></main>`;
+const BARE_STATUS_FILE = pathToFileURL(join(mkdtempSync(join(tmpdir(), "update-status-")), "status.html"));
+writeFileSync(BARE_STATUS_FILE, BARE_STATUS);
 const config = (smtpUrl: string): ServerConfig =>
   readConfig({ SMTP_URL: smtpUrl, MAIL_FROM: "Noosphere <hello@noosphere.test>", SITE_URL: ORIGIN });
 
@@ -57,6 +68,13 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
     while (pending.size) await Promise.all(pending);
     return response;
   };
+  // The status page an update links, on a stand-in for the built page (its slot).
+  const statusHandler = createStatusHandler(
+    { store: async () => state.store, config: () => state.config },
+    { status: BARE_STATUS_FILE },
+  );
+  const status = (request: Request) =>
+    statusHandler(request, createContext(request, "198.51.100.9", pending) as Context);
 
   /** People as they stand: [address, status, consent (null: never asked)]. */
   async function seed(people: Array<[string, string, boolean | null]>) {
@@ -130,16 +148,104 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
       expect(mail.rawHeaders.get("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
       expect(mail.rawHeaders.get("message-id")).toMatch(/^Message-ID: <[A-Za-z0-9_-]{24}@localhost>$/);
       expect(mail.subject).toBe("What we built in March");
+      // And a link to the reader's own status page (referrals/status-token.ts: derived, never stored).
+      const status = mail.links.find((l) => l.startsWith(`${ORIGIN}/waitlist/status?token=`)) ?? "";
+      expect(status).toMatch(/^http:\/\/localhost:4321\/waitlist\/status\?token=[A-Za-z0-9_-]{43}$/);
       expect(mail.text).toBe(
-        `Hello!\n\nThe graph view is in: https://noosphere.test/graph.\nMore soon.\n\n--\nYou are receiving this because you asked for updates when you joined the Noosphere waitlist.\nStop these updates: ${unsubscribe}\n\n— Noosphere\nhttp://localhost:4321\n`,
+        `Hello!\n\nThe graph view is in: https://noosphere.test/graph.\nMore soon.\n\n--\nYou are receiving this because you asked for updates when you joined the Noosphere waitlist.\nYour place in line: ${status}\nStop these updates: ${unsubscribe}\n\n— Noosphere\nhttp://localhost:4321\n`,
       );
-      expect(mail.html).toContain(
-        '<a href="https://noosphere.test/graph" style="color:#4c2fd1">https://noosphere.test/graph</a>.',
-      );
-      expect(mail.html).toContain(
-        `<a href="${unsubscribe}" style="color:#4c2fd1;font-weight:600">Stop these updates</a>`,
-      );
+      // The HTML (the site's templates, src/server/mail/layout.ts) with the same links, each in its own <a>.
+      const anchor = (href: string, label: string) =>
+        new RegExp(`<a class="nx-[a-z]+" href="${href.replace(/[.?]/g, "\\$&")}" style="[^"]*"[^>]*>${label}</a>`);
+      expect(mail.html).toMatch(anchor("https://noosphere.test/graph", "https://noosphere.test/graph"));
+      expect(mail.html).toContain("https://noosphere.test/graph</a>.<br>More soon.");
+      expect(mail.html).toMatch(anchor(unsubscribe, "Stop these updates"));
+      expect(mail.html).toMatch(anchor(status, "Your place in line"));
       expect(mail.html).not.toMatch(/<img|<script|url\(/i);
+    });
+  });
+
+  describe.skipIf(!available)("the status link an update carries", () => {
+    it("opens its reader's own page, whose choice and leave work; altered, forged or another's, it is the 404", async () => {
+      await seed([
+        ["ada@example.com", "confirmed", true],
+        ["bob@example.com", "confirmed", true],
+        ["pending@example.com", "pending", null],
+      ]);
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      await send(id);
+      const linkOf = (to: string) =>
+        state.smtp.messages.find((m) => m.to === to)?.links.find((l) => l.includes("/waitlist/status?")) ?? "";
+      const [ada, bob] = [linkOf("ada@example.com"), linkOf("bob@example.com")];
+      const people = await state.store.db.query<{ id: number; email: string; referral_code: string }>(
+        "SELECT id, email, referral_code FROM waitlist ORDER BY email",
+      );
+      const [adaRow, bobRow, pendingRow] = people;
+      if (!adaRow || !bobRow || !pendingRow) throw new Error("not seeded");
+      // Never stored: an update adds no token row.
+      expect(await state.store.db.query("SELECT 1 FROM waitlist_token")).toEqual([]);
+
+      // Each opens its own person's page (their share code on it), the same link in every update.
+      const opened = await status(new Request(ada));
+      expect(opened.status).toBe(200);
+      const html = await opened.text();
+      expect(html).toContain(`?via=${adaRow.referral_code}`);
+      expect(textOf(html)).toContain("You are 1st in line among the 2 confirmed people waiting");
+      expect(await (await status(new Request(bob))).text()).toContain(`?via=${bobRow.referral_code}`);
+      expect(await (await status(new Request(bob))).text()).not.toContain(`?via=${adaRow.referral_code}`);
+      const key = await updatesKey(state.store);
+      expect(ada).toBe(`${ORIGIN}/waitlist/status?token=${statusToken(key, Number(adaRow.id))}`);
+
+      // Anything else is the built page with a 404, naming nobody.
+      const tokenOf = (link: string) => new URL(link).searchParams.get("token") ?? "";
+      const swap = (token: string, at: number) =>
+        `${token.slice(0, at)}${token[at] === "A" ? "B" : "A"}${token.slice(at + 1)}`;
+      const adaToken = tokenOf(ada);
+      const wrong = [
+        // One character of the MAC changed; one of the id (another person's id, her MAC).
+        swap(adaToken, 30),
+        swap(adaToken, 10),
+        // Her id with Bob's MAC.
+        `${adaToken.slice(0, 11)}${tokenOf(bob).slice(11)}`,
+        // Made under another key (a forger's, or another site's).
+        statusToken(randomBytes(32) as unknown as DatabaseKey, Number(adaRow.id)),
+        // A pending address has no status page, even by a real MAC.
+        statusToken(key, Number(pendingRow.id)),
+      ];
+      for (const token of wrong) {
+        const answer = await status(new Request(`${ORIGIN}/waitlist/status?token=${token}`));
+        expect(answer.status, token).toBe(404);
+        expect(await answer.text()).toBe(BARE_STATUS);
+      }
+
+      // The page's updates choice, by this link.
+      const form = (handler: typeof status, href: string, body: string) =>
+        handler(
+          new Request(href, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+            body,
+          }),
+        );
+      const choice = await form(call, `${ORIGIN}/waitlist/updates?token=${adaToken}`, "updates=no");
+      expect(choice.headers.get("location")).toBe(`/waitlist/status?token=${adaToken}#updates`);
+      const forgedChoice = await form(call, `${ORIGIN}/waitlist/updates?token=${wrong[3]}`, "updates=no");
+      expect(forgedChoice.headers.get("location")).toBe("/waitlist/link-invalid");
+      const consent = await state.store.db.query<{ email: string; updates_consent: boolean }>(
+        "SELECT email, updates_consent FROM waitlist WHERE status = 'confirmed' ORDER BY email",
+      );
+      expect(consent).toEqual([
+        { email: "ada@example.com", updates_consent: false },
+        { email: "bob@example.com", updates_consent: true },
+      ]);
+
+      // Leaving by it: a forged one leaves nobody; hers, only her. Then her link is the 404.
+      expect((await form(status, `${ORIGIN}/waitlist/status?token=${wrong[3]}`, "action=leave")).status).toBe(404);
+      const left = await form(status, ada, "action=leave");
+      expect(left.headers.get("location")).toBe("/waitlist/removed");
+      const emails = await state.store.db.query<{ email: string }>("SELECT email FROM waitlist ORDER BY email");
+      expect(emails.map((r) => r.email)).toEqual(["bob@example.com", "pending@example.com"]);
+      expect((await status(new Request(ada))).status).toBe(404);
     });
   });
 

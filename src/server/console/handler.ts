@@ -86,12 +86,7 @@ const personVisit = (visit: Visit & { who: string }): PersonVisit => ({
 
 /** What an update's step, or a job's page, is given: the visit, how jobs start, and who in the logs. */
 const updateVisit = (visit: Visit & { who: string }): UpdateVisit => ({
-  store: visit.store,
-  config: visit.config,
-  admin: visit.who,
-  origin: visit.origin,
-  mailer: visit.mailer,
-  fields: visit.fields,
+  ...personVisit(visit),
   deps: visit.deps,
   logId: visit.logId(visit.who),
 });

@@ -3,27 +3,20 @@
  * preview, with how many it reaches; the confirmation; a send's progress. Plain HTML; the draft rides in hidden
  * fields between the steps.
  */
-import type { ServerConfig } from "../config";
 import { escapeHtml as h } from "../http/form-page";
 import { newTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
-import type { Mailer } from "../mail/mailer";
-import type { Store } from "../store/types";
 import { bodyHtml, createUpdateStore, type Draft, NOBODY_TO_REACH, type PastUpdate, updateEmail } from "../updates";
 import { type JobDeps, jobPath } from "./jobs";
 import { CONSOLE_PATH, CONSOLE_PATHS, page } from "./pages";
+import type { PersonVisit } from "./person";
 import { reputationSection } from "./update-reputation";
 
 /** How many past updates the compose page lists. */
 const PAST = 20;
 
-export interface UpdateVisit {
-  store: Store;
-  config: ServerConfig;
-  admin: string;
-  origin: string;
-  mailer: Mailer | null;
-  fields: Record<string, string>;
+/** What a person's page is given, and how a confirmed send starts and who starts it. */
+export interface UpdateVisit extends PersonVisit {
   /** How a confirmed send starts in the background (jobs.ts). */
   deps: JobDeps;
   logId: string;
@@ -87,6 +80,7 @@ export async function previewPage(visit: UpdateVisit, draft: Draft, notice = "")
   const audience = await withTimeout(updates.audience(), visit.config.dbTimeoutMs);
   const sample = updateEmail(draft, {
     unsubscribe: `${visit.origin}/waitlist/unsubscribe?token=…`,
+    status: `${visit.origin}/waitlist/status?token=…`,
     site: visit.origin,
     messageId: "",
   });

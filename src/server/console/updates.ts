@@ -73,14 +73,16 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
     if (visit.admin === "token") return previewPage(visit, draft);
     const entry = await auditStart(visit.store.db, visit.admin, "update-test", { subject: draft.subject });
     try {
-      // A real message to the admin alone; its unsubscribe link names no update, so it stops nothing. Its subject
-      // says it is a test (TEST_SUBJECT_PREFIX), so nobody mistakes it in an inbox for the update itself.
+      // A real message to the admin alone; its unsubscribe link names no update, so it stops nothing, and its status
+      // link names nobody (it opens the page that says how to get one). Its subject says it is a test
+      // (TEST_SUBJECT_PREFIX), so nobody mistakes it in an inbox for the update itself.
       await visit.mailer.send(
         visit.admin,
         updateEmail(
           { ...draft, subject: `${TEST_SUBJECT_PREFIX}${draft.subject}` },
           {
             unsubscribe: `${visit.origin}/waitlist/unsubscribe?token=test`,
+            status: `${visit.origin}/waitlist/status?token=test`,
             site: visit.origin,
             // On the site's domain like every update's, but its own each time: each test is a message of its own.
             messageId: `<test-${randomUUID()}@${new URL(visit.origin).hostname}>`,

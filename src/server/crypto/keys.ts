@@ -7,7 +7,8 @@
  *
  * - What is kept in the database to be compared later, or handed out by one process to be checked by another, is
  *   keyed by the database's secret, always: a row's mailbox key (one mailbox counts once for referrals, whichever
- *   process wrote the row) and an update's unsubscribe tokens and Message-IDs (made by the CLI, checked by the site).
+ *   process wrote the row) and an update's unsubscribe tokens, status links and Message-IDs (made by the CLI,
+ *   checked by the site).
  * - What is counted and forgotten (a network's requests, a mailbox's e-mails a day), or checked by the same
  *   deployment soon after (a proof of work, a console download's part link, admins' keyed hashes without DATA_KEY),
  *   is keyed by the server's root: a deployer who sets RATE_LIMIT_SECRET chooses that key.
@@ -41,8 +42,9 @@ export const storedMailboxKey = (database: DatabaseKey, email: string): string =
 export const countedMailboxKey = (root: RootKey, email: string): string => mailboxKey(root, email);
 
 /**
- * The key of every update's unsubscribe tokens and Message-IDs (updates/message.ts): the database's secret, never
- * RATE_LIMIT_SECRET, so a link the CLI made in a process without it works on the site, and a message sent again is
- * the same message. Derived, never stored: the one secret the site hands out that tokens.ts does not make.
+ * The key of every update's unsubscribe tokens and Message-IDs (updates/message.ts) and of the status link it
+ * carries (referrals/status-token.ts): the database's secret, never RATE_LIMIT_SECRET, so a link the CLI made in a
+ * process without it works on the site, and a message sent again is the same message. Derived, never stored: the
+ * secrets the site hands out that tokens.ts does not make.
  */
 export const updatesKey = (store: Pick<Store, "secret">): Promise<DatabaseKey> => databaseKey(store);

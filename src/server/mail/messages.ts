@@ -1,72 +1,81 @@
 /**
- * The two e-mails the site sends, as plain text and simple HTML. No tracking: no pixels, no redirects, links
- * straight to the site. Nothing a visitor typed appears in them (not even a name), so nobody can use the form
- * to put words in an e-mail to someone else.
+ * The e-mails the site sends one person (confirmation, removal link, invitation, status link, console sign-in), as
+ * plain text and HTML that say the same words. The HTML is the site's family of templates (layout.ts: React Email's,
+ * rendered at development time): the wordmark, the main action as a button, fine print small and muted, the
+ * sign-off linking the site. No tracking: no pixels, no images, no redirects, links straight to the site. Nothing a
+ * visitor typed appears in them (not even a name), so nobody can use the form to put words in an e-mail to someone
+ * else.
  */
 
 import { CONFIRM_TTL_DAYS, REMOVE_TTL_DAYS } from "../../lib/waitlist/consent";
 import { SITE } from "../../site";
-import { escapeHtml } from "../http/form-page";
+import { action, emailDocument, type Html, linked, type MailLink, note, paragraph, signOff } from "./layout";
 import type { MailMessage } from "./mailer";
 
-/** One paragraph of the e-mail: text, optionally followed by a link on its own line. */
+/**
+ * One paragraph of the e-mail: its text, and at most one link: `button` (the e-mail's main action, one per
+ * e-mail), or `link` on its own line; `small`: fine print, small and muted, its link too. In the text part, a
+ * link is its address on the line below the words.
+ */
 interface Part {
   text: string;
-  link?: { label: string; href: string };
+  button?: MailLink;
+  link?: MailLink;
+  small?: boolean;
 }
 
-function compose(subject: string, parts: Part[]): MailMessage {
-  const text = `${parts.map((p) => (p.link ? `${p.text}\n${p.link.href}` : p.text)).join("\n\n")}\n`;
-  const paragraphs = parts.map((p) => {
-    const link = p.link
-      ? `<br><a href="${escapeHtml(p.link.href)}" style="color:#4c2fd1;font-weight:600">${escapeHtml(p.link.label)}</a>`
-      : "";
-    return `<p style="margin:0 0 16px">${escapeHtml(p.text)}${link}</p>`;
+function block(part: Part): Html {
+  if (part.button) return action(part.text, part.button);
+  if (part.small) return note(part.text, part.link);
+  return part.link ? linked(part.text, part.link) : paragraph(part.text);
+}
+
+function compose(subject: string, parts: Part[], site: string): MailMessage {
+  const lines = parts.map((p) => {
+    const href = (p.button ?? p.link)?.href;
+    return href ? `${p.text}\n${href}` : p.text;
   });
-  const html = `<!doctype html>
-<html lang="${SITE.locale}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:16px;line-height:1.5;color:#1a1a2e">
-<div style="max-width:560px;margin:0 auto">
-${paragraphs.join("\n")}
-</div>
-</body>
-</html>
-`;
-  return { subject, text, html };
+  const text = `${[...lines, signOff(site)].join("\n\n")}\n`;
+  return { subject, text, html: emailDocument(subject, parts.map(block), site) };
 }
-
-const signature = (siteUrl: string): Part => ({ text: `— ${SITE.name}\n${siteUrl}` });
 
 /** Sent to a new (pending) address: confirm it, or take it off the list. */
 export function confirmationEmail(links: { confirm: string; remove: string; site: string }): MailMessage {
-  return compose(`Confirm your place on the ${SITE.name} waitlist`, [
-    { text: "Hello," },
-    {
-      text: `Someone, we hope you, asked to join the ${SITE.name} waitlist with this address. Please confirm it:`,
-      link: { label: "Confirm my place", href: links.confirm },
-    },
-    {
-      text: `The link works for ${CONFIRM_TTL_DAYS} days. If it wasn't you, ignore this e-mail: an address that is never confirmed is deleted. To take it off the list now (this link works for ${REMOVE_TTL_DAYS} days):`,
-      link: { label: "Remove this address", href: links.remove },
-    },
-    signature(links.site),
-  ]);
+  return compose(
+    `Confirm your place on the ${SITE.name} waitlist`,
+    [
+      { text: "Hello," },
+      {
+        text: `Someone, we hope you, asked to join the ${SITE.name} waitlist with this address. Please confirm it:`,
+        button: { label: "Confirm my place", href: links.confirm },
+      },
+      {
+        text: `The link works for ${CONFIRM_TTL_DAYS} days. If it wasn't you, ignore this e-mail: an address that is never confirmed is deleted. To take it off the list now (this link works for ${REMOVE_TTL_DAYS} days):`,
+        link: { label: "Remove this address", href: links.remove },
+        small: true,
+      },
+    ],
+    links.site,
+  );
 }
 
 /** Sent to a listed address that asked for it on /waitlist/remove. */
 export function removalEmail(links: { remove: string; site: string }): MailMessage {
-  return compose(`Your link to leave the ${SITE.name} waitlist`, [
-    { text: "Hello," },
-    {
-      text: `Someone asked for a link to remove this address from the ${SITE.name} waitlist. To remove it:`,
-      link: { label: "Remove this address", href: links.remove },
-    },
-    {
-      text: `The link works for ${REMOVE_TTL_DAYS} days. If you did not ask for it, ignore this e-mail and you stay on the list.`,
-    },
-    signature(links.site),
-  ]);
+  return compose(
+    `Your link to leave the ${SITE.name} waitlist`,
+    [
+      { text: "Hello," },
+      {
+        text: `Someone asked for a link to remove this address from the ${SITE.name} waitlist. To remove it:`,
+        button: { label: "Remove this address", href: links.remove },
+      },
+      {
+        text: `The link works for ${REMOVE_TTL_DAYS} days. If you did not ask for it, ignore this e-mail and you stay on the list.`,
+        small: true,
+      },
+    ],
+    links.site,
+  );
 }
 
 /**
@@ -85,26 +94,30 @@ export function invitationEmail(links: {
   const why = links.confirmedByLink
     ? `You are receiving this because you joined the ${SITE.name} waitlist and confirmed your address.`
     : `You are receiving this because this address joined the ${SITE.name} waitlist.`;
-  return compose(`${SITE.name}: your early access is ready`, [
-    { text: "Hello," },
-    {
-      text: `Thank you for waiting: your early access to ${SITE.name} is ready. Create your account with this link (it works once, for ${links.ttlDays} days):`,
-      link: { label: "Create my account", href: links.access },
-    },
-    ...(links.status
-      ? [
-          {
-            text: "Your status page shows your invitation too:",
-            link: { label: "My waitlist status", href: links.status },
-          },
-        ]
-      : []),
-    {
-      text: `${why} To take it off the list:`,
-      link: { label: "Remove this address", href: links.remove },
-    },
-    signature(links.site),
-  ]);
+  return compose(
+    `${SITE.name}: your early access is ready`,
+    [
+      { text: "Hello," },
+      {
+        text: `Thank you for waiting: your early access to ${SITE.name} is ready. Create your account with this link (it works once, for ${links.ttlDays} days):`,
+        button: { label: "Create my account", href: links.access },
+      },
+      ...(links.status
+        ? [
+            {
+              text: "Your status page shows your invitation too:",
+              link: { label: "My waitlist status", href: links.status },
+            },
+          ]
+        : []),
+      {
+        text: `${why} To take it off the list:`,
+        link: { label: "Remove this address", href: links.remove },
+        small: true,
+      },
+    ],
+    links.site,
+  );
 }
 
 /**
@@ -112,29 +125,36 @@ export function invitationEmail(links: {
  * link is theirs alone (whoever has it sees their place and share link), so it says so.
  */
 export function statusEmail(links: { status: string; remove: string; site: string }): MailMessage {
-  return compose(`Your place on the ${SITE.name} waitlist`, [
-    { text: "Hello," },
-    {
-      text: `Your address is confirmed on the ${SITE.name} waitlist. Your own page shows your place in line, and the link to share with friends; it works until you leave the list. Keep it to yourself:`,
-      link: { label: "My place in line", href: links.status },
-    },
-    {
-      text: "Not for you after all? You can leave the list from that page, or here:",
-      link: { label: "Ask for a removal link", href: links.remove },
-    },
-    signature(links.site),
-  ]);
+  return compose(
+    `Your place on the ${SITE.name} waitlist`,
+    [
+      { text: "Hello," },
+      {
+        text: `Your address is confirmed on the ${SITE.name} waitlist. Your own page shows your place in line, and the link to share with friends; it works until you leave the list. Keep it to yourself:`,
+        button: { label: "My place in line", href: links.status },
+      },
+      {
+        text: "Not for you after all? You can leave the list from that page, or here:",
+        link: { label: "Ask for a removal link", href: links.remove },
+        small: true,
+      },
+    ],
+    links.site,
+  );
 }
 
 /** Sent to an address of ADMIN_EMAILS that asked to sign in to the console. */
 export function consoleSignInEmail(links: { signIn: string; site: string; minutes: number }): MailMessage {
-  return compose(`Sign in to the ${SITE.name} console`, [
-    { text: "Hello," },
-    {
-      text: `Someone, we hope you, asked to sign in to the ${SITE.name} waitlist console with this address. The link works once, for ${links.minutes} minutes:`,
-      link: { label: "Sign in to the console", href: links.signIn },
-    },
-    { text: "If it wasn't you, ignore this e-mail: nobody can sign in without it." },
-    signature(links.site),
-  ]);
+  return compose(
+    `Sign in to the ${SITE.name} console`,
+    [
+      { text: "Hello," },
+      {
+        text: `Someone, we hope you, asked to sign in to the ${SITE.name} waitlist console with this address. The link works once, for ${links.minutes} minutes:`,
+        button: { label: "Sign in to the console", href: links.signIn },
+      },
+      { text: "If it wasn't you, ignore this e-mail: nobody can sign in without it.", small: true },
+    ],
+    links.site,
+  );
 }

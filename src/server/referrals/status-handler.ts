@@ -3,8 +3,9 @@
  *   GET  /waitlist/status?token=…   their place in line, referrals, share link and how to leave
  *   POST /waitlist/status?token=…   (action=leave) deletes their entry, as a removal link does
  * The token (256 bits; only its SHA-256 is stored) is made when they confirm, and again when they ask for their
- * link by e-mail. The page is the built src/pages/waitlist/status.astro with its body filled in here: it works
- * without JavaScript (the copy button is an enhancement), sets no cookie, is noindex and never stored by a cache.
+ * link by e-mail; an update carries another, derived from the person's id and never stored (status-token.ts). The
+ * page is the built src/pages/waitlist/status.astro with its body filled in here: it works without JavaScript (the
+ * copy button is an enhancement), sets no cookie, is noindex and never stored by a cache.
  * A token that is wrong, unknown or gone gets the built page as it is, with a 404: the same answer for any token,
  * saying how to have the link e-mailed again (/waitlist/link). With `leave` in its address the page asks once
  * before the POST that deletes (status-page.ts). The header's "Join the Waitlist" becomes the person's standing:
@@ -13,6 +14,7 @@
 import { readFile } from "node:fs/promises";
 import type { Context } from "@netlify/functions";
 import { CONFIRMED_PARAM, LEAVE_PARAM, shareLink } from "../../lib/waitlist/referral";
+import { updatesKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { formErrorPage, SITE_HEADERS } from "../http/form-page";
 import { isCrossSite, siteOrigin } from "../http/origin";
@@ -24,9 +26,9 @@ import { describeError, log } from "../log";
 import type { Place } from "../store/line";
 import { createLine } from "../store/line";
 import type { StatusView } from "../store/types";
-import { hashToken } from "../tokens";
 import { leaveBody, ordinal, statusBody } from "./status-page";
 import { shareQr } from "./status-share";
+import { statusLinkOf } from "./status-token";
 
 /** The slot the built page keeps for the body (its content is what the file says to anyone who opens it bare). */
 const SLOT = /(<section id="status-body"[^>]*>)[\s\S]*?(<\/section>)/;
@@ -103,13 +105,15 @@ export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
         const read = await readFormFields(req, 1024);
         if (!("fields" in read) || read.fields["action"] !== "leave" || !TOKEN.test(token)) return notFound();
         const store = await deps.store();
-        const left = await withTimeout(store.referrals.leave(hashToken(token)), config.dbTimeoutMs);
+        const link = statusLinkOf(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
+        const left = link !== null && (await withTimeout(store.referrals.leave(link), config.dbTimeoutMs));
         log("info", "waitlist.status_leave", { left });
         return left ? seeOther(LEFT_PAGE) : notFound();
       }
       if (!TOKEN.test(token)) return notFound(head);
       const store = await deps.store();
-      const person = await withTimeout(store.referrals.status(hashToken(token)), config.dbTimeoutMs);
+      const link = statusLinkOf(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
+      const person = link && (await withTimeout(store.referrals.status(link), config.dbTimeoutMs));
       if (!person) return notFound(head);
       const places = config.referralPlaces;
       const place =

@@ -7,6 +7,7 @@ import { RESEND_MINUTES } from "../../lib/waitlist/consent";
 import { addressKeys, type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import type { EntryStatus } from "../entry";
+import type { StatusLink } from "../store/referral-types";
 import type { ReferralStore, StatusView } from "../store/types";
 
 const TOP_REFERRERS_LIMIT = 10;
@@ -18,6 +19,9 @@ export const REFERRAL_SQL = {
   status: `SELECT w.id, w.status, w.invited_at, w.joined_at, w.referral_code, w.referrals, w.updates_consent
     FROM waitlist_token t JOIN waitlist w ON w.id = t.waitlist_id
     WHERE t.token_hash = $1 AND t.purpose = 'status' AND t.expires_at > now()`,
+  /** Person `$1`, by an update's status link (status-token.ts), as their page shows them; a pending one has none. */
+  statusById: `SELECT id, status, invited_at, joined_at, referral_code, referrals, updates_consent
+    FROM waitlist WHERE id = $1 AND status <> 'pending'`,
   /**
    * A status link `$2` for a listed, confirmed (or invited, or joined) address `$1` not sent one in the last
    * RESEND_MINUTES: resolves to its id. A pending address has no place yet (its confirmation is what it needs).
@@ -39,6 +43,8 @@ export const REFERRAL_SQL = {
   leave: `DELETE FROM waitlist WHERE id = (
       SELECT waitlist_id FROM waitlist_token WHERE token_hash = $1 AND purpose = 'status'
     ) RETURNING id`,
+  /** Leaving by an update's status link: person `$1` goes, as by a stored link. */
+  leaveById: `DELETE FROM waitlist WHERE id = $1 AND status <> 'pending' RETURNING id`,
   /** Counted referrals in all, and in the last `$1` days. */
   totals: `SELECT count(*)::bigint AS counted,
       count(*) FILTER (WHERE counted_at > now() - make_interval(days => $1::int))::bigint AS recent
@@ -53,6 +59,10 @@ export const REFERRAL_SQL = {
     JOIN waitlist w ON w.id = t.referrer_id ORDER BY t.counted DESC, w.id`,
 } as const;
 
+/** A status link's statement and parameter: by its hash (a stored link), or by its person (an update's). */
+const byLink = (link: StatusLink, byHash: string, byId: string): [string, [string | number]] =>
+  "person" in link ? [byId, [link.person]] : [byHash, [link.hash]];
+
 const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
 
 export function createReferralStore(db: Db, dataKeys: DataKeys | null): ReferralStore {
@@ -61,7 +71,7 @@ export function createReferralStore(db: Db, dataKeys: DataKeys | null): Referral
       const [row] = await db.query<StoredPerson & { id: number }>(REFERRAL_SQL.referrer, [code]);
       return row ? { id: Number(row.id), email: personOf(dataKeys, row).email } : null;
     },
-    async status(hash): Promise<StatusView | null> {
+    async status(link): Promise<StatusView | null> {
       const [row] = await db.query<{
         id: number;
         status: EntryStatus;
@@ -70,7 +80,7 @@ export function createReferralStore(db: Db, dataKeys: DataKeys | null): Referral
         referral_code: string;
         referrals: number;
         updates_consent: boolean | null;
-      }>(REFERRAL_SQL.status, [hash]);
+      }>(...byLink(link, REFERRAL_SQL.status, REFERRAL_SQL.statusById));
       if (!row) return null;
       return {
         id: Number(row.id),
@@ -89,8 +99,8 @@ export function createReferralStore(db: Db, dataKeys: DataKeys | null): Referral
     async unsendStatus(id, hashes) {
       await db.query(REFERRAL_SQL.unsend, [id, hashes]);
     },
-    async leave(hash) {
-      return (await db.query(REFERRAL_SQL.leave, [hash])).length > 0;
+    async leave(link) {
+      return (await db.query(...byLink(link, REFERRAL_SQL.leave, REFERRAL_SQL.leaveById))).length > 0;
     },
     async summary(days) {
       const [totals] = await db.query<{ counted: number; recent: number }>(REFERRAL_SQL.totals, [days]);

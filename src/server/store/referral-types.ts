@@ -26,17 +26,23 @@ export interface ReferralSummary {
   top: Array<{ email: string; code: string; counted: number }>;
 }
 
+/**
+ * Which status link opened the page: a stored one, by its token's hash (made when a person confirms, and when they
+ * ask for it), or the one an update carries, derived from its person's id (referrals/status-token.ts).
+ */
+export type StatusLink = { hash: string } | { person: number };
+
 export interface ReferralStore {
   /** The person whose share code this is (their id and address, to tell their own mailbox), or null. */
   referrer(code: string): Promise<{ id: number; email: string } | null>;
-  /** What the status link of hash `hash` shows, or null when no such link works. */
-  status(hash: string): Promise<StatusView | null>;
+  /** What status link `link` shows, or null when no such link works. */
+  status(link: StatusLink): Promise<StatusView | null>;
   /** For a listed, confirmed address due one: a new status link (its hash) and the entry's id; else null. */
   issueStatus(email: string, hash: string): Promise<number | null>;
   /** Undoes issueStatus when its e-mail could not go. */
   unsendStatus(id: number, hashes: string[]): Promise<void>;
   /** Deletes the entry whose status link this is; resolves to whether there was one. */
-  leave(hash: string): Promise<boolean>;
+  leave(link: StatusLink): Promise<boolean>;
   /** Counted referrals, and the top referrers of the last `days` days. */
   summary(days: number): Promise<ReferralSummary>;
 }

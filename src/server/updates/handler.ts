@@ -23,7 +23,7 @@ import { mediaType, parseForm, readBody } from "../http/request-body";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import { hashToken } from "../tokens";
+import { statusLinkOf } from "../referrals";
 import { ONE_CLICK, UPDATES_PATHS, UPDATES_WORDS_VERSION } from "./consent";
 import { readUnsubscribeToken, updatesKey } from "./message";
 import { createUpdateStore } from "./store";
@@ -127,10 +127,11 @@ export function createUpdatesHandler(deps: ServerDeps, pages: { unsubscribed: UR
         if (!TOKEN.test(token) || (choice !== "yes" && choice !== "no")) return seeOther("/waitlist/link-invalid");
         const store = await deps.store();
         const updates = createUpdateStore(store.db, store.dataKeys);
-        const chosen = await withTimeout(
-          updates.choose(hashToken(token), choice === "yes", UPDATES_WORDS_VERSION),
-          config.dbTimeoutMs,
-        );
+        // A stored status link, or the one an update carries (referrals/status-token.ts).
+        const link = statusLinkOf(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
+        const chosen =
+          link !== null &&
+          (await withTimeout(updates.choose(link, choice === "yes", UPDATES_WORDS_VERSION), config.dbTimeoutMs));
         log("info", "updates.choice", { chosen, updates: choice });
         return seeOther(chosen ? `${STATUS_PATHS.page}?token=${token}#updates` : "/waitlist/link-invalid");
       }

@@ -1,7 +1,8 @@
 /**
- * An update as an e-mail: the team's plain text as written, a simple HTML part made from it (paragraphs, line
- * breaks, links made clickable; nothing else, no images, no tracking, links left as written), the product's name
- * from src/site.ts, and what RFC 8058 asks of a message to a list: a List-Unsubscribe URL of the site that works by
+ * An update as an e-mail: the team's plain text as written, and an HTML part made from it in the site's templates
+ * (mail/layout.ts: paragraphs, line breaks, links made clickable; nothing else, no images, no tracking, links left
+ * as written), the product's name from src/site.ts, a link to the reader's own status page (referrals/
+ * status-token.ts), and what RFC 8058 asks of a message to a list: a List-Unsubscribe URL of the site that works by
  * one POST, List-Unsubscribe-Post, a visible "Stop these updates" link, and a Message-ID on the site's domain.
  *
  * Each recipient's unsubscribe token and Message-ID are derived from the update and the person under the database's
@@ -11,6 +12,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { SITE } from "../../site";
 import { escapeHtml } from "../http/form-page";
+import { emailDocument, fill, note, rule, signOff, smallLinks } from "../mail/layout";
 import type { MailMessage } from "../mail/mailer";
 import { derivedKey, type RootKey } from "../secret";
 
@@ -57,27 +59,28 @@ const linked = (text: string, styled: boolean) => {
   let at = 0;
   for (const match of text.matchAll(LINK)) {
     html += escapeHtml(text.slice(at, match.index));
-    const style = styled ? ' style="color:#4c2fd1"' : "";
-    html += `<a href="${escapeHtml(match[0])}"${style}>${escapeHtml(match[0])}</a>`;
+    html += styled
+      ? fill("bodyLink", { href: match[0], label: match[0] }).html
+      : `<a href="${escapeHtml(match[0])}">${escapeHtml(match[0])}</a>`;
     at = match.index + match[0].length;
   }
   return html + escapeHtml(text.slice(at));
 };
 
 /**
- * The body's paragraphs (blank lines) with their line breaks, as HTML; `styled`: with the inline styles mail
- * clients need (the console's preview, whose CSP allows no inline style, shows it without).
+ * The body's paragraphs (blank lines) with their line breaks, as HTML; `styled`: in the e-mails' templates, with
+ * the inline styles mail clients need (the console's preview, whose CSP allows no inline style, shows it without).
  */
 export const bodyHtml = (body: string, styled = true) =>
   body
     .split(/\n{2,}/)
-    .map(
-      (paragraph) =>
-        `<p${styled ? ' style="margin:0 0 16px"' : ""}>${paragraph
-          .split("\n")
-          .map((line) => linked(line, styled))
-          .join("<br>")}</p>`,
-    )
+    .map((paragraph) => {
+      const lines = paragraph
+        .split("\n")
+        .map((line) => linked(line, styled))
+        .join("<br>");
+      return styled ? fill("bodyParagraph", { content: { html: lines } }).html : `<p>${lines}</p>`;
+    })
     .join("\n");
 
 export const why = `You are receiving this because you asked for updates when you joined the ${SITE.name} waitlist.`;
@@ -85,25 +88,32 @@ export const why = `You are receiving this because you asked for updates when yo
 /** What a test update's subject begins with ("Send a test to me", the console's). */
 export const TEST_SUBJECT_PREFIX = "[Test] ";
 
-/** The e-mail of `draft` for one recipient, whose unsubscribe link is `unsubscribe`. */
+/** The words of an update's two links: the HTML's link, the text part's "Your place in line: <address>". */
+const STATUS_LABEL = "Your place in line";
+const STOP_LABEL = "Stop these updates";
+
+/**
+ * The e-mail of `draft` for one recipient: `unsubscribe` stops their updates, `status` is their own status page
+ * (statusPageLink; a sample in the console's preview and test).
+ */
 export function updateEmail(
   draft: Draft,
-  links: { unsubscribe: string; site: string; messageId: string },
+  links: { unsubscribe: string; status: string; site: string; messageId: string },
 ): MailMessage {
-  const text = `${draft.body}\n\n--\n${why}\nStop these updates: ${links.unsubscribe}\n\n— ${SITE.name}\n${links.site}\n`;
-  const html = `<!doctype html>
-<html lang="${SITE.locale}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(draft.subject)}</title></head>
-<body style="margin:0;padding:24px;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:16px;line-height:1.5;color:#1a1a2e">
-<div style="max-width:560px;margin:0 auto">
-${bodyHtml(draft.body)}
-<hr style="border:0;border-top:1px solid #cdd3e6;margin:24px 0">
-<p style="margin:0 0 8px;font-size:14px;color:#334066">${escapeHtml(why)} <a href="${escapeHtml(links.unsubscribe)}" style="color:#4c2fd1;font-weight:600">Stop these updates</a></p>
-<p style="margin:0;font-size:14px;color:#334066">— ${escapeHtml(SITE.name)}<br><a href="${escapeHtml(links.site)}" style="color:#4c2fd1">${escapeHtml(links.site)}</a></p>
-</div>
-</body>
-</html>
-`;
+  const text = `${draft.body}\n\n--\n${why}\n${STATUS_LABEL}: ${links.status}\n${STOP_LABEL}: ${links.unsubscribe}\n\n${signOff(links.site)}\n`;
+  const html = emailDocument(
+    draft.subject,
+    [
+      { html: bodyHtml(draft.body) },
+      rule(),
+      note(why),
+      smallLinks([
+        { label: STATUS_LABEL, href: links.status },
+        { label: STOP_LABEL, href: links.unsubscribe, quiet: true },
+      ]),
+    ],
+    links.site,
+  );
   return {
     subject: draft.subject,
     text,

@@ -21,11 +21,12 @@
  * - paced at MAIL_RATE_PER_SECOND (0: as fast as the server answers).
  */
 
+import type { DatabaseKey } from "../crypto/keys";
 import { JOB_STALE_SECONDS, type JobSlice, releaseJob, takeJob } from "../jobs";
 import type { Mailer } from "../mail/mailer";
 import { isRefusal, NoLongerHeld, reason } from "../mail/outcome";
+import { statusPageLink } from "../referrals";
 import { budgetOf, spent } from "../run/slice";
-import type { RootKey } from "../secret";
 import { messageId, unsubscribeLink, unsubscribeToken, updateEmail } from "./message";
 import type { UpdateStore } from "./store";
 
@@ -44,8 +45,9 @@ export const IN_DOUBT = "unconfirmed: the run ended before the SMTP server's ans
 export interface UpdateRun {
   updates: UpdateStore;
   mailer: Mailer;
-  root: RootKey;
-  /** The site's origin: unsubscribe links and the Message-ID's domain. */
+  /** The database's secret (updatesKey): the unsubscribe and status links, the Message-IDs. */
+  root: DatabaseKey;
+  /** The site's origin: unsubscribe and status links, and the Message-ID's domain. */
   site: string;
   owner: string;
   /** How much one run may do before it lets go (a background invocation's time); none: to the end (the CLI). */
@@ -124,6 +126,7 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
         }
         const words = updateEmail(draft, {
           unsubscribe: unsubscribeLink(site, unsubscribeToken(root, id, person.id)),
+          status: statusPageLink(root, site, person.id),
           site,
           messageId: messageId(root, site, id, person.id),
         });

@@ -4,6 +4,7 @@
  */
 import { type DataKeys, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
+import type { StatusLink } from "../store/referral-types";
 import { UPDATE_SQL } from "./sql";
 
 export type UpdateRow = {
@@ -118,17 +119,7 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
       return (await db.query(UPDATE_SQL.done, [id, person, fate, error, owner])).length === 1;
     },
     async list(limit: number): Promise<PastUpdate[]> {
-      const rows = await db.query<{
-        id: number;
-        subject: string;
-        created_at: unknown;
-        finished: boolean;
-        owner: string | null;
-        sent: number;
-        failed: number;
-        remaining: number;
-        unsubscribed: number;
-      }>(UPDATE_SQL.list, [limit]);
+      const rows = await db.query<Omit<PastUpdate, "createdAt"> & { created_at: unknown }>(UPDATE_SQL.list, [limit]);
       return rows.map((r) => ({
         id: n(r.id),
         subject: r.subject,
@@ -141,8 +132,10 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
         unsubscribed: n(r.unsubscribed),
       }));
     },
-    async choose(statusHash: string, yes: boolean, words: string): Promise<boolean> {
-      return (await db.query(UPDATE_SQL.choose, [statusHash, yes, words])).length === 1;
+    /** A person's choice by their status link: a stored one (its hash) or an update's (its person). */
+    async choose(link: StatusLink, yes: boolean, words: string): Promise<boolean> {
+      const [sql, key] = "person" in link ? [UPDATE_SQL.chooseById, link.person] : [UPDATE_SQL.choose, link.hash];
+      return (await db.query(sql, [key, yes, words])).length === 1;
     },
     async unsubscribe(update: number, person: number, words: string): Promise<boolean> {
       return (await db.query(UPDATE_SQL.unsubscribe, [update, person, words])).length === 1;

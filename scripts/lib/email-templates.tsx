@@ -1,0 +1,285 @@
+/**
+ * The e-mails' one family of templates, in React Email's components (the layout, and the blocks a message is made
+ * of: paragraphs, the main action's button, links, fine print, the updates' rule). Rendered here, at development
+ * time, into HTML strings with named slots (`{{name}}`), which scripts/render-emails.ts writes to
+ * src/server/mail/templates.ts; the server fills the slots (src/server/mail/layout.ts) and never loads React.
+ * tests/unit/email-templates.test.ts renders them again and fails when the committed file is stale.
+ *
+ * The look is the site's: its brand and ink colours, read from src/styles/global.css's @theme (changing one there
+ * makes the committed file stale), a system font stack like Inter (web fonts are unreliable in mail), the rounded
+ * button of the site. Dark-mode safe: every surface has its own background colour (a client that inverts colours
+ * keeps text and its background apart), and clients that honour prefers-color-scheme get dark colours of the same
+ * family. No image (a picture fetched from a server on opening tells that server the e-mail was read).
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  Body,
+  Button,
+  Column,
+  Container,
+  Head,
+  Hr,
+  Html,
+  Link,
+  Row,
+  render,
+  Section,
+  Text,
+} from "@react-email/components";
+import type { CSSProperties, ReactElement, ReactNode } from "react";
+import { SITE } from "../../src/site";
+
+const ROOT = join(import.meta.dirname, "../..");
+
+/** A slot the server fills: `{{name}}`, escaped (or HTML the server made, for `content`). */
+const slot = (name: string) => `{{${name}}}`;
+
+/** The @theme colours of src/styles/global.css, by name (`ink-900`, `brand-700`, …). */
+export function themeColours(css = readFileSync(join(ROOT, "src/styles/global.css"), "utf8")): Record<string, string> {
+  const theme = /@theme\s*\{([\s\S]*?)\n\}/.exec(css)?.[1] ?? "";
+  return Object.fromEntries(
+    [...theme.matchAll(/--color-([a-z]+-\d+):\s*(#[0-9a-f]{3,8});/gi)].map((m) => [m[1], m[2]]),
+  );
+}
+
+function palette() {
+  const theme = themeColours();
+  const colour = (name: string) => {
+    const value = theme[name];
+    if (!value) throw new Error(`src/styles/global.css has no --color-${name} in its @theme`);
+    return value.toLowerCase();
+  };
+  return {
+    page: colour("ink-50"),
+    card: "#ffffff",
+    border: colour("ink-100"),
+    text: colour("ink-900"),
+    muted: colour("ink-600"),
+    rule: colour("ink-200"),
+    brand: colour("brand-700"),
+    onBrand: "#ffffff",
+    dark: {
+      page: colour("ink-950"),
+      card: colour("ink-900"),
+      border: colour("ink-800"),
+      text: colour("ink-100"),
+      muted: colour("ink-300"),
+      rule: colour("ink-700"),
+      brand: colour("brand-300"),
+    },
+  };
+}
+type Palette = ReturnType<typeof palette>;
+
+/** Inter where the reader has it, else the system's own sans-serif: no web font. */
+const FONT = "Inter, ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+
+/** Class names the dark-mode rules below recolour (inline styles are the light colours, for every client). */
+const CLASS = {
+  page: "nx-page",
+  card: "nx-card",
+  text: "nx-text",
+  muted: "nx-muted",
+  link: "nx-link",
+  quiet: "nx-quiet",
+  rule: "nx-rule",
+} as const;
+
+const darkCss = (c: Palette) => `:root{color-scheme:light dark;supported-color-schemes:light dark}
+@media (prefers-color-scheme:dark){
+.${CLASS.page},.${CLASS.page}>table>tbody>tr>td{background-color:${c.dark.page}!important}
+.${CLASS.card}{background-color:${c.dark.card}!important;border-color:${c.dark.border}!important}
+.${CLASS.text}{color:${c.dark.text}!important}
+.${CLASS.muted},.${CLASS.quiet}{color:${c.dark.muted}!important}
+.${CLASS.link}{color:${c.dark.brand}!important}
+.${CLASS.rule}{border-top-color:${c.dark.rule}!important}
+}`;
+
+const styles = (c: Palette) => {
+  // A long address in a team's update breaks rather than widening the e-mail past a phone's screen.
+  const wrap: CSSProperties = { overflowWrap: "break-word", wordBreak: "break-word" };
+  const paragraph: CSSProperties = { fontSize: "16px", lineHeight: "24px", color: c.text, margin: "0 0 16px", ...wrap };
+  const small: CSSProperties = { fontSize: "14px", lineHeight: "21px", color: c.muted, margin: "0 0 16px", ...wrap };
+  return {
+    paragraph,
+    small,
+    link: { color: c.brand, fontWeight: 600, textDecorationLine: "underline" } satisfies CSSProperties,
+    quiet: { color: c.muted, textDecorationLine: "underline" } satisfies CSSProperties,
+  };
+};
+
+/** The whole e-mail: the wordmark, `{{content}}` (the blocks below, put together), the sign-off with the site. */
+function Layout({ c }: { c: Palette }) {
+  const s = styles(c);
+  return (
+    <Html lang={SITE.locale}>
+      <Head>
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <meta name="supported-color-schemes" content="light dark" />
+        <title>{slot("title")}</title>
+        <style>{darkCss(c)}</style>
+      </Head>
+      <Body
+        className={CLASS.page}
+        style={{ margin: 0, padding: "24px 12px", backgroundColor: c.page, fontFamily: FONT }}
+      >
+        <Container style={{ maxWidth: "560px" }}>
+          <Section
+            className={CLASS.card}
+            style={{ backgroundColor: c.card, border: `1px solid ${c.border}`, borderRadius: "20px" }}
+          >
+            <Row>
+              <Column style={{ padding: "28px 28px 12px" }}>
+                {/* The wordmark: no logo image (see above), and no words of the text part (data-skip-in-text). */}
+                <Text
+                  className={CLASS.link}
+                  data-skip-in-text="true"
+                  style={{
+                    fontSize: "20px",
+                    lineHeight: "28px",
+                    fontWeight: 700,
+                    letterSpacing: "-0.01em",
+                    color: c.brand,
+                    margin: "0 0 24px",
+                  }}
+                >
+                  {SITE.name}
+                </Text>
+                {slot("content")}
+                <Text className={CLASS.text} style={s.paragraph}>
+                  {`— ${SITE.name}`}
+                  <br />
+                  <Link className={CLASS.link} href={slot("site")} style={{ ...s.link, fontWeight: 400 }}>
+                    {slot("site")}
+                  </Link>
+                </Text>
+              </Column>
+            </Row>
+          </Section>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
+/** The blocks, each a fragment of HTML with its slots. */
+function blocks(c: Palette): Record<string, ReactElement> {
+  const s = styles(c);
+  const text = (style: CSSProperties, className: string, children: ReactNode) => (
+    <Text className={className} style={style}>
+      {children}
+    </Text>
+  );
+  return {
+    /** A paragraph. */
+    paragraph: text(s.paragraph, CLASS.text, slot("text")),
+    /** The e-mail's main action: its words, then the button (one per e-mail). */
+    action: (
+      <Section style={{ margin: "0 0 24px" }}>
+        {text(s.paragraph, CLASS.text, slot("text"))}
+        <Button
+          href={slot("href")}
+          style={{
+            backgroundColor: c.brand,
+            color: c.onBrand,
+            borderRadius: "9999px",
+            padding: "12px 24px",
+            fontSize: "16px",
+            lineHeight: "24px",
+            fontWeight: 600,
+            textDecoration: "none",
+          }}
+        >
+          {slot("label")}
+        </Button>
+      </Section>
+    ),
+    /** A paragraph and a link on its own line. */
+    linked: text(
+      s.paragraph,
+      CLASS.text,
+      <>
+        {slot("text")}
+        <br />
+        <Link className={CLASS.link} href={slot("href")} style={s.link}>
+          {slot("label")}
+        </Link>
+      </>,
+    ),
+    /** Fine print: small and muted. */
+    note: text(s.small, CLASS.muted, slot("text")),
+    /** Fine print with its link, as quiet as the words. */
+    noteLinked: text(
+      s.small,
+      CLASS.muted,
+      <>
+        {slot("text")}
+        <br />
+        <Link className={CLASS.quiet} href={slot("href")} style={s.quiet}>
+          {slot("label")}
+        </Link>
+      </>,
+    ),
+    /** Small links, one a line (`{{content}}`: smallLink and quietLink blocks, with <br> between). */
+    smallLinks: text(s.small, CLASS.muted, slot("content")),
+    smallLink: (
+      <Link className={CLASS.link} href={slot("href")} style={s.link}>
+        {slot("label")}
+      </Link>
+    ),
+    quietLink: (
+      <Link className={CLASS.quiet} href={slot("href")} style={s.quiet}>
+        {slot("label")}
+      </Link>
+    ),
+    /** An update's paragraph (`{{content}}`: its lines, escaped, with links and <br>), and a link in it. */
+    bodyParagraph: text(s.paragraph, CLASS.text, slot("content")),
+    bodyLink: (
+      <Link className={CLASS.link} href={slot("href")} style={{ ...s.link, fontWeight: 400 }}>
+        {slot("label")}
+      </Link>
+    ),
+    /** Between an update's words and what the list says of itself. */
+    rule: <Hr className={CLASS.rule} style={{ border: "none", borderTop: `1px solid ${c.rule}`, margin: "24px 0" }} />,
+  };
+}
+
+/** What React adds for itself (Suspense boundaries, element markers): no client needs it. */
+const REACT_MARKERS = /<!--\/?\$-->|<!--(?:html|head|body)-->/g;
+const DOCTYPE = /^<!DOCTYPE[^>]*>/;
+
+/** Every template, rendered: `layout` (a whole document) and each block (a fragment). */
+export async function renderTemplates(): Promise<Record<string, string>> {
+  const c = palette();
+  const rendered: Record<string, string> = {
+    layout: (await render(<Layout c={c} />)).replace(REACT_MARKERS, ""),
+  };
+  for (const [name, element] of Object.entries(blocks(c))) {
+    rendered[name] = (await render(element)).replace(DOCTYPE, "").replace(REACT_MARKERS, "");
+  }
+  return rendered;
+}
+
+const HEADER = `/**
+ * Generated by scripts/render-emails.ts (npm run emails) from scripts/lib/email-templates.tsx, React Email's
+ * components rendered to e-mail-safe HTML: do not edit. {{name}} is a slot that src/server/mail/layout.ts fills.
+ * tests/unit/email-templates.test.ts fails when this file is stale.
+ */
+`;
+
+export const TEMPLATES_FILE = join(ROOT, "src/server/mail/templates.ts");
+
+/** src/server/mail/templates.ts, as it should be: formatted as Biome formats it, so `npm run lint` passes. */
+export async function templatesModule(): Promise<string> {
+  const templates = await renderTemplates();
+  const entries = Object.entries(templates).map(([name, html]) => `  ${name}: ${JSON.stringify(html)},`);
+  const source = `${HEADER}export const TEMPLATES = {\n${entries.join("\n")}\n} as const;\n\nexport type TemplateName = keyof typeof TEMPLATES;\n`;
+  return execFileSync(join(ROOT, "node_modules/.bin/biome"), ["format", `--stdin-file-path=${TEMPLATES_FILE}`], {
+    input: source,
+    encoding: "utf8",
+    cwd: ROOT,
+  });
+}
