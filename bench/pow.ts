@@ -12,7 +12,7 @@ import { chromium } from "@playwright/test";
 import { createSiteHandler } from "../dev/local-netlify/site-server";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
-import type { RootKey } from "../src/server/secret";
+import type { RootKey } from "../src/server/crypto/secret";
 import { createProofChallenge } from "../src/server/signup/proof-of-work";
 
 const RUNS = 9;

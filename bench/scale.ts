@@ -19,8 +19,8 @@ import { join, resolve } from "node:path";
 import pg from "pg";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { type RunningServer, startServer } from "../scripts/lib/server-process";
+import { newToken } from "../src/server/crypto/tokens";
 import { ordinal } from "../src/server/referrals/status-page";
-import { newToken } from "../src/server/tokens";
 import { createTestDatabase } from "../tests/integration/postgres";
 import {
   consoleDownload,
@@ -225,7 +225,7 @@ interface StatusPerson {
   id: number;
   code: string;
   referrals: number;
-  /** The raw token of their link (the database keeps its hash, as src/server/tokens.ts makes it). */
+  /** The raw token of their link (the database keeps its hash, as src/server/crypto/tokens.ts makes it). */
   token: string;
 }
 
@@ -701,7 +701,7 @@ const body = [
         `confirmed rows whose id ends in 07 have 1–3 counted referrals (those ending in 0007: ${REFERRAL_TOP}), each a`,
         "counted `waitlist_referral` row of a later person who confirmed; every person who",
         "confirmed has a status link (its hash, as the confirmation stores it). Then four people get a status link of",
-        "`src/server/tokens.ts`'s `newToken()`, whose token the bench keeps: the first, the middle and the last waiting",
+        "`src/server/crypto/tokens.ts`'s `newToken()`, whose token the bench keeps: the first, the middle and the last waiting",
         `person in sign-up order without referrals, and the top referrer nearest the middle. ${referralFills}.`,
         "",
         "`GET /waitlist/status?token=…` of each, after one unmeasured request, then up to",

@@ -13,10 +13,10 @@ import { refuseSiteConfig } from "../dev/local-netlify/unsupported";
 import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/app/instance";
 import type { Store } from "../src/server/app/store";
 import { getConfig } from "../src/server/config";
+import { secretSource } from "../src/server/crypto/secret";
 import { DataKeyError } from "../src/server/data-key";
 import { chooseConnection, describeConnection } from "../src/server/db/connection";
 import { openPgliteDb } from "../src/server/db/pglite";
-import { secretSource } from "../src/server/secret";
 
 const port = Number(process.env["PORT"] ?? 4321);
 const host = process.env["HOST"] ?? "localhost";

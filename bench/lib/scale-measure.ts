@@ -122,7 +122,7 @@ export const STATUS_PEOPLE_SQL = `
   (SELECT 'top referrer nearest the middle', id, referral_code, referrals FROM waitlist
     WHERE status = 'confirmed' AND referrals > 0 ORDER BY referrals DESC, abs(id - $1::bigint / 2), id LIMIT 1)`;
 
-/** A status link for person $2 whose raw token the bench holds ($1: its hash, by src/server/tokens.ts). */
+/** A status link for person $2 whose raw token the bench holds ($1: its hash, by src/server/crypto/tokens.ts). */
 export const STATUS_TOKEN_SQL = `INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
   VALUES ($1, $2, 'status', 'infinity')`;
 

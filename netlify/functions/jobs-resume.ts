@@ -7,10 +7,10 @@ import type { Config, Context } from "@netlify/functions";
 import { getStore } from "../../src/server/app/instance";
 import { resumeJobs } from "../../src/server/background";
 import { getConfig } from "../../src/server/config";
+import type { RootKey } from "../../src/server/crypto/secret";
 import { siteOrigin } from "../../src/server/http/origin";
 import { httpJobStarter } from "../../src/server/jobs";
 import { describeError, log } from "../../src/server/log";
-import type { RootKey } from "../../src/server/secret";
 
 export default async (req: Request, context: Context): Promise<Response> => {
   try {

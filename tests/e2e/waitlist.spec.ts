@@ -88,7 +88,7 @@ test.describe("waitlist dialog", () => {
     await submitButton(page).click();
     await expectToast(page, "Email required", "Please provide your email address.");
     // The toast leaves the dialog's close button in view and pressable, at any width.
-    const toastBox = await page.locator("[role=\"alert\"]").filter({ hasText: "Email required" }).boundingBox();
+    const toastBox = await page.locator('[role="alert"]').filter({ hasText: "Email required" }).boundingBox();
     const closeBox = await dialog(page).getByRole("button", { name: "Close" }).boundingBox();
     if (!toastBox || !closeBox) throw new Error("no toast or no close button");
     const overlaps =

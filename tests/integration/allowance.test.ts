@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig, resetConfig } from "../../src/server/config";
+import { rootKey } from "../../src/server/crypto/secret";
 import { clientKey } from "../../src/server/http/rate-limit";
-import { rootKey } from "../../src/server/secret";
 import { findEntry } from "./find-entry";
 import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "./helpers";
 

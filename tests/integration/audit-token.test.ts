@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../../src/server/app/store";
 import { createAuditLog } from "../../src/server/audit";
 import { readConfig } from "../../src/server/config";
+import { hashToken } from "../../src/server/crypto/tokens";
 import { createExportHandler } from "../../src/server/export/handler";
 import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";
-import { hashToken } from "../../src/server/tokens";
 import { backends, type OpenedStore } from "./backends";
 
 const EXPORT_TOKEN = "export-token-0123456789abcdef0123456789";

@@ -12,9 +12,9 @@ import { createStore, type Store } from "../../src/server/app/store";
 import { createBackgroundHandler } from "../../src/server/background";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createConsoleHandler } from "../../src/server/console/handler";
+import type { RootKey } from "../../src/server/crypto/secret";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { type JobStarter, jobStartRequest } from "../../src/server/jobs";
-import type { RootKey } from "../../src/server/secret";
 import { migratedDataDir } from "./helpers";
 import { startSmtp, type TestSmtp } from "./smtp";
 

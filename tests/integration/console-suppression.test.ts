@@ -7,8 +7,8 @@
 import { expect, it } from "vitest";
 import { createAuditLog } from "../../src/server/audit";
 import { databaseKey } from "../../src/server/crypto/keys";
+import type { RootKey } from "../../src/server/crypto/secret";
 import { mailboxKey } from "../../src/server/mail/mailbox";
-import type { RootKey } from "../../src/server/secret";
 import { createSuppressionStore, recordMailEvent } from "../../src/server/suppression";
 import { createUpdateStore } from "../../src/server/updates";
 import { ADMIN, call, form, h, openConsoleHarness, signInByLink } from "./console-harness";

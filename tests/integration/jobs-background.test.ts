@@ -8,8 +8,8 @@ import type { Context } from "@netlify/functions";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
 import { resumeJobs } from "../../src/server/background";
+import type { RootKey } from "../../src/server/crypto/secret";
 import { jobStartRequest, SIGNATURE_HEADER } from "../../src/server/jobs";
-import type { RootKey } from "../../src/server/secret";
 import { createUpdateStore } from "../../src/server/updates";
 import {
   ADMIN,

@@ -5,10 +5,10 @@
  * arrives. On PGlite and PostgreSQL.
  */
 import { describe, expect, it } from "vitest";
+import type { RootKey } from "../../src/server/crypto/secret";
 import { mailboxKey } from "../../src/server/mail/mailbox";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { createReminderStore, remindersDue, sendReminders } from "../../src/server/reminders";
-import type { RootKey } from "../../src/server/secret";
 import { createSuppressionStore, suppressedMailer } from "../../src/server/suppression";
 import { backends } from "./backends";
 import { consentHarness, linkTo, mailConfig, ORIGIN } from "./consent-harness";

@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Store } from "../../src/server/app/store";
+import type { RootKey } from "../../src/server/crypto/secret";
 import { mailboxKey } from "../../src/server/mail/mailbox";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
-import type { RootKey } from "../../src/server/secret";
 import { createSuppressionStore, suppressedMailer } from "../../src/server/suppression";
 import { createUpdateStore, sendUpdate, updatesKey } from "../../src/server/updates";
 import { backends } from "./backends";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeProof } from "../../src/lib/waitlist/client";
 import { solveProof } from "../../src/lib/waitlist/proof-solver";
-import type { RootKey } from "../../src/server/secret";
+import type { RootKey } from "../../src/server/crypto/secret";
 import { createProofChallenge, verifyProof } from "../../src/server/signup/proof-of-work";
 
 const root = Buffer.from("proof-solver-test-secret") as RootKey;

@@ -1,5 +1,5 @@
 /**
- * A bearer token too short to stand guessing is never used (issue 31, item 6): config.ts records the problem, which
+ * A bearer token too short to stand guessing is never used (issue 31, item 6): src/server/config/ records the problem, which
  * names the variable and how to make a good token; what uses the token answers 503, and npm start stops.
  */
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-/** WEBHOOK_URL and WEBHOOK_SECRET as config.ts reads them: off, on, or one line saying what to fix. */
+/** WEBHOOK_URL and WEBHOOK_SECRET as src/server/config/ reads them: off, on, or one line saying what to fix. */
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/server/config";
 

@@ -7,12 +7,12 @@
  * run. The platform answers the caller 202 before this runs; what this returns is for the logs (and tests).
  */
 import type { Context } from "@netlify/functions";
+import type { RootKey } from "../crypto/secret";
 import type { ServerDeps } from "../deps";
 import { siteOrigin } from "../http/origin";
 import { httpJobStarter, type JobStarter, SIGNATURE_HEADER, verifyJobStart } from "../jobs";
 import { describeError, log } from "../log";
 import type { Mailer } from "../mail/mailer";
-import type { RootKey } from "../secret";
 import { type Outcome, RUNNERS } from "./runners";
 
 /**

@@ -12,6 +12,8 @@
 import { createHmac } from "node:crypto";
 import { audit } from "../audit";
 import type { ServerConfig } from "../config";
+import { derivedKey, rootKey } from "../crypto/secret";
+import { sameSecret } from "../crypto/tokens";
 import {
   download,
   EXPORT_FORMATS,
@@ -26,9 +28,7 @@ import {
 } from "../export";
 import { escapeHtml as h } from "../http/form-page";
 import { log } from "../log";
-import { derivedKey, rootKey } from "../secret";
 import type { Store } from "../store/types";
-import { sameSecret } from "../tokens";
 import { CONSOLE_PATH, CONSOLE_PATHS, message, page } from "./pages";
 
 /** What the console's downloads take beyond the handler's own: the size of a part (tests cut small ones). */

@@ -7,7 +7,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { ServerConfig } from "../config";
-import { derivedKey, rootKey } from "../secret";
+import { derivedKey, rootKey } from "../crypto/secret";
 import type { Store } from "../store/types";
 
 export interface AdminIdentity {

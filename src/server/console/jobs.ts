@@ -8,6 +8,7 @@
  */
 import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
+import type { RootKey } from "../crypto/secret";
 import { escapeHtml as h } from "../http/form-page";
 import { seeOther } from "../http/responses";
 import {
@@ -22,7 +23,6 @@ import {
   WAITING,
 } from "../jobs";
 import { log } from "../log";
-import type { RootKey } from "../secret";
 import type { Store } from "../store/types";
 import { webhookHealth } from "../webhooks";
 import { adminIdentity } from "./identity";

@@ -2,8 +2,9 @@
  * The console's sign-in, in SQL: sessions (12 hours, ended server-side at sign-out) and single-use sign-in links
  * (15 minutes). Ids and tokens are 32 random bytes; only their SHA-256 is stored. Times are the database's.
  */
+
+import { hashToken, newToken } from "../crypto/tokens";
 import type { Db } from "../db/types";
-import { hashToken, newToken } from "../tokens";
 
 export const SESSION_HOURS = 12;
 export const SIGN_IN_LINK_MINUTES = 15;

@@ -7,12 +7,12 @@
  */
 import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
+import { shownWebhookUrl } from "../config/webhooks";
 import { DataKeyError } from "../data-key";
 import { escapeHtml as h } from "../http/form-page";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import type { Store } from "../store/types";
-import { shownWebhookUrl } from "../webhook-config";
 import { createWebhookStore, deliverNow, type EventRow, eventBody } from "../webhooks";
 import { adminIdentity } from "./identity";
 import { type JobDeps, jobPath, startJob } from "./jobs";

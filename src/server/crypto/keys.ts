@@ -16,10 +16,10 @@
  * The database's secret is typed apart (DatabaseKey), so a function that must have it cannot be handed the root.
  */
 import { mailboxKey } from "../mail/mailbox";
-import type { RootKey } from "../secret";
 import type { Store } from "../store/types";
+import type { RootKey } from "./secret";
 
-export { rootKey } from "../secret";
+export { rootKey } from "./secret";
 
 /** The database's own secret, as a key: only what must be comparable across processes and time takes it. */
 export type DatabaseKey = RootKey & { readonly __database: unique symbol };

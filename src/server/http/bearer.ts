@@ -4,10 +4,10 @@
  */
 import type { Context } from "@netlify/functions";
 import type { ServerConfig } from "../config";
+import { rootKey } from "../crypto/secret";
+import { sameSecret } from "../crypto/tokens";
 import { describeError, log } from "../log";
-import { rootKey } from "../secret";
 import type { RateCount, Store } from "../store/types";
-import { sameSecret } from "../tokens";
 import { clientKey, comeBackLater, rateWindow } from "./rate-limit";
 import { json } from "./responses";
 import { withTimeout } from "./timeout";

@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { isIPv6 } from "node:net";
 import type { ServerConfig } from "../config";
+import { derivedKey, type RootKey } from "../crypto/secret";
 import { log } from "../log";
-import { derivedKey, type RootKey } from "../secret";
 import type { Store } from "../store/types";
 import { withTimeout } from "./timeout";
 

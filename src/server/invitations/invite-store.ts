@@ -5,11 +5,11 @@
  * Only a SHA-256 of each invite code is stored. Times are the database's, so every process agrees.
  */
 import { REMOVE_TTL_DAYS } from "../../lib/waitlist/consent";
+import { newToken } from "../crypto/tokens";
 import { type DataKeys, PERSON_COLUMNS, PERSONAL_FIELDS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import { createLine } from "../store/line";
 import type { InviteStore } from "../store/types";
-import { newToken } from "../tokens";
 
 /** 20 random bytes (160 bits) as base64url: 27 characters, the only shape a code ever has. */
 const CODE_BYTES = 20;

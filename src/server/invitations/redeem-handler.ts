@@ -10,6 +10,7 @@
 import type { Context } from "@netlify/functions";
 import { audit } from "../audit";
 import type { ServerConfig } from "../config";
+import { hashToken } from "../crypto/tokens";
 import { guardBearer, refusedToken } from "../http/bearer";
 import { BODY_LIMITS } from "../http/limits";
 import { mediaType, readBody } from "../http/request-body";
@@ -17,7 +18,6 @@ import { json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import type { Store } from "../store/types";
-import { hashToken } from "../tokens";
 import { INVITE_CODE_PATTERN } from "./invite-store";
 
 const JSON_TYPE = "application/json";

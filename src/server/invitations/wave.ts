@@ -19,12 +19,12 @@
  */
 import { LINK_PATHS } from "../../lib/waitlist/consent";
 import { STATUS_PATHS } from "../../lib/waitlist/referral";
+import { newToken } from "../crypto/tokens";
 import { beatJob, JOB_STALE_SECONDS, type JobSlice, releaseJob, takeJob } from "../jobs";
 import { invitationEmail } from "../mail/messages";
 import { PAUSED_OWNER, runOwner } from "../run/owner";
 import { type Budget, budgetOf, spent } from "../run/slice";
 import type { Store } from "../store/types";
-import { newToken } from "../tokens";
 import { type Delivery, inviteCsvRow, isRefusal, NoLongerHeld, reason } from "./delivery";
 import { newInviteCode } from "./invite-store";
 

@@ -5,8 +5,9 @@
  * (the network, the platform) loses nothing: the job waits in the database, and the scheduler starts it within a
  * minute or two.
  */
+
+import type { RootKey } from "../crypto/secret";
 import { describeError, log } from "../log";
-import type { RootKey } from "../secret";
 import type { JobKind } from "./lease";
 import { SIGNATURE_HEADER, signJobStart } from "./signed";
 

@@ -11,6 +11,7 @@ import { LINK_PATHS, type NOTICES } from "../../lib/waitlist/consent";
 import { CONFIRMED_PARAM, STATUS_PATHS } from "../../lib/waitlist/referral";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, rootKey } from "../crypto/keys";
+import { hashToken, newToken } from "../crypto/tokens";
 import type { ServerDeps } from "../deps";
 import { type FormErrorOptions, formErrorPage } from "../http/form-page";
 import { BODY_LIMITS } from "../http/limits";
@@ -24,7 +25,6 @@ import { answerAddressRequest } from "../mail/address-request";
 import { mailerFor } from "../mail/mailer";
 import { sendRemovalLink, sendStatusEmail } from "../mail/send";
 import { guardedDeps, suppressedMailer } from "../suppression";
-import { hashToken, newToken } from "../tokens";
 import { settleThrowawayReferral } from "./throwaway";
 
 /** Where each outcome is told: the static pages of NOTICES (src/pages/waitlist/[...notice].astro). */

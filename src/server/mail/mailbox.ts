@@ -3,7 +3,7 @@
  * mailbox, so e-mails are counted per mailbox, under a keyed hash (no address is stored for it).
  */
 import { createHmac } from "node:crypto";
-import { derivedKey, type RootKey } from "../secret";
+import { derivedKey, type RootKey } from "../crypto/secret";
 
 /** Domains whose mailboxes ignore dots in the local part, and are one domain: Gmail's. */
 const GMAIL = new Set(["gmail.com", "googlemail.com"]);

@@ -1,8 +1,8 @@
 import { LINK_PATHS, MAILBOX_EMAILS_PER_DAY } from "../../lib/waitlist/consent";
 import { STATUS_PATHS } from "../../lib/waitlist/referral";
+import { newToken } from "../crypto/tokens";
 import { describeError, log } from "../log";
 import type { ConsentStore, ReferralStore } from "../store/types";
-import { newToken } from "../tokens";
 import { Suppressed } from "./guard";
 import type { Mailer } from "./mailer";
 import { confirmationEmail, removalEmail, statusEmail } from "./messages";

@@ -12,9 +12,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { STATUS_PATHS } from "../../lib/waitlist/referral";
 import type { DatabaseKey } from "../crypto/keys";
-import { derivedKey } from "../secret";
+import { derivedKey } from "../crypto/secret";
+import { hashToken } from "../crypto/tokens";
 import type { StatusLink } from "../store/referral-types";
-import { hashToken } from "../tokens";
 
 const ID_BYTES = 8;
 /** 8 bytes of id and 24 of MAC: 32 bytes, 43 characters, as a stored link's 256 random bits. */

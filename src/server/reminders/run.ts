@@ -10,6 +10,7 @@
 import { LINK_PATHS } from "../../lib/waitlist/consent";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, rootKey } from "../crypto/keys";
+import { newToken } from "../crypto/tokens";
 import { personOf } from "../data-key";
 import { earlyAccessBase, inviteLink, newInviteCode, statusLink } from "../invitations";
 import { Suppressed } from "../mail/guard";
@@ -18,7 +19,6 @@ import { confirmationEmail, invitationEmail } from "../mail/messages";
 import { isRefusal } from "../mail/outcome";
 import { issueAndSend } from "../mail/send";
 import type { Store } from "../store/types";
-import { newToken } from "../tokens";
 import { createReminderStore } from "./store";
 
 const BATCH = 50;

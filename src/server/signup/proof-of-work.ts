@@ -7,7 +7,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { Challenge, Payload } from "altcha-lib";
-import { derivedKey, type RootKey } from "../secret";
+import { derivedKey, type RootKey } from "../crypto/secret";
 
 /** PBKDF2-SHA-256, 100 iterations per try, the answer among 1,000–4,000 tries: a fraction of a second in a browser. */
 const ALGORITHM = "PBKDF2/SHA-256";

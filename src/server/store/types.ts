@@ -155,7 +155,7 @@ export interface ConsentStore {
   mailboxSent(mailboxKey: string): Promise<number>;
   /**
    * Uses a confirm token. Confirming now issues the person's status link (`statusHash`, when given) and counts
-   * their referral (at most `referralsPerDay` a day per referrer: config.ts's REFERRALS_PER_DAY, its one default),
+   * their referral (at most `referralsPerDay` a day per referrer: config/index.ts's REFERRALS_PER_DAY, its one default),
    * and tells their address.
    */
   confirm(hash: string, options: { statusHash?: string; referralsPerDay: number }): Promise<ConfirmResult>;

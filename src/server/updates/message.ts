@@ -11,10 +11,10 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { SITE } from "../../site";
+import { derivedKey, type RootKey } from "../crypto/secret";
 import { escapeHtml } from "../http/form-page";
 import { emailDocument, fill, note, rule, signOff, smallLinks } from "../mail/layout";
 import type { MailMessage } from "../mail/mailer";
-import { derivedKey, type RootKey } from "../secret";
 
 /** The key of every update's tokens and Message-IDs: the database's secret (crypto/keys.ts says why). */
 export { updatesKey } from "../crypto/keys";

@@ -2,7 +2,7 @@
  * Delivering the outbox, per Standard Webhooks: each event is POSTed as JSON `{"type", "timestamp", "data"}` with
  * `webhook-id` (the event's, the same at every attempt), `webhook-timestamp` (this attempt's) and
  * `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`), made by the `standardwebhooks` package so
- * that any receiver's library verifies it. https only (http on this machine for development: webhook-config.ts); 10 s per
+ * that any receiver's library verifies it. https only (http on this machine for development: config/webhooks.ts); 10 s per
  * attempt; redirects not followed; at most 1 KB of the answer kept. A 2xx is the acknowledgement; anything else is
  * tried again on the schedule (store.ts); a 410 Gone pauses every delivery until the team re-enables them.
  *
@@ -10,9 +10,9 @@
  * the receiver is the team's own tool, so it gets the address and name in clear, over https, signed.
  */
 import { Webhook } from "standardwebhooks";
+import type { WebhookTarget } from "../config/webhooks";
 import { DataKeyError, type DataKeys, personOf } from "../data-key";
 import { describeError, log } from "../log";
-import type { WebhookTarget } from "../webhook-config";
 import { answerOf } from "./answer";
 import {
   WEBHOOK_TEST_TYPE,

@@ -4,9 +4,9 @@
  * which every function instance and every spelling of the database's URL share and nobody can compute.
  */
 import { createHmac } from "node:crypto";
-import type { ServerConfig } from "./config";
-import { log } from "./log";
-import type { Store } from "./store/types";
+import type { ServerConfig } from "../config";
+import { log } from "../log";
+import type { Store } from "../store/types";
 
 /** The root secret; only ever used through `derivedKey`. */
 export type RootKey = Buffer & { readonly __root: unique symbol };

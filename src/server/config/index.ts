@@ -1,8 +1,8 @@
 /** Server configuration, read from the environment once, on first use. Never sent to the client. */
 
-import { type DataKeys, parseDataKey } from "./data-key";
-import { type ReputationSettings, reputationConfig } from "./reputation-config";
-import { type WebhookTarget, webhookConfig } from "./webhook-config";
+import { type DataKeys, parseDataKey } from "../data-key";
+import { type ReputationSettings, reputationConfig } from "./reputation";
+import { type WebhookTarget, webhookConfig } from "./webhooks";
 
 export interface ServerConfig {
   /** A Postgres the deployer brings (DATABASE_URL): Neon, Supabase, RDS, a local server… */

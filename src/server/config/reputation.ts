@@ -1,6 +1,6 @@
 /**
- * The settings of mail that keeps its good name, as config.ts reads them: the provider endpoints' secrets, when an
- * update pauses by itself, and the reminders. Beside config.ts, which it serves; src/server/suppression/ uses them.
+ * The settings of mail that keeps its good name, as config/index.ts reads them: the provider endpoints' secrets, when an
+ * update pauses by itself, and the reminders. Beside config/index.ts, which it serves; src/server/suppression/ uses them.
  * Each endpoint exists only while its secret is set (unset: 404, nothing listens).
  */
 

@@ -1,6 +1,6 @@
 /**
- * The webhook settings as config.ts reads them (WEBHOOK_URL, WEBHOOK_SECRET): where events go and what signs them,
- * or the one line that says what to fix. Beside config.ts, which it serves; src/server/webhooks/ sends with them.
+ * The webhook settings as config/index.ts reads them (WEBHOOK_URL, WEBHOOK_SECRET): where events go and what signs them,
+ * or the one line that says what to fix. Beside config/index.ts, which it serves; src/server/webhooks/ sends with them.
  */
 
 /** Where events go and the secret that signs them. */
