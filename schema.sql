@@ -1,6 +1,6 @@
 -- The whole schema, to read. Databases are built from netlify/database/migrations/ (Netlify applies them at
 -- every deploy; `netlify dev`, `npm run db:migrate` and the embedded database apply them too);
--- tests/integration/schema-sql.test.ts fails when this file and the migrations define different things.
+-- tests/integration/db/schema-sql.test.ts fails when this file and the migrations define different things.
 -- A wave of invitations: who runs it and when it last showed signs of life, so a wave whose process died is
 -- completed by the next run while a live one is left alone.
 CREATE TABLE IF NOT EXISTS waitlist_invite_wave (

@@ -19,7 +19,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           // Every pure test, and the integration tests on real databases and a real SMTP server.
           include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
-          globalSetup: ["tests/integration/pglite-template.setup.ts"],
+          globalSetup: ["tests/support/pglite-template.setup.ts"],
           // One file more than there are cores: the integration files wait on child processes and PostgreSQL about
           // a third of the time (vitest's default, cores - 1, ran them one at a time on a 2-core machine).
           maxWorkers: availableParallelism() + 1,
@@ -27,7 +27,7 @@ export default defineConfig({
           // file leaves in the process (stubbed environment, cached config, the open store) is undone after it by
           // reset-after-file.ts; green in repeated runs with the files shuffled (--sequence.shuffle.files).
           isolate: false,
-          setupFiles: ["tests/integration/reset-after-file.ts"],
+          setupFiles: ["tests/support/reset-after-file.ts"],
           // A bound for a hung test, not a measure of speed: vitest's default is close to what reopening the
           // embedded database can take on a fresh machine's first run, with its caches cold.
           testTimeout: 30_000,
@@ -55,7 +55,7 @@ export default defineConfig({
           // Run last by `npm test`: the suites that take seconds each: the fuzzer, 500 concurrent sign-ups, the
           // crowd and the flood, the CLI (child processes), and the ones that start, kill and race real servers.
           include: ["tests/slow/**/*.test.ts"],
-          globalSetup: ["tests/integration/pglite-template.setup.ts"],
+          globalSetup: ["tests/support/pglite-template.setup.ts"],
           // The files share nothing (each its own temporary folders, databases and ports), so they run side by
           // side, one per core: one file waits on the processes it starts and kills while another computes.
           maxWorkers: availableParallelism(),

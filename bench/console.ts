@@ -10,7 +10,7 @@ import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
 import { createStore } from "../src/server/app/store";
 import { openPgliteDb } from "../src/server/db/pglite";
-import { copyDatabase, makeEmptyDatabase } from "../tests/integration/embedded-database";
+import { copyDatabase, makeEmptyDatabase } from "../tests/support/embedded-database";
 
 const RUNS = 5;
 const TOKEN = "bench-console-token-0123456789abcdef0123456789";

@@ -9,7 +9,7 @@
 import pg from "pg";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
-import { createMigratedDatabase } from "../tests/integration/postgres";
+import { createMigratedDatabase } from "../tests/support/postgres";
 import { type DownloadReport, httpDownload, treeRssMb } from "./lib/scale-measure";
 
 const ROWS = 100_000; // plus the warm-up sign-up

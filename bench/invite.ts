@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import { writeSection } from "../scripts/lib/perf-doc";
-import { createMigratedDatabase } from "../tests/integration/postgres";
+import { createMigratedDatabase } from "../tests/support/postgres";
 
 const PEOPLE = 1000;
 const exec = promisify(execFile);

@@ -19,7 +19,7 @@ import { createSiteHandler, loadHeaderRules } from "../dev/local-netlify/site-se
 import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { startServer } from "../scripts/lib/server-process";
-import { startSmtp } from "../tests/integration/smtp";
+import { startSmtp } from "../tests/support/smtp";
 
 const { values } = parseArgs({ options: { compare: { type: "string", multiple: true }, runs: { type: "string" } } });
 const RUNS = Number(values.runs ?? process.env["LIGHTHOUSE_RUNS"] ?? 5);

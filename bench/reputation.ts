@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- reputation [-- --people N]`: mail that keeps its good name, measured against a throw-away
- * PostgreSQL database at TEST_POSTGRES_URL and a real SMTP server on 127.0.0.1 (tests/integration/smtp.ts):
+ * PostgreSQL database at TEST_POSTGRES_URL and a real SMTP server on 127.0.0.1 (tests/support/smtp.ts):
  * 1. an update to N people (default 10,000) where 2 % of the addresses answer `550 5.1.1`: how many are suppressed,
  *    and how many RCPT TOs the next update and a wave to those people make (0: the list is consulted);
  * 2. 1,000 Postmark events posted at once to POST /api/mail-events/postmark's handler: recorded once each (and
@@ -20,8 +20,8 @@ import { createSmtpMailer } from "../src/server/mail/mailer";
 import { suppressedMailer } from "../src/server/suppression";
 import { createMailEventsHandler } from "../src/server/suppression/handler";
 import { createUpdateStore, sendUpdate, updatesKey } from "../src/server/updates";
-import { createMigratedDatabase } from "../tests/integration/postgres";
-import { startSmtp } from "../tests/integration/smtp";
+import { createMigratedDatabase } from "../tests/support/postgres";
+import { startSmtp } from "../tests/support/smtp";
 
 const { values } = parseArgs({ options: { people: { type: "string" } } });
 const PEOPLE = Number(values.people ?? 10_000);

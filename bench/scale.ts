@@ -21,7 +21,7 @@ import { writeSection } from "../scripts/lib/perf-doc";
 import { type RunningServer, startServer } from "../scripts/lib/server-process";
 import { newToken } from "../src/server/crypto/tokens";
 import { ordinal } from "../src/server/referrals/status-page";
-import { createTestDatabase } from "../tests/integration/postgres";
+import { createTestDatabase } from "../tests/support/postgres";
 import {
   consoleDownload,
   type DownloadReport,

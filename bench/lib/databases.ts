@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { createMigratedDatabase } from "../../tests/integration/postgres";
+import { createMigratedDatabase } from "../../tests/support/postgres";
 
 export type Query = <Row extends Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<Row[]>;
 

@@ -2,7 +2,7 @@
  * Double opt-in in a real browser: a server of its own with SMTP_URL pointing at a real SMTP server on
  * 127.0.0.1 that this test starts; the e-mail's links are opened as a person opens them.
  */
-import { type CapturedMail, startSmtp, type TestSmtp } from "../integration/smtp";
+import { type CapturedMail, startSmtp, type TestSmtp } from "../support/smtp";
 import { DESKTOP_ONLY, expect, expectNoAxeViolations, test } from "./fixtures";
 
 const ADMIN = "confirm-e2e-token-0123456789abcdef0123456789";

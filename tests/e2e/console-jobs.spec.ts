@@ -3,13 +3,13 @@
  * Netlify, whose background function runs the job) and a real SMTP server on 127.0.0.1: a wave's own page while it
  * runs (its bar, counts, a refresh every few seconds), paused (no refresh, Resume), and done; the first page's
  * list of open jobs; the webhook banner while a receiver fails. Axe on each, no sideways scrolling, 0 scripts, and
- * a screenshot of each state (in the test's output folder). Below the browser: tests/integration/console-waves.test.ts
+ * a screenshot of each state (in the test's output folder). Below the browser: tests/integration/console/console-waves.test.ts
  * and jobs-background.test.ts.
  */
 import type { Page } from "@playwright/test";
 import type { Store } from "../../src/server/app/store";
-import { startSmtp, type TestSmtp } from "../integration/smtp";
-import { startWebhookReceiver } from "../integration/webhook-receiver";
+import { startSmtp, type TestSmtp } from "../support/smtp";
+import { startWebhookReceiver } from "../support/webhook-receiver";
 import { test as base, expect, expectNoAxeViolations } from "./fixtures";
 
 const ADMIN = "ops@noosphere.test";

@@ -12,8 +12,8 @@
 import type { Page } from "@playwright/test";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import type { Store } from "../../src/server/app/store";
-import { startSmtp, type TestSmtp } from "../integration/smtp";
-import { startWebhookReceiver } from "../integration/webhook-receiver";
+import { startSmtp, type TestSmtp } from "../support/smtp";
+import { startWebhookReceiver } from "../support/webhook-receiver";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 const ADMIN = "ops@noosphere.test";

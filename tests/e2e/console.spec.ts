@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import type { Store } from "../../src/server/app/store";
-import { startSmtp } from "../integration/smtp";
+import { startSmtp } from "../support/smtp";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 const ADMIN = "ops@noosphere.test";

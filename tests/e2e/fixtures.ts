@@ -3,7 +3,7 @@ import { test as base, expect, type Page } from "@playwright/test";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { createStore, type Store } from "../../src/server/app/store";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { copyDatabase, makeEmptyDatabase } from "../integration/embedded-database";
+import { copyDatabase, makeEmptyDatabase } from "../support/embedded-database";
 
 export const PAGES = [
   "/",

@@ -4,11 +4,11 @@
  * without JavaScript), each counted once its person confirms. The tests that need e-mail start a server of their
  * own (a fresh database, so places are known) with SMTP_URL pointing at a real SMTP server on 127.0.0.1 that this
  * file starts; the e-mails' links are opened as a person opens them. Below the browser:
- * tests/integration/referrals.test.ts.
+ * tests/integration/referrals/referrals.test.ts.
  */
 import type { Browser, BrowserContext, Page, Response } from "@playwright/test";
 import type { RunningServer } from "../../scripts/lib/server-process";
-import { type CapturedMail, startSmtp, type TestSmtp } from "../integration/smtp";
+import { type CapturedMail, startSmtp, type TestSmtp } from "../support/smtp";
 import { ANY_VIEWPORT, DESKTOP_ONLY, expect, expectNoAxeViolations, test } from "./fixtures";
 
 const ADMIN = "referrals-e2e-token-0123456789abcdef0123456789";

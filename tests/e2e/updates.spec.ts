@@ -5,12 +5,12 @@
  * it, and exactly the consenting people get it once each; a person stops updates by the e-mail's link (its page
  * changes nothing until its button is pressed), and a mail provider's one-click POST stops another; bad input in
  * the console says what is wrong and sends nothing. Axe on every page of it. Below the browser:
- * tests/integration/updates.test.ts.
+ * tests/integration/updates/updates.test.ts.
  */
 import type { Browser, Page } from "@playwright/test";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import type { Store } from "../../src/server/app/store";
-import { type CapturedMail, startSmtp, type TestSmtp } from "../integration/smtp";
+import { type CapturedMail, startSmtp, type TestSmtp } from "../support/smtp";
 import { ANY_VIEWPORT, test as base, expect, expectNoAxeViolations } from "./fixtures";
 
 const ADMIN = "ops@noosphere.test";

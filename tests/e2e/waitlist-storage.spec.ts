@@ -5,7 +5,7 @@
 
 import { createStore } from "../../src/server/app/store";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { findEntry } from "../integration/find-entry";
+import { findEntry } from "../support/find-entry";
 import { DESKTOP_ONLY, expect, test } from "./fixtures";
 
 async function signUp(page: import("@playwright/test").Page, baseUrl: string, values: Record<string, string>) {

@@ -13,10 +13,10 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
 import { bundleFunctions, unpackFunction } from "../../scripts/lib/bundle-functions";
-import { type SqlProxy, startSqlProxy } from "../integration/neon-sql-proxy";
-import { startWireCounter, type WireCounter } from "../integration/pg-wire-counter";
-import { createMigratedDatabase, postgresReachable } from "../integration/postgres";
-import { startSmtp } from "../integration/smtp";
+import { type SqlProxy, startSqlProxy } from "../support/neon-sql-proxy";
+import { startWireCounter, type WireCounter } from "../support/pg-wire-counter";
+import { createMigratedDatabase, postgresReachable } from "../support/postgres";
+import { startSmtp } from "../support/smtp";
 
 type Handler = (request: Request, context: ReturnType<typeof createContext>) => Promise<Response>;
 const reachable = await postgresReachable();

@@ -4,7 +4,7 @@
  * them. Each function call is built by the emulator first (seconds), hence the few, larger cases.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSmtp, type TestSmtp } from "../integration/smtp";
+import { startSmtp, type TestSmtp } from "../support/smtp";
 import { type Emulator, ORIGIN, startEmulator } from "./netlify-dev";
 
 const TOKEN = "platform-test-export-token-0123456789abcdef";

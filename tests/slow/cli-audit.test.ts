@@ -10,7 +10,7 @@ import { expect, it } from "vitest";
 import { createStore } from "../../src/server/app/store";
 import { createAuditLog } from "../../src/server/audit";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { migratedDataDir } from "../integration/helpers";
+import { migratedDataDir } from "../support/helpers";
 
 const exec = promisify(execFile);
 const dataDir = migratedDataDir("cli-audit-");

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadFunctions } from "../../dev/local-netlify/functions";
 import { createSiteHandler } from "../../dev/local-netlify/site-server";
 import { getStore } from "../../src/server/app/instance";
-import { releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
+import { releaseEmbeddedStore, useEmbeddedStore } from "../support/helpers";
 
 let server: Server;
 let base: string;

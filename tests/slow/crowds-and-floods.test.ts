@@ -11,7 +11,7 @@ import { encodeProof } from "../../src/lib/waitlist/client";
 import { solveProof } from "../../src/lib/waitlist/proof-solver";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
-import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
+import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "../support/helpers";
 
 const ALLOWANCE = 10; // the default RATE_LIMIT_MAX
 const signUp = (email: string, ip: string, extra: Record<string, unknown> = {}) =>

@@ -5,7 +5,7 @@
 import { expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { migratedDataDir } from "../integration/helpers";
+import { migratedDataDir } from "../support/helpers";
 
 /** The kill comes once this many sign-ups have been acknowledged, while the clients keep sending. */
 const ACKNOWLEDGED_BEFORE_KILL = 500;

@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server-process";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { migratedDataDir, tempDataDir } from "../integration/helpers";
+import { migratedDataDir, tempDataDir } from "../support/helpers";
 
 const signUp = (url: string, email: string) =>
   fetch(`${url}/api/waitlist`, {

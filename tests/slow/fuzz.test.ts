@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import handler from "../../netlify/functions/waitlist";
 import { EMAIL_PATTERN, HONEYPOT_FIELD } from "../../src/lib/waitlist/rules";
 import { getStore } from "../../src/server/app/instance";
-import { fakeContext, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
+import { fakeContext, releaseEmbeddedStore, useEmbeddedStore } from "../support/helpers";
 
 /** docs/brief.md §3's limits, written out. */
 const LIMITS = { name: 100, email: 255, organization: 200, why: 1000, connect: 1000 };

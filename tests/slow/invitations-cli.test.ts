@@ -12,9 +12,9 @@ import { createStore, type Store } from "../../src/server/app/store";
 import { createAuditLog } from "../../src/server/audit";
 import { createPgDb } from "../../src/server/db/pg";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { migratedDataDir } from "../integration/helpers";
-import { createMigratedDatabase, postgresReachable } from "../integration/postgres";
-import { type HeldStep, startSmtp, type TestSmtp } from "../integration/smtp";
+import { migratedDataDir } from "../support/helpers";
+import { createMigratedDatabase, postgresReachable } from "../support/postgres";
+import { type HeldStep, startSmtp, type TestSmtp } from "../support/smtp";
 
 const exec = promisify(execFile);
 const NODE = "node_modules/.bin/node";

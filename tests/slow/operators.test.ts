@@ -10,8 +10,8 @@ import handler from "../../netlify/functions/waitlist";
 import exportHandler from "../../netlify/functions/waitlist-export";
 import { closeStore, getStore } from "../../src/server/app/instance";
 import { resetConfig } from "../../src/server/config";
-import { findEntry } from "../integration/find-entry";
-import { fakeContext, migratedDataDir, post, releaseEmbeddedStore, useEmbeddedStore } from "../integration/helpers";
+import { findEntry } from "../support/find-entry";
+import { fakeContext, migratedDataDir, post, releaseEmbeddedStore, useEmbeddedStore } from "../support/helpers";
 
 const run = promisify(execFile);
 const TOKEN = "test-admin-token-0123456789abcdef";

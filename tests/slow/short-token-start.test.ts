@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { tempDataDir } from "../integration/helpers";
+import { tempDataDir } from "../support/helpers";
 
 it("stops at once, one line per token too short", async () => {
   const dataDir = join(tempDataDir("short-token-"), "never-made");

@@ -8,7 +8,7 @@ import { startServer } from "../../scripts/lib/server-process";
 import { createStore } from "../../src/server/app/store";
 import { parseDataKey } from "../../src/server/data-key";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { migratedDataDir } from "../integration/helpers";
+import { migratedDataDir } from "../support/helpers";
 
 const KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
 const OTHER = "QEFCQ0RFRkdISUpLTE1OT1BRUlNUVVZXWFlaW1xdXl8=";

@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createStore } from "../../src/server/app/store";
 import { createAuditLog } from "../../src/server/audit";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { migratedDataDir } from "../integration/helpers";
-import { startSmtp, type TestSmtp } from "../integration/smtp";
+import { migratedDataDir } from "../support/helpers";
+import { startSmtp, type TestSmtp } from "../support/smtp";
 
 const exec = promisify(execFile);
 const NODE = "node_modules/.bin/node";

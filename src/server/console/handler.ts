@@ -188,7 +188,7 @@ const ACTIONS: Record<string, Route> = {
   [CONSOLE_PATHS.person]: { run: (visit) => personAction(personVisit(visit)) },
 };
 
-/** Every path that takes a POST: tests/integration/console-trust.test.ts walks each and reads its audit entry. */
+/** Every path that takes a POST: tests/integration/console/console-trust.test.ts walks each and reads its audit entry. */
 export const CONSOLE_ACTION_PATHS = Object.keys(ACTIONS);
 
 export function createConsoleHandler(deps: ConsoleDeps) {

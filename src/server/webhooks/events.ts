@@ -1,7 +1,7 @@
 /**
  * What a receiver is sent, as one type: the events' types and the keys of each event's `data`. The events are
  * written by the database (migration 0013's triggers), so the database decides them; this file says what it
- * decides, for the code and for the team's tools, and tests/integration/webhook-events.test.ts makes each change
+ * decides, for the code and for the team's tools, and tests/integration/webhooks/webhook-events.test.ts makes each change
  * on a real database and holds the triggers' output equal to it (a type or a key added in SQL alone fails there).
  */
 

@@ -1,0 +1,190 @@
+/**
+ * The background function (src/server/background/, netlify/functions/jobs-background.ts) through its real handler,
+ * on PGlite and a real SMTP server: it runs a job only for a request signed by the server's secret, within its
+ * minute, once; a double start is one run; and an invocation that dies half-way is finished by the every-minute
+ * scheduler's resumption, nobody mailed twice or skipped. The console's update goes the same way, to its page.
+ */
+import type { Context } from "@netlify/functions";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createContext } from "../../../dev/local-netlify/netlify-context";
+import { resumeJobs } from "../../../src/server/background";
+import type { RootKey } from "../../../src/server/crypto/secret";
+import { jobStartRequest, SIGNATURE_HEADER } from "../../../src/server/jobs";
+import { createUpdateStore } from "../../../src/server/updates";
+import {
+  ADMIN,
+  background,
+  call,
+  form,
+  h,
+  inProcessStarter,
+  ORIGIN,
+  openConsoleHarness,
+  pending,
+  signInByLink,
+} from "../../support/console-harness";
+
+openConsoleHarness();
+
+const PEOPLE = 5;
+const root = async () => (await h.store.secret()) as RootKey;
+const run = (request: Request) => background(request, createContext(request, "127.0.0.1", pending) as Context);
+const settle = async () => {
+  while (pending.size) await Promise.all(pending);
+};
+const sentTo = (from: number) => h.smtp.messages.slice(from).map((m) => m.to);
+const everyone = Array.from({ length: PEOPLE }, (_, i) => `u${i + 1}@example.com`);
+
+async function newUpdate(): Promise<number> {
+  await h.store.db.query("DELETE FROM waitlist");
+  await h.store.db.query(
+    `INSERT INTO waitlist (email, status, updates_consent, updates_consent_at)
+     SELECT 'u' || g || '@example.com', 'confirmed', true, now() FROM generate_series(1, $1::int) AS g`,
+    [PEOPLE],
+  );
+  return (await createUpdateStore(h.store.db, null).create("News", "Hello.", "CLI", null)).id;
+}
+const states = async (id: number) =>
+  (
+    await h.store.db.query<{ state: string; n: number }>(
+      "SELECT state, count(*)::int AS n FROM waitlist_update_recipient WHERE update_id = $1 GROUP BY state ORDER BY state",
+      [id],
+    )
+  ).map((r) => `${r.state}:${r.n}`);
+const nonces = async () =>
+  Number((await h.store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM waitlist_job_nonce"))[0]?.n);
+
+beforeEach(async () => {
+  await h.store.db.query("DELETE FROM waitlist_job_nonce");
+});
+
+describe("only the product can start a run", () => {
+  it("refuses an unsigned, a wrongly signed, an expired and a replayed start with 401, changing nothing", async () => {
+    const id = await newUpdate();
+    const before = h.smtp.messages.length;
+    const signed = jobStartRequest(ORIGIN, await root(), "update", id);
+    const body = await signed.clone().text();
+
+    const unsigned = new Request(signed.url, { method: "POST", body, headers: { "Content-Type": "application/json" } });
+    expect((await run(unsigned)).status).toBe(401);
+    const forged = jobStartRequest(ORIGIN, Buffer.from("not the server's secret") as RootKey, "update", id);
+    expect((await run(forged)).status).toBe(401);
+    const tampered = new Request(signed.url, {
+      method: "POST",
+      body: body.replace(`"id":${id}`, `"id":${id + 1}`),
+      headers: { [SIGNATURE_HEADER]: signed.headers.get(SIGNATURE_HEADER) ?? "" },
+    });
+    expect((await run(tampered)).status).toBe(401);
+    // Signed two minutes ago: its minute is over.
+    const expired = jobStartRequest(ORIGIN, await root(), "update", id, Date.now() - 120_000);
+    expect((await run(expired)).status).toBe(401);
+    expect((await run(new Request(signed.url))).status).toBe(401);
+    // Nothing ran, nothing was recorded.
+    expect(sentTo(before)).toEqual([]);
+    expect(await states(id)).toEqual([`queued:${PEOPLE}`]);
+    expect(await nonces()).toBe(0);
+
+    // The signed start runs the update to its end; the same request again is refused and sends nothing.
+    expect((await run(signed.clone())).status).toBe(202);
+    await settle();
+    expect(sentTo(before)).toEqual(everyone);
+    expect((await run(signed)).status).toBe(401);
+    await settle();
+    expect(sentTo(before)).toEqual(everyone);
+    expect(await nonces()).toBe(1);
+  });
+
+  it("two starts of one job at once (a double click, two tabs) are one run: everyone once", async () => {
+    const id = await newUpdate();
+    const before = h.smtp.messages.length;
+    const key = await root();
+    const answers = await Promise.all([
+      run(jobStartRequest(ORIGIN, key, "update", id)),
+      run(jobStartRequest(ORIGIN, key, "update", id)),
+    ]);
+    await settle();
+    expect(answers.map((a) => a.status)).toEqual([202, 202]);
+    expect(sentTo(before).sort()).toEqual(everyone);
+    expect(await states(id)).toEqual([`sent:${PEOPLE}`]);
+  });
+});
+
+describe("a run that dies", () => {
+  it("is finished by the scheduler's resumption: the rest sent, the one under way not twice", async () => {
+    const id = await newUpdate();
+    const before = h.smtp.messages.length;
+    const key = await root();
+    // The first invocation sends two, then hangs on the third message's DATA, as a run does whose container is lost.
+    const held = h.smtp.hold("data", "u3@example.com");
+    const first = run(jobStartRequest(ORIGIN, key, "update", id));
+    await held.reached;
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
+    // Silent past the staleness rule (five minutes, moved here rather than waited for): its lease has expired.
+    await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '301 seconds' WHERE id = $1", [
+      id,
+    ]);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(1);
+    await settle();
+    expect(await states(id)).toEqual([`sent:${PEOPLE}`]);
+    // The dead run wakes: it no longer holds the update, so its message is abandoned before its last byte.
+    held.release();
+    expect((await first).status).toBe(202);
+    expect(sentTo(before).sort()).toEqual(everyone);
+    const [row] = await h.store.db.query<{ finished: boolean; sent: number }>(
+      "SELECT finished_at IS NOT NULL AS finished, sent FROM waitlist_update WHERE id = $1",
+      [id],
+    );
+    expect(row).toEqual({ finished: true, sent: PEOPLE });
+  });
+
+  it("a run whose successor never came is started again after 30 s; a paused one is left alone", async () => {
+    const id = await newUpdate();
+    const key = await root();
+    await h.store.db.query("UPDATE waitlist_update SET owner = 'paused', heartbeat_at = now() WHERE id = $1", [id]);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
+    await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '25 seconds' WHERE id = $1", [
+      id,
+    ]);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
+    await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '31 seconds' WHERE id = $1", [
+      id,
+    ]);
+    await h.store.db.query("UPDATE waitlist_update SET paused_reason = 'complaints over 0.3 %' WHERE id = $1", [id]);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
+    await h.store.db.query("UPDATE waitlist_update SET paused_reason = NULL WHERE id = $1", [id]);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(1);
+    await settle();
+    expect(await states(id)).toEqual([`sent:${PEOPLE}`]);
+  });
+});
+
+describe("the console's update", () => {
+  it("after the confirmation, runs by itself and lands on its page: bar, counts, who and when", async () => {
+    await newUpdate();
+    const cookie = await signInByLink();
+    const before = h.smtp.messages.length;
+    const draft = { subject: "Our news", body: "Hello, everyone." };
+    const confirm = await (await form("/admin/updates", { ...draft, action: "confirm" }, { cookie })).text();
+    const ticket = /name="ticket" value="([\w-]{22})"/.exec(confirm)?.[1] ?? "";
+    const sent = await form("/admin/updates", { ...draft, action: "send", ticket }, { cookie });
+    expect(sent.status).toBe(303);
+    const location = sent.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/admin\/jobs\?kind=update&id=\d+&done=started$/);
+    const id = /id=(\d+)/.exec(location)?.[1];
+    expect(sentTo(before).sort()).toEqual(everyone);
+    const page = await (await call(location, { cookie })).text();
+    expect(page).toContain("<h1>Update: Our news</h1>");
+    expect(page).toContain(`<progress id="job-update-${id}" max="5" value="5">100%</progress>`);
+    expect(page).toContain(
+      "<div><dt>Sent</dt><dd>5</dd></div><div><dt>Failed</dt><dd>0</dd></div><div><dt>Deferred</dt><dd>0</dd></div><div><dt>Skipped</dt><dd>0</dd></div><div><dt>Left</dt><dd>0</dd></div>",
+    );
+    expect(page).toContain(`<div><dt>Started by</dt><dd>${ADMIN}</dd></div>`);
+    expect(page).toMatch(/<div><dt>Started at<\/dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/dd><\/div>/);
+    expect(page).not.toContain('http-equiv="refresh"');
+    // A second press of the same confirmation: the same words are that update, already sent; nobody mailed again.
+    const again = await form("/admin/updates", { ...draft, action: "send", ticket }, { cookie });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain("with this text was already sent");
+    expect(sentTo(before)).toHaveLength(PEOPLE);
+  });
+});

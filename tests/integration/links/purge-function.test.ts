@@ -1,0 +1,54 @@
+/**
+ * The scheduled purge (netlify/functions/purge-pending.ts) as Netlify runs it, on the process's store: off
+ * until PURGE_PENDING_AFTER_DAYS is set, then it deletes only pending sign-ups untouched for that long.
+ */
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import purge, { config as schedule } from "../../../netlify/functions/purge-pending";
+import { getStore } from "../../../src/server/app/instance";
+import { resetConfig } from "../../../src/server/config";
+import { releaseEmbeddedStore, useEmbeddedStore } from "../../support/helpers";
+
+beforeAll(async () => {
+  await useEmbeddedStore("purge-", 10);
+  const store = await getStore();
+  await store.add({ name: null, email: "old-pending@example.com", message: null }, "pending");
+  await store.add({ name: null, email: "new-pending@example.com", message: null }, "pending");
+  await store.add({ name: null, email: "old-confirmed@example.com", message: null }, "confirmed");
+  await store.db.query("UPDATE waitlist SET created_at = now() - interval '20 days' WHERE email LIKE 'old-%'");
+}, 60_000);
+afterAll(releaseEmbeddedStore);
+
+const emails = async () => (await (await getStore()).list()).map((entry) => entry.email).sort();
+
+it("is scheduled daily and does nothing while PURGE_PENDING_AFTER_DAYS is unset", async () => {
+  expect(schedule.schedule).toBe("@daily");
+  expect((await purge()).status).toBe(204);
+  expect(await emails()).toHaveLength(3);
+});
+
+it("with PURGE_PENDING_AFTER_DAYS=14, deletes the old pending sign-up and nothing else", async () => {
+  vi.stubEnv("PURGE_PENDING_AFTER_DAYS", "14");
+  resetConfig();
+  expect((await purge()).status).toBe(204);
+  expect(await emails()).toEqual(["new-pending@example.com", "old-confirmed@example.com"]);
+});
+
+it("refuses a PURGE_PENDING_AFTER_DAYS below 7 (a confirmation link's life): deletes nothing, logs an error", async () => {
+  const store = await getStore();
+  await store.add({ name: null, email: "week-old@example.com", message: null }, "pending");
+  await store.db.query(
+    "UPDATE waitlist SET created_at = now() - interval '3 days' WHERE email = 'week-old@example.com'",
+  );
+  vi.stubEnv("PURGE_PENDING_AFTER_DAYS", "2");
+  resetConfig();
+  const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    expect((await purge()).status).toBe(204);
+    expect(errors.mock.calls.map(([line]) => JSON.parse(String(line)))).toEqual([
+      expect.objectContaining({ level: "error", event: "waitlist.purge_refused", days: 2, minimum: 7 }),
+    ]);
+  } finally {
+    errors.mockRestore();
+  }
+  expect(await emails()).toContain("week-old@example.com");
+});

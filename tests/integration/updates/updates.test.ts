@@ -1,0 +1,523 @@
+/**
+ * Updates to the list below the browser: the choice on the status page, who receives an update (exactly the
+ * consenting confirmed people, once each), its headers as RFC 8058 asks, the provider's one-click POST and a
+ * forged token, a send cut half-way and continued, a refused recipient. On PGlite, PostgreSQL and Neon's HTTP
+ * protocol, with a real SMTP server. The console's flow in the browser: tests/e2e/updates.spec.ts.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Context } from "@netlify/functions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createContext } from "../../../dev/local-netlify/netlify-context";
+import type { Store } from "../../../src/server/app/store";
+import { readConfig, type ServerConfig } from "../../../src/server/config";
+import type { DatabaseKey } from "../../../src/server/crypto/keys";
+import { newToken } from "../../../src/server/crypto/tokens";
+import { createSmtpMailer } from "../../../src/server/mail/mailer";
+import { createStatusHandler } from "../../../src/server/referrals/status-handler";
+import { statusToken } from "../../../src/server/referrals/status-token";
+import { createUpdateStore, sendUpdate, updatesKey } from "../../../src/server/updates";
+import { UPDATES_WORDS_VERSION } from "../../../src/server/updates/consent";
+import { createUpdatesHandler, UNSUBSCRIBE_PAGE_WORDS } from "../../../src/server/updates/handler";
+import { backends, type OpenedStore } from "../../support/backends";
+import { startSmtp, type TestSmtp } from "../../support/smtp";
+
+const ORIGIN = "http://localhost:4321";
+/** A page's text, without its tags. */
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+const REFUSED = "refused@example.com";
+/** Stand-in for the built status page: the header's waitlist button and the slot the function fills. */
+const BARE_STATUS = `<!doctype html><header><a href="/join" data-waitlist-open class="rounded-full px-4">Join the Waitlist</a></header><main><section id="status-body" aria-label="Your status">This status link doesn't work</section></main>`;
+const BARE_STATUS_FILE = pathToFileURL(join(mkdtempSync(join(tmpdir(), "update-status-")), "status.html"));
+writeFileSync(BARE_STATUS_FILE, BARE_STATUS);
+const config = (smtpUrl: string): ServerConfig =>
+  readConfig({ SMTP_URL: smtpUrl, MAIL_FROM: "Noosphere <hello@noosphere.test>", SITE_URL: ORIGIN });
+
+describe.each(backends("updates"))("on %s", (_name, available, open) => {
+  const state = {} as { smtp: TestSmtp; store: Store; config: ServerConfig };
+  let opened: OpenedStore | undefined;
+  const pending = new Set<Promise<unknown>>();
+  beforeAll(async () => {
+    if (!available) return;
+    state.smtp = await startSmtp({ refuse: [REFUSED] });
+    opened = await open();
+    state.store = opened.store;
+    state.config = config(state.smtp.url);
+  }, 60_000);
+  afterAll(async () => {
+    await opened?.close();
+    await state.smtp?.close();
+  });
+
+  // The unsubscribe page is the built notice; a stand-in file says which page it is.
+  const unsubscribed = new URL(`file://${process.cwd()}/tests/support/fixtures/unsubscribed.html`);
+  const unsubscribe = new URL(`file://${process.cwd()}/tests/support/fixtures/unsubscribe.html`);
+  const handler = createUpdatesHandler(
+    { store: async () => state.store, config: () => state.config },
+    { unsubscribed, unsubscribe },
+  );
+  const call = async (request: Request) => {
+    const response = await handler(request, createContext(request, "198.51.100.9", pending) as Context);
+    while (pending.size) await Promise.all(pending);
+    return response;
+  };
+  // The status page an update links, on a stand-in for the built page (its slot).
+  const statusHandler = createStatusHandler(
+    { store: async () => state.store, config: () => state.config },
+    { status: BARE_STATUS_FILE },
+  );
+  const status = (request: Request) =>
+    statusHandler(request, createContext(request, "198.51.100.9", pending) as Context);
+
+  /** People as they stand: [address, status, consent (null: never asked)]. */
+  async function seed(people: Array<[string, string, boolean | null]>) {
+    await state.store.db.query("DELETE FROM waitlist");
+    await state.store.db.query("DELETE FROM waitlist_update");
+    state.smtp.messages.length = 0;
+    for (const [email, status, consent] of people) {
+      await state.store.db.query(
+        "INSERT INTO waitlist (email, name, status, updates_consent, updates_consent_at) VALUES ($1, $2, $3, $4, CASE WHEN $4::boolean IS NOT NULL THEN now() END)",
+        [email, email.split("@")[0], status, consent],
+      );
+    }
+  }
+  const updates = () => createUpdateStore(state.store.db, state.store.dataKeys);
+  async function send(id: number, slice?: { ms: number; people: number }) {
+    const mailer = createSmtpMailer(state.config.mail as NonNullable<ServerConfig["mail"]>);
+    try {
+      return await sendUpdate(id, {
+        updates: updates(),
+        mailer,
+        root: await updatesKey(state.store),
+        site: ORIGIN,
+        owner: `test-${id}-${Math.random()}`,
+        ratePerSecond: 0,
+        ...(slice ? { slice } : {}),
+      });
+    } finally {
+      mailer.close();
+    }
+  }
+  const received = () => state.smtp.messages.map((m) => m.to).sort();
+  const DRAFT = {
+    subject: "What we built in March",
+    body: "Hello!\n\nThe graph view is in: https://noosphere.test/graph.\nMore soon.",
+  };
+
+  describe.skipIf(!available)("who gets an update", () => {
+    it("exactly the confirmed people who said yes, once each", async () => {
+      await seed([
+        ["yes-1@example.com", "confirmed", true],
+        ["yes-2@example.com", "confirmed", true],
+        ["never-asked@example.com", "confirmed", null],
+        ["said-no@example.com", "confirmed", false],
+        ["pending-yes@example.com", "pending", true],
+        ["invited-yes@example.com", "invited", true],
+      ]);
+      expect(await updates().audience()).toBe(2);
+      const { id, recipients } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      expect(recipients).toBe(2);
+      // One leaves after the update was recorded, before their turn: not mailed.
+      await state.store.db.query(
+        "INSERT INTO waitlist (email, status, updates_consent) VALUES ('late@example.com', 'confirmed', true)",
+      );
+      await state.store.db.query("DELETE FROM waitlist WHERE email = 'yes-2@example.com'");
+      expect(await send(id)).toEqual({ sent: 1, failed: 0, skipped: 0, deferred: 0, stopped: null, remaining: 0 });
+      expect(received()).toEqual(["yes-1@example.com"]);
+      // Sending it again sends nothing.
+      expect(await send(id)).toEqual({ sent: 0, failed: 0, skipped: 0, deferred: 0, stopped: null, remaining: 0 });
+      expect(received()).toEqual(["yes-1@example.com"]);
+    });
+
+    it("carries RFC 8058's headers, a visible link to stop, a Message-ID on the site's domain, and no tracking", async () => {
+      await seed([["ada@example.com", "confirmed", true]]);
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      await send(id);
+      const [mail] = state.smtp.messages;
+      if (!mail) throw new Error("no mail");
+      const unsubscribe = mail.links.find((l) => l.startsWith(`${ORIGIN}/waitlist/unsubscribe?token=`)) ?? "";
+      expect(unsubscribe).toMatch(/^http:\/\/localhost:4321\/waitlist\/unsubscribe\?token=[A-Za-z0-9_-]{43}$/);
+      expect(mail.rawHeaders.get("list-unsubscribe")).toBe(`List-Unsubscribe: <${unsubscribe}>`);
+      expect(mail.rawHeaders.get("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+      expect(mail.rawHeaders.get("message-id")).toMatch(/^Message-ID: <[A-Za-z0-9_-]{24}@localhost>$/);
+      expect(mail.subject).toBe("What we built in March");
+      // And a link to the reader's own status page (referrals/status-token.ts: derived, never stored).
+      const status = mail.links.find((l) => l.startsWith(`${ORIGIN}/waitlist/status?token=`)) ?? "";
+      expect(status).toMatch(/^http:\/\/localhost:4321\/waitlist\/status\?token=[A-Za-z0-9_-]{43}$/);
+      expect(mail.text).toBe(
+        `Hello!\n\nThe graph view is in: https://noosphere.test/graph.\nMore soon.\n\n--\nYou are receiving this because you asked for updates when you joined the Noosphere waitlist.\nYour place in line: ${status}\nStop these updates: ${unsubscribe}\n\n— Noosphere\nhttp://localhost:4321\n`,
+      );
+      // The HTML (the site's templates, src/server/mail/layout.ts) with the same links, each in its own <a>.
+      const anchor = (href: string, label: string) =>
+        new RegExp(`<a class="nx-[a-z]+" href="${href.replace(/[.?]/g, "\\$&")}" style="[^"]*"[^>]*>${label}</a>`);
+      expect(mail.html).toMatch(anchor("https://noosphere.test/graph", "https://noosphere.test/graph"));
+      expect(mail.html).toContain("https://noosphere.test/graph</a>.<br>More soon.");
+      expect(mail.html).toMatch(anchor(unsubscribe, "Stop these updates"));
+      expect(mail.html).toMatch(anchor(status, "Your place in line"));
+      expect(mail.html).not.toMatch(/<img|<script|url\(/i);
+    });
+  });
+
+  describe.skipIf(!available)("the status link an update carries", () => {
+    it("opens its reader's own page, whose choice and leave work; altered, forged or another's, it is the 404", async () => {
+      await seed([
+        ["ada@example.com", "confirmed", true],
+        ["bob@example.com", "confirmed", true],
+        ["pending@example.com", "pending", null],
+      ]);
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      await send(id);
+      const linkOf = (to: string) =>
+        state.smtp.messages.find((m) => m.to === to)?.links.find((l) => l.includes("/waitlist/status?")) ?? "";
+      const [ada, bob] = [linkOf("ada@example.com"), linkOf("bob@example.com")];
+      const people = await state.store.db.query<{ id: number; email: string; referral_code: string }>(
+        "SELECT id, email, referral_code FROM waitlist ORDER BY email",
+      );
+      const [adaRow, bobRow, pendingRow] = people;
+      if (!adaRow || !bobRow || !pendingRow) throw new Error("not seeded");
+      // Never stored: an update adds no token row.
+      expect(await state.store.db.query("SELECT 1 FROM waitlist_token")).toEqual([]);
+
+      // Each opens its own person's page (their share code on it), the same link in every update.
+      const opened = await status(new Request(ada));
+      expect(opened.status).toBe(200);
+      const html = await opened.text();
+      expect(html).toContain(`?via=${adaRow.referral_code}`);
+      expect(textOf(html)).toContain("You are 1st in line among the 2 confirmed people waiting");
+      expect(await (await status(new Request(bob))).text()).toContain(`?via=${bobRow.referral_code}`);
+      expect(await (await status(new Request(bob))).text()).not.toContain(`?via=${adaRow.referral_code}`);
+      const key = await updatesKey(state.store);
+      expect(ada).toBe(`${ORIGIN}/waitlist/status?token=${statusToken(key, Number(adaRow.id))}`);
+
+      // Anything else is the built page with a 404, naming nobody.
+      const tokenOf = (link: string) => new URL(link).searchParams.get("token") ?? "";
+      const swap = (token: string, at: number) =>
+        `${token.slice(0, at)}${token[at] === "A" ? "B" : "A"}${token.slice(at + 1)}`;
+      const adaToken = tokenOf(ada);
+      const wrong = [
+        // One character of the MAC changed; one of the id (another person's id, her MAC).
+        swap(adaToken, 30),
+        swap(adaToken, 10),
+        // Her id with Bob's MAC.
+        `${adaToken.slice(0, 11)}${tokenOf(bob).slice(11)}`,
+        // Made under another key (a forger's, or another site's).
+        statusToken(randomBytes(32) as unknown as DatabaseKey, Number(adaRow.id)),
+        // A pending address has no status page, even by a real MAC.
+        statusToken(key, Number(pendingRow.id)),
+      ];
+      for (const token of wrong) {
+        const answer = await status(new Request(`${ORIGIN}/waitlist/status?token=${token}`));
+        expect(answer.status, token).toBe(404);
+        expect(await answer.text()).toBe(BARE_STATUS);
+      }
+
+      // The page's updates choice, by this link.
+      const form = (handler: typeof status, href: string, body: string) =>
+        handler(
+          new Request(href, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+            body,
+          }),
+        );
+      const choice = await form(call, `${ORIGIN}/waitlist/updates?token=${adaToken}`, "updates=no");
+      expect(choice.headers.get("location")).toBe(`/waitlist/status?token=${adaToken}#updates`);
+      const forgedChoice = await form(call, `${ORIGIN}/waitlist/updates?token=${wrong[3]}`, "updates=no");
+      expect(forgedChoice.headers.get("location")).toBe("/waitlist/link-invalid");
+      const consent = await state.store.db.query<{ email: string; updates_consent: boolean }>(
+        "SELECT email, updates_consent FROM waitlist WHERE status = 'confirmed' ORDER BY email",
+      );
+      expect(consent).toEqual([
+        { email: "ada@example.com", updates_consent: false },
+        { email: "bob@example.com", updates_consent: true },
+      ]);
+
+      // Leaving by it: a forged one leaves nobody; hers, only her. Then her link is the 404.
+      expect((await form(status, `${ORIGIN}/waitlist/status?token=${wrong[3]}`, "action=leave")).status).toBe(404);
+      const left = await form(status, ada, "action=leave");
+      expect(left.headers.get("location")).toBe("/waitlist/removed");
+      const emails = await state.store.db.query<{ email: string }>("SELECT email FROM waitlist ORDER BY email");
+      expect(emails.map((r) => r.email)).toEqual(["bob@example.com", "pending@example.com"]);
+      expect((await status(new Request(ada))).status).toBe(404);
+    });
+  });
+
+  describe.skipIf(!available)("stopping them", () => {
+    it("the provider's one-click POST stops exactly that person; a forged token answers the same and stops nobody", async () => {
+      await seed([
+        ["ada@example.com", "confirmed", true],
+        ["bob@example.com", "confirmed", true],
+      ]);
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      await send(id);
+      const mail = state.smtp.messages.find((m) => m.to === "ada@example.com");
+      const link = /<(.+)>/.exec(mail?.rawHeaders.get("list-unsubscribe") ?? "")?.[1] ?? "";
+      const post = (href: string) =>
+        call(
+          new Request(href, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            body: "List-Unsubscribe=One-Click",
+          }),
+        );
+      const forged = await post(`${ORIGIN}/waitlist/unsubscribe?token=${newToken().token}`);
+      const real = await post(link);
+      for (const answer of [forged, real]) {
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get("set-cookie")).toBeNull();
+      }
+      expect(await forged.text()).toBe(await (await post(link)).text());
+      const rows = await state.store.db.query<{
+        email: string;
+        updates_consent: boolean;
+        updates_consent_words: string;
+      }>("SELECT email, updates_consent, updates_consent_words FROM waitlist ORDER BY email");
+      expect(rows).toEqual([
+        { email: "ada@example.com", updates_consent: false, updates_consent_words: "one-click" },
+        { email: "bob@example.com", updates_consent: true, updates_consent_words: null },
+      ]);
+      expect((await updates().list(1))[0]).toMatchObject({ sent: 2, unsubscribed: 1 });
+      // A GET (a link scanner) changes nothing: it is the page, which now says she has stopped.
+      const shown = await call(new Request(link));
+      expect(shown.status).toBe(200);
+      expect(textOf(await shown.text())).toContain("You have stopped these updates");
+      expect((await updates().list(1))[0]).toMatchObject({ sent: 2, unsubscribed: 1 });
+    });
+
+    it("the page a real link opens knows where its person stands; again is recorded as consent; leaving asks once", async () => {
+      await seed([
+        ["ada@example.com", "confirmed", true],
+        ["bob@example.com", "confirmed", true],
+      ]);
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      await send(id);
+      const linkOf = (to: string) =>
+        state.smtp.messages.find((m) => m.to === to)?.links.find((l) => l.includes("/waitlist/unsubscribe?")) ?? "";
+      const [ada, bob] = [linkOf("ada@example.com"), linkOf("bob@example.com")];
+      const self = ada.slice(ORIGIN.length).replaceAll("&", "&amp;");
+      const page = async (href: string) => textOf(await (await call(new Request(href))).text());
+      const form = (href: string, body: string, origin = ORIGIN) =>
+        call(
+          new Request(href, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
+            body,
+          }),
+        );
+      const consent = async () =>
+        state.store.db.query<{ email: string; updates_consent: boolean; updates_consent_words: string | null }>(
+          "SELECT email, updates_consent, updates_consent_words FROM waitlist ORDER BY email",
+        );
+
+      // Still receiving: the button that stops, and leaving with this same link.
+      const first = await (await call(new Request(ada))).text();
+      expect(textOf(first)).toContain("Stop these updates One click and we stop sending you updates.");
+      expect(first).toContain(`<form method="post" action="${self}"`);
+      expect(first).toContain(`href="${self}&amp;leave">leave the waitlist altogether</a>`);
+      // A token that is not the server's: the page as built, naming nobody's state.
+      expect(await (await call(new Request(`${ORIGIN}/waitlist/unsubscribe?token=${newToken().token}`))).text()).toBe(
+        readFileSync(unsubscribe, "utf8"),
+      );
+
+      // The page's button stops, and leads back to the page, which says so and offers them again.
+      const stopped = await form(ada, "");
+      expect(stopped.status).toBe(303);
+      expect(stopped.headers.get("location")).toBe(ada.slice(ORIGIN.length));
+      expect(await page(ada)).toContain(
+        "You have stopped these updates We no longer send you updates. You stay on the waitlist",
+      );
+      expect(await page(ada)).toContain("Send me updates again");
+      expect((await consent())[0]).toMatchObject({
+        updates_consent: false,
+        updates_consent_words: UNSUBSCRIBE_PAGE_WORDS,
+      });
+
+      // From another site: refused, nothing changes.
+      expect((await form(ada, "updates=yes", "https://evil.example")).status).toBe(403);
+      expect((await consent())[0]?.updates_consent).toBe(false);
+      // Again, by the same token: recorded as consent, with the words the page showed.
+      const again = await form(ada, "updates=yes");
+      expect(again.headers.get("location")).toBe("/waitlist/resubscribed");
+      expect((await consent())[0]).toMatchObject({
+        updates_consent: true,
+        updates_consent_words: UPDATES_WORDS_VERSION,
+      });
+      expect(await page(ada)).toContain("Stop these updates One click");
+
+      // Leaving: the question deletes nothing; its button does, for this person only.
+      expect(await page(`${ada}&leave`)).toContain("Leave the Noosphere waitlist? This deletes your address");
+      expect((await consent()).map((r) => r.email)).toEqual(["ada@example.com", "bob@example.com"]);
+      const left = await form(`${ada}&leave`, "action=leave");
+      expect(left.headers.get("location")).toBe("/waitlist/removed");
+      expect((await consent()).map((r) => r.email)).toEqual(["bob@example.com"]);
+      // Her link now opens the page as built; a forged token leaves nobody.
+      expect(
+        (await form(`${ORIGIN}/waitlist/unsubscribe?token=${newToken().token}`, "action=leave")).headers.get(
+          "location",
+        ),
+      ).toBe("/waitlist/link-invalid");
+      expect((await consent()).map((r) => r.email)).toEqual(["bob@example.com"]);
+      expect(bob).not.toBe(ada);
+    });
+  });
+
+  describe.skipIf(!available)("a send cut off, and a refusal", () => {
+    it("a send cut after two goes on where it stopped: nobody twice, nobody skipped", async () => {
+      await seed(
+        ["a", "b", "c", "d", "e"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]),
+      );
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      expect(await send(id, { ms: 60_000, people: 2 })).toMatchObject({ sent: 2, remaining: 3 });
+      expect((await updates().list(1))[0]).toMatchObject({ finished: false, remaining: 3, owner: "paused" });
+      expect(await send(id, { ms: 60_000, people: 2 })).toMatchObject({ sent: 2, remaining: 1 });
+      expect(await send(id)).toMatchObject({ sent: 1, remaining: 0 });
+      expect(received()).toEqual(["a@example.com", "b@example.com", "c@example.com", "d@example.com", "e@example.com"]);
+    });
+
+    it("“not now” (451) for one address holds up nobody else: tried by the next run, failed at the third", async () => {
+      // b's server always says "not now"; d's says it once.
+      const asked = new Map<string, number>();
+      const throttled = await startSmtp({
+        defer: (address) => {
+          asked.set(address, (asked.get(address) ?? 0) + 1);
+          return address === "b@example.com" || (address === "d@example.com" && asked.get(address) === 1);
+        },
+      });
+      const before = state.config;
+      try {
+        state.config = config(throttled.url);
+        await seed(
+          ["a", "b", "c", "d"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]),
+        );
+        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+        const run = { skipped: 0, stopped: null };
+        expect(await send(id)).toEqual({ ...run, sent: 2, failed: 0, deferred: 2, remaining: 2 });
+        expect(throttled.messages.map((m) => m.to)).toEqual(["a@example.com", "c@example.com"]);
+        expect(await send(id)).toEqual({ ...run, sent: 1, failed: 0, deferred: 1, remaining: 1 });
+        expect(await send(id)).toEqual({ ...run, sent: 0, failed: 1, deferred: 0, remaining: 0 });
+        expect(throttled.messages.map((m) => m.to)).toEqual(["a@example.com", "c@example.com", "d@example.com"]);
+        expect(asked.get("b@example.com")).toBe(3);
+        const [row] = await state.store.db.query<{ state: string; error: string }>(
+          "SELECT r.state, r.error FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id WHERE w.email = $1",
+          ["b@example.com"],
+        );
+        expect(row).toEqual({ state: "failed", error: "Error EENVELOPE 451, 3 tries" });
+        expect((await updates().list(1))[0]).toMatchObject({ sent: 3, failed: 1, finished: true });
+      } finally {
+        state.config = before;
+        await throttled.close();
+      }
+    });
+
+    it("a server that takes nothing now (421) stops the run with everyone left queued, for the next", async () => {
+      const closing = { on: true };
+      const throttled = await startSmtp({ defer: (address) => closing.on && address === "b@example.com" && 421 });
+      const before = state.config;
+      try {
+        state.config = config(throttled.url);
+        await seed(["a", "b", "c"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]));
+        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+        expect(await send(id)).toMatchObject({ sent: 1, deferred: 0, stopped: "Error ECONNECTION 421", remaining: 2 });
+        closing.on = false;
+        expect(await send(id)).toMatchObject({ sent: 2, failed: 0, stopped: null, remaining: 0 });
+        expect(throttled.messages.map((m) => m.to)).toEqual(["a@example.com", "b@example.com", "c@example.com"]);
+      } finally {
+        state.config = before;
+        await throttled.close();
+      }
+    });
+
+    it("a refusal of the account (554 at MAIL FROM) fails nobody: the run stops with everyone queued", async () => {
+      const refusing = { on: true };
+      const server = await startSmtp({ sender: () => (refusing.on ? 554 : undefined) });
+      const before = state.config;
+      try {
+        state.config = config(server.url);
+        await seed(["a", "b", "c"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]));
+        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+        expect(await send(id)).toEqual({
+          sent: 0,
+          failed: 0,
+          skipped: 0,
+          deferred: 0,
+          stopped: "Error EENVELOPE 554",
+          remaining: 3,
+        });
+        refusing.on = false;
+        expect(await send(id)).toMatchObject({ sent: 3, failed: 0, stopped: null, remaining: 0 });
+        expect(server.messages.map((m) => m.to)).toEqual(["a@example.com", "b@example.com", "c@example.com"]);
+      } finally {
+        state.config = before;
+        await server.close();
+      }
+    });
+
+    it("“not now” for ten addresses in a row is a throttle: the run stops, nobody failed", async () => {
+      const server = await startSmtp({ defer: () => true });
+      const before = state.config;
+      try {
+        state.config = config(server.url);
+        const people = Array.from({ length: 12 }, (_, i) => `p${String(i).padStart(2, "0")}@example.com`);
+        await seed(people.map((email) => [email, "confirmed", true] as [string, string, boolean]));
+        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+        expect(await send(id)).toMatchObject({
+          sent: 0,
+          failed: 0,
+          deferred: 10,
+          stopped: "Error EENVELOPE 451: 10 addresses in a row not taken now",
+          remaining: 12,
+        });
+      } finally {
+        state.config = before;
+        await server.close();
+      }
+    });
+
+    it("a run whose update another run took over stops at once, sending nobody twice", async () => {
+      // While b's RCPT TO is answered (550), another run takes the update: this run's records no longer hold.
+      const server = await startSmtp({
+        refuse: ["b@example.com"],
+        onRecipient: async (address) => {
+          if (address === "b@example.com") {
+            await state.store.db.query("UPDATE waitlist_update SET owner = 'cli:other', heartbeat_at = now()");
+          }
+        },
+      });
+      const before = state.config;
+      try {
+        state.config = config(server.url);
+        await seed(["a", "b", "c"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]));
+        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+        expect(await send(id)).toMatchObject({ sent: 1, failed: 0, remaining: 2 });
+        expect(server.messages.map((m) => m.to)).toEqual(["a@example.com"]);
+      } finally {
+        state.config = before;
+        await server.close();
+      }
+    });
+
+    it("a refused recipient is recorded and the others still get it", async () => {
+      await seed([
+        ["a@example.com", "confirmed", true],
+        [REFUSED, "confirmed", true],
+        ["z@example.com", "confirmed", true],
+      ]);
+      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
+      expect(await send(id)).toEqual({ sent: 2, failed: 1, skipped: 0, deferred: 0, stopped: null, remaining: 0 });
+      expect(received()).toEqual(["a@example.com", "z@example.com"]);
+      const [row] = await state.store.db.query<{ state: string; error: string }>(
+        "SELECT r.state, r.error FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id WHERE w.email = $1",
+        [REFUSED],
+      );
+      expect(row?.state).toBe("failed");
+      expect(row?.error).toMatch(/550/);
+    });
+  });
+});
