@@ -40,9 +40,12 @@ function compose(subject: string, parts: Part[], site: string): MailMessage {
 }
 
 /** Sent to a new (pending) address: confirm it, or take it off the list. */
-export function confirmationEmail(links: { confirm: string; remove: string; site: string }): MailMessage {
+/** What a reminder's subject (and its HTML's title) begins with: the same e-mail, sent once more (reminders/). */
+export const REMINDER_PREFIX = "Reminder: ";
+
+export function confirmationEmail(links: { confirm: string; remove: string; site: string }, prefix = ""): MailMessage {
   return compose(
-    `Confirm your place on the ${SITE.name} waitlist`,
+    `${prefix}Confirm your place on the ${SITE.name} waitlist`,
     [
       { text: "Hello," },
       {
@@ -82,20 +85,23 @@ export function removalEmail(links: { remove: string; site: string }): MailMessa
  * Sent to a person let in by a wave: their invite link, and the usual way off the list. Only someone who confirmed
  * their address by its link is told so: a person stored while e-mail was off never did (`confirmedByLink` false).
  */
-export function invitationEmail(links: {
-  access: string;
-  remove: string;
-  /** Their status page, which now shows them invited. */
-  status?: string;
-  site: string;
-  ttlDays: number;
-  confirmedByLink: boolean;
-}): MailMessage {
+export function invitationEmail(
+  links: {
+    access: string;
+    remove: string;
+    /** Their status page, which now shows them invited. */
+    status?: string;
+    site: string;
+    ttlDays: number;
+    confirmedByLink: boolean;
+  },
+  prefix = "",
+): MailMessage {
   const why = links.confirmedByLink
     ? `You are receiving this because you joined the ${SITE.name} waitlist and confirmed your address.`
     : `You are receiving this because this address joined the ${SITE.name} waitlist.`;
   return compose(
-    `${SITE.name}: your early access is ready`,
+    `${prefix}${SITE.name}: your early access is ready`,
     [
       { text: "Hello," },
       {

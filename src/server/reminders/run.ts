@@ -15,7 +15,7 @@ import { personOf } from "../data-key";
 import { earlyAccessBase, inviteLink, newInviteCode, statusLink } from "../invitations";
 import { Suppressed } from "../mail/guard";
 import type { Mailer } from "../mail/mailer";
-import { confirmationEmail, invitationEmail } from "../mail/messages";
+import { confirmationEmail, invitationEmail, REMINDER_PREFIX } from "../mail/messages";
 import { isRefusal } from "../mail/outcome";
 import { issueAndSend } from "../mail/send";
 import type { Store } from "../store/types";
@@ -66,16 +66,12 @@ export async function remindersDue(store: Store, config: ReminderConfig): Promis
 }
 
 /** The reminder: the confirmation e-mail with a fresh link, its subject saying it is a reminder. */
-export const reminderEmail = (links: { confirm: string; remove: string; site: string }) => {
-  const words = confirmationEmail(links);
-  return { ...words, subject: `Reminder: ${words.subject}` };
-};
+export const reminderEmail = (links: { confirm: string; remove: string; site: string }) =>
+  confirmationEmail(links, REMINDER_PREFIX);
 
 /** The invitation again, its subject saying it is a reminder; `days`: how many its code has left. */
-export const inviteReminderEmail = (links: Parameters<typeof invitationEmail>[0]) => {
-  const words = invitationEmail(links);
-  return { ...words, subject: `Reminder: ${words.subject}` };
-};
+export const inviteReminderEmail = (links: Parameters<typeof invitationEmail>[0]) =>
+  invitationEmail(links, REMINDER_PREFIX);
 
 const DAY_MS = 86_400_000;
 const out = (run: ReminderRun) => run.deadline !== undefined && Date.now() >= run.deadline;

@@ -71,6 +71,7 @@ describe.each(backends("invite_reminders"))("reminders of an invitation, on %s",
       ).toEqual(["due2@example.com", "due@example.com"]);
       const reminder = reminders().find((m) => m.to === "due@example.com");
       expect(reminder?.subject).toBe("Reminder: Noosphere: your early access is ready");
+      expect(reminder?.html).toContain("<title>Reminder: Noosphere: your early access is ready</title>");
       expect(reminder?.text).toContain("(it works once, for 2 days)");
       const fresh = codeIn(reminder?.links ?? []) ?? "";
       expect(fresh).toMatch(/^[A-Za-z0-9_-]{27}$/);
