@@ -87,3 +87,21 @@ WITH invite AS (
     SELECT (SELECT name FROM joined) AS name, (SELECT email FROM joined) AS email, (SELECT message FROM joined) AS message, (SELECT organization FROM joined) AS organization, (SELECT why FROM joined) AS why, (SELECT connect FROM joined) AS connect,
       (SELECT key_id FROM joined) AS key_id, (SELECT sealed FROM joined) AS sealed, (SELECT count(*)::int FROM joined) AS joined,
       (SELECT status FROM invite) AS status, (SELECT expired FROM invite) AS expired;
+
+-- SQL.redeemById
+WITH invite AS (
+      SELECT status, invite_expires_at <= now() AS expired FROM waitlist
+      WHERE id = $1::bigint
+    ), joined AS (
+      UPDATE waitlist SET status = 'joined', joined_at = now(), invited_at = coalesce(invited_at, now()),
+        invite_wave_id = NULL, invite_attempted_at = NULL
+      WHERE (id = $1::bigint) AND invite_expires_at > now()
+        AND (status = 'invited' OR (status = 'confirmed' AND invite_attempted_at IS NOT NULL))
+      RETURNING name, email, message, organization, why, connect, key_id, sealed
+    )
+    SELECT (SELECT name FROM joined) AS name, (SELECT email FROM joined) AS email, (SELECT message FROM joined) AS message, (SELECT organization FROM joined) AS organization, (SELECT why FROM joined) AS why, (SELECT connect FROM joined) AS connect,
+      (SELECT key_id FROM joined) AS key_id, (SELECT sealed FROM joined) AS sealed, (SELECT count(*)::int FROM joined) AS joined,
+      (SELECT status FROM invite) AS status, (SELECT expired FROM invite) AS expired;
+
+-- SQL.accessOf
+SELECT status, invite_expires_at FROM waitlist WHERE id = $1::bigint;

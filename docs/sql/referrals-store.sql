@@ -5,12 +5,13 @@
 SELECT id, name, email, message, organization, why, connect, key_id, sealed FROM waitlist WHERE referral_code = $1;
 
 -- REFERRAL_SQL.status
-SELECT w.id, w.status, w.invited_at, w.joined_at, w.referral_code, w.referrals, w.updates_consent
+SELECT w.id, w.status, w.invited_at, w.joined_at, w.invite_expires_at, w.referral_code, w.referrals,
+      w.updates_consent
     FROM waitlist_token t JOIN waitlist w ON w.id = t.waitlist_id
     WHERE t.token_hash = $1 AND t.purpose = 'status' AND t.expires_at > now();
 
 -- REFERRAL_SQL.statusById
-SELECT id, status, invited_at, joined_at, referral_code, referrals, updates_consent
+SELECT id, status, invited_at, joined_at, invite_expires_at, referral_code, referrals, updates_consent
     FROM waitlist WHERE id = $1 AND status <> 'pending';
 
 -- REFERRAL_SQL.issue

@@ -48,3 +48,9 @@ export const countedMailboxKey = (root: RootKey, email: string): string => mailb
  * secrets the site hands out that tokens.ts does not make.
  */
 export const updatesKey = (store: Pick<Store, "secret">): Promise<DatabaseKey> => databaseKey(store);
+
+/**
+ * The key of the invite code an invited person's status page links (invitations/access-code.ts): the database's
+ * secret, so the page one function renders and the redemption another answers agree, in every process.
+ */
+export const accessCodeKey = (store: Pick<Store, "secret">): Promise<DatabaseKey> => databaseKey(store);

@@ -4,6 +4,7 @@
  */
 
 export type { WaveSlice } from "../run/slice";
+export { accessCode } from "./access-code";
 export { inviteCsvRow } from "./delivery";
 export { newInviteCode } from "./invite-store";
 export {

@@ -9,7 +9,7 @@ import { newToken } from "../crypto/tokens";
 import { type DataKeys, PERSON_COLUMNS, PERSONAL_FIELDS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import { createLine } from "../store/line";
-import type { InviteStore } from "../store/types";
+import type { InviteStore, RedeemOutcome } from "../store/types";
 
 /** 20 random bytes (160 bits) as base64url: 27 characters, the only shape a code ever has. */
 const CODE_BYTES = 20;
@@ -23,6 +23,24 @@ export function newInviteCode(): { code: string; hash: string } {
 
 /** Confirmed, and in no wave yet: who the next wave may take. */
 const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL";
+
+/**
+ * A redemption of the invite `predicate` finds (by a code's hash, or by id): once, before it expires, the person
+ * joins; otherwise what the code was (used, expired, unknown).
+ */
+const redeemWhere = (predicate: string) => `WITH invite AS (
+      SELECT status, invite_expires_at <= now() AS expired FROM waitlist
+      WHERE ${predicate}
+    ), joined AS (
+      UPDATE waitlist SET status = 'joined', joined_at = now(), invited_at = coalesce(invited_at, now()),
+        invite_wave_id = NULL, invite_attempted_at = NULL
+      WHERE (${predicate}) AND invite_expires_at > now()
+        AND (status = 'invited' OR (status = 'confirmed' AND invite_attempted_at IS NOT NULL))
+      RETURNING ${PERSON_COLUMNS}
+    )
+    SELECT ${PERSONAL_FIELDS.map((field) => `(SELECT ${field} FROM joined) AS ${field}`).join(", ")},
+      (SELECT key_id FROM joined) AS key_id, (SELECT sealed FROM joined) AS sealed, (SELECT count(*)::int FROM joined) AS joined,
+      (SELECT status FROM invite) AS status, (SELECT expired FROM invite) AS expired`;
 
 export const SQL = {
   /** People `$1` (the next in line, store/line.ts): how many, their first and last sign-up days; everyone available. */
@@ -108,19 +126,11 @@ export const SQL = {
    * SMTP server from a wave that has not yet heard back works too (the e-mail may be in their inbox), and so does
    * a reminder's code beside the first e-mail's (reminders/): either, once.
    */
-  redeem: `WITH invite AS (
-      SELECT status, invite_expires_at <= now() AS expired FROM waitlist
-      WHERE invite_code_hash = $1 OR invite_reminder_code_hash = $1
-    ), joined AS (
-      UPDATE waitlist SET status = 'joined', joined_at = now(), invited_at = coalesce(invited_at, now()),
-        invite_wave_id = NULL, invite_attempted_at = NULL
-      WHERE (invite_code_hash = $1 OR invite_reminder_code_hash = $1) AND invite_expires_at > now()
-        AND (status = 'invited' OR (status = 'confirmed' AND invite_attempted_at IS NOT NULL))
-      RETURNING ${PERSON_COLUMNS}
-    )
-    SELECT ${PERSONAL_FIELDS.map((field) => `(SELECT ${field} FROM joined) AS ${field}`).join(", ")},
-      (SELECT key_id FROM joined) AS key_id, (SELECT sealed FROM joined) AS sealed, (SELECT count(*)::int FROM joined) AS joined,
-      (SELECT status FROM invite) AS status, (SELECT expired FROM invite) AS expired`,
+  redeem: redeemWhere("invite_code_hash = $1 OR invite_reminder_code_hash = $1"),
+  /** Person `$1` redeems by the code their status page derives (access-code.ts), its MAC checked first. */
+  redeemById: redeemWhere("id = $1::bigint"),
+  /** What a derived code is checked against: person `$1`'s invitation's end, while they are invited. */
+  accessOf: "SELECT status, invite_expires_at FROM waitlist WHERE id = $1::bigint",
 } as const;
 
 export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): InviteStore {
@@ -197,19 +207,32 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
       await db.query(SQL.finish, [wave]);
     },
     async redeem(codeHash) {
-      const [row] = await db.query<StoredPerson & { joined: number; status: string | null; expired: boolean | null }>(
-        SQL.redeem,
-        [codeHash],
-      );
-      if (row && Number(row.joined) === 1) {
-        const { email, name } = personOf(dataKeys, row);
-        return { outcome: "joined", email, name };
-      }
-      if (!row || row.status === null) return { outcome: "unknown" };
-      if (row.status === "joined") return { outcome: "used" };
-      if (row.expired) return { outcome: "expired" };
-      // Invited and unexpired, yet not joined by this statement: a redemption at the same moment took it.
-      return row.status === "invited" ? { outcome: "used" } : { outcome: "unknown" };
+      return redemption(SQL.redeem, codeHash);
+    },
+    async redeemAccess(person, isTheirs) {
+      const [invite] = await db.query<{ status: string; invite_expires_at: unknown }>(SQL.accessOf, [person]);
+      const expires = invite?.invite_expires_at;
+      if (!invite || expires === null || expires === undefined) return { outcome: "unknown" };
+      // The code must be this invitation's: a MAC over the person and when it expires (access-code.ts).
+      if (!isTheirs(new Date(expires instanceof Date ? expires : String(expires)))) return { outcome: "unknown" };
+      return redemption(SQL.redeemById, person);
     },
   };
+
+  /** A redemption's statement run, and what it did. */
+  async function redemption(sql: string, key: string | number): Promise<RedeemOutcome> {
+    const [row] = await db.query<StoredPerson & { joined: number; status: string | null; expired: boolean | null }>(
+      sql,
+      [key],
+    );
+    if (row && Number(row.joined) === 1) {
+      const { email, name } = personOf(dataKeys, row);
+      return { outcome: "joined", email, name };
+    }
+    if (!row || row.status === null) return { outcome: "unknown" };
+    if (row.status === "joined") return { outcome: "used" };
+    if (row.expired) return { outcome: "expired" };
+    // Invited and unexpired, yet not joined by this statement: a redemption at the same moment took it.
+    return row.status === "invited" ? { outcome: "used" } : { outcome: "unknown" };
+  }
 }

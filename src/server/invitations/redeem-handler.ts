@@ -10,6 +10,7 @@
 import type { Context } from "@netlify/functions";
 import { audit } from "../audit";
 import type { ServerConfig } from "../config";
+import { accessCodeKey } from "../crypto/keys";
 import { hashToken } from "../crypto/tokens";
 import { guardBearer, refusedToken } from "../http/bearer";
 import { BODY_LIMITS } from "../http/limits";
@@ -18,6 +19,7 @@ import { json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import type { Store } from "../store/types";
+import { accessCodePerson, isAccessCode } from "./access-code";
 import { INVITE_CODE_PATTERN } from "./invite-store";
 
 const JSON_TYPE = "application/json";
@@ -67,7 +69,15 @@ export function createRedeemHandler(deps: RedeemDeps) {
       // missing beside sealed rows) would spend the code on an error. Refused first (a DataKeyError, below), the
       // code stays usable once the key is right.
       await withTimeout(store.checkDataKey(), config.dbTimeoutMs);
-      const result = await withTimeout(store.invites.redeem(hashToken(code)), config.dbTimeoutMs);
+      // A code from an e-mail (its hash is kept), else one a status page derived for its person (access-code.ts).
+      const redeem = async () => {
+        const byHash = await store.invites.redeem(hashToken(code));
+        const person = byHash.outcome === "unknown" ? accessCodePerson(code) : null;
+        if (person === null) return byHash;
+        const key = await accessCodeKey(store);
+        return store.invites.redeemAccess(person, (expiresAt) => isAccessCode(key, code, person, expiresAt));
+      };
+      const result = await withTimeout(redeem(), config.dbTimeoutMs);
       log("info", "invites.redeem", { outcome: result.outcome });
       await audit(store.db, "token", "invite.redeem", { outcome: result.outcome });
       switch (result.outcome) {

@@ -14,19 +14,19 @@
 import { readFile } from "node:fs/promises";
 import type { Context } from "@netlify/functions";
 import { CONFIRMED_PARAM, LEAVE_PARAM, shareLink } from "../../lib/waitlist/referral";
-import { updatesKey } from "../crypto/keys";
+import { type DatabaseKey, updatesKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { formErrorPage, SITE_HEADERS } from "../http/form-page";
 import { isCrossSite, siteOrigin } from "../http/origin";
 import { readFormFields } from "../http/request-body";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
-import { earlyAccessBase } from "../invitations";
+import { accessCode, earlyAccessBase, inviteLink } from "../invitations";
 import { describeError, log } from "../log";
 import type { Place } from "../store/line";
 import { createLine } from "../store/line";
 import type { StatusView } from "../store/types";
-import { leaveBody, ordinal, statusBody } from "./status-page";
+import { type AccessLink, leaveBody, ordinal, statusBody } from "./status-page";
 import { shareQr } from "./status-share";
 import { statusLinkOf } from "./status-token";
 
@@ -37,13 +37,21 @@ const LEFT_PAGE = "/waitlist/removed";
 /** The site header's waitlist buttons (src/components/WaitlistButton.astro), as built. */
 const JOIN_BUTTON = /<a href="\/join" data-waitlist-open( class="[^"]*")>[^<]*<\/a>/g;
 
-/** Early access's address, or null where EARLY_ACCESS_URL is unset or unusable (the page then has no button). */
-function accessUrlOf(value: string | null): string | null {
+/**
+ * Where an invited person creates their account: early access's address with their code while their invitation
+ * lasts (a code derived for this page: invitations/access-code.ts), without one once it has ended; null where
+ * EARLY_ACCESS_URL is unset or unusable (the page then has no button).
+ */
+function accessOf(value: string | null, key: DatabaseKey, person: StatusView): AccessLink | null {
+  let base: URL;
   try {
-    return earlyAccessBase(value).href;
+    base = earlyAccessBase(value);
   } catch {
     return null;
   }
+  const expires = person.inviteExpiresAt ? new Date(person.inviteExpiresAt) : null;
+  if (!expires || expires.getTime() <= Date.now()) return { href: base.href, expires: null };
+  return { href: inviteLink(base, accessCode(key, person.id, expires)), expires: person.inviteExpiresAt };
 }
 
 /** What the header says instead of "Join the Waitlist": where they stand. */
@@ -112,7 +120,8 @@ export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
       }
       if (!TOKEN.test(token)) return notFound(head);
       const store = await deps.store();
-      const link = statusLinkOf(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
+      const key = await withTimeout(updatesKey(store), config.dbTimeoutMs);
+      const link = statusLinkOf(key, token);
       const person = link && (await withTimeout(store.referrals.status(link), config.dbTimeoutMs));
       if (!person) return notFound(head);
       const places = config.referralPlaces;
@@ -130,7 +139,7 @@ export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
         token,
         confirmedNow: url.searchParams.has(CONFIRMED_PARAM),
         qr: await shareQr(shareLink(site, person.code)),
-        accessUrl: person.status === "invited" ? accessUrlOf(config.earlyAccessUrl) : null,
+        access: person.status === "invited" ? accessOf(config.earlyAccessUrl, key, person) : null,
       };
       const body = url.searchParams.has(LEAVE_PARAM) ? leaveBody(input) : statusBody(input);
       const header = `<a href="#main"$1>${headerWords(person, place)}</a>`;

@@ -32,6 +32,12 @@ export function referralsInWords(n: number): string {
 /** The place in words: "6th of 6 waiting". */
 export const placeInWords = (place: Place) => `${ordinal(place.place)} of ${count(place.waiting)} waiting`;
 
+/** An invited person's way into the product, and until when its code works (null: it has expired). */
+export interface AccessLink {
+  href: string;
+  expires: string | null;
+}
+
 export interface StatusPageInput {
   person: StatusView;
   /** Their place, when they are waiting (confirmed, not yet invited). */
@@ -47,29 +53,35 @@ export interface StatusPageInput {
   confirmedNow: boolean;
   /** Their share link as a QR code (status-share.ts: shareQr). */
   qr: string;
-  /** Where an invited person creates their account (EARLY_ACCESS_URL, checked); null: none to offer. */
-  accessUrl: string | null;
+  /**
+   * Where an invited person creates their account (EARLY_ACCESS_URL, checked), with their code until `expires`
+   * (null: their invitation has ended, the link has none); null: none to offer.
+   */
+  access: AccessLink | null;
 }
 
 const H2 = "mt-12 text-xl font-bold tracking-tight text-ink-950";
 const P = "mt-3 text-ink-700";
 const dateOf = (iso: string | null) => (iso ? longDate(new Date(iso), true).text : "");
 
-/** The invited person's way into the product. Their code is only in their e-mail (only its hash is kept). */
-function createAccount(accessUrl: string | null): string {
-  if (!accessUrl) return "";
-  return `<p class="mt-6"><a id="create-account" href="${escapeHtml(accessUrl)}" class="inline-flex rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Create my account</a></p>
-<p class="mt-3 text-sm text-ink-700">It asks for the code in your invitation e-mail; that e-mail’s own button fills it in for you.</p>`;
+/** The invited person's way into the product: the link carries their code while their invitation lasts. */
+function createAccount(access: AccessLink | null): string {
+  if (!access) return "";
+  const note = access.expires
+    ? `It carries your invitation’s code, which works once, until ${dateOf(access.expires)}.`
+    : "Your invitation’s code has expired; write to us and we will send you a new one.";
+  return `<p class="mt-6"><a id="create-account" href="${escapeHtml(access.href)}" class="inline-flex rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Create my account</a></p>
+<p class="mt-3 text-sm text-ink-700">${note}</p>`;
 }
 
-function standing({ person, place, places, accessUrl }: StatusPageInput): string {
+function standing({ person, place, places, access }: StatusPageInput): string {
   if (person.status === "joined") {
     return `<p class="mt-6 text-2xl font-semibold text-ink-950">You have joined ${escapeHtml(SITE.name)}</p>
 <p class="${P}">You created your account on ${dateOf(person.joinedAt)}. Welcome, and thank you for waiting.</p>`;
   }
   if (person.status === "invited") {
     return `<p class="mt-6 text-2xl font-semibold text-ink-950">You are invited</p>
-<p class="${P}">Your invitation went out on ${dateOf(person.invitedAt)}: look for “${escapeHtml(SITE.name)}: your early access is ready” in your inbox. Its link creates your account.</p>${createAccount(accessUrl)}`;
+<p class="${P}">Your invitation went out on ${dateOf(person.invitedAt)}: look for “${escapeHtml(SITE.name)}: your early access is ready” in your inbox. Its link creates your account, and so does this one.</p>${createAccount(access)}`;
   }
   if (!place) return `<p class="mt-6 text-2xl font-semibold text-ink-950">Your address is not confirmed yet</p>`;
   // Explained as the line is decided (store/line.ts): their own referrals move them to a line number, and moved

@@ -16,11 +16,12 @@ export const REFERRAL_SQL = {
   /** The person whose share code is `$1`. */
   referrer: `SELECT id, ${PERSON_COLUMNS} FROM waitlist WHERE referral_code = $1`,
   /** The person a status link (hash `$1`) belongs to, as their page shows them. */
-  status: `SELECT w.id, w.status, w.invited_at, w.joined_at, w.referral_code, w.referrals, w.updates_consent
+  status: `SELECT w.id, w.status, w.invited_at, w.joined_at, w.invite_expires_at, w.referral_code, w.referrals,
+      w.updates_consent
     FROM waitlist_token t JOIN waitlist w ON w.id = t.waitlist_id
     WHERE t.token_hash = $1 AND t.purpose = 'status' AND t.expires_at > now()`,
   /** Person `$1`, by an update's status link (status-token.ts), as their page shows them; a pending one has none. */
-  statusById: `SELECT id, status, invited_at, joined_at, referral_code, referrals, updates_consent
+  statusById: `SELECT id, status, invited_at, joined_at, invite_expires_at, referral_code, referrals, updates_consent
     FROM waitlist WHERE id = $1 AND status <> 'pending'`,
   /**
    * A status link `$2` for a listed, confirmed (or invited, or joined) address `$1` not sent one in the last
@@ -77,6 +78,7 @@ export function createReferralStore(db: Db, dataKeys: DataKeys | null): Referral
         status: EntryStatus;
         invited_at: unknown;
         joined_at: unknown;
+        invite_expires_at: unknown;
         referral_code: string;
         referrals: number;
         updates_consent: boolean | null;
@@ -87,6 +89,7 @@ export function createReferralStore(db: Db, dataKeys: DataKeys | null): Referral
         status: row.status,
         invitedAt: iso(row.invited_at),
         joinedAt: iso(row.joined_at),
+        inviteExpiresAt: iso(row.invite_expires_at),
         code: row.referral_code,
         referrals: Number(row.referrals),
         updates: row.updates_consent,

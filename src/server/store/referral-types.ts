@@ -10,6 +10,8 @@ export interface StatusView {
   status: EntryStatus;
   invitedAt: string | null;
   joinedAt: string | null;
+  /** When their invitation's code stops working (null: never invited by e-mail, or no code). */
+  inviteExpiresAt: string | null;
   /** Their public share code. */
   code: string;
   /** Referrals counted for them. */

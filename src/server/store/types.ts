@@ -226,4 +226,6 @@ export interface InviteStore {
   release(wave: number, id: number, linkHashes: string[]): Promise<void>;
   finish(wave: number): Promise<void>;
   redeem(codeHash: string): Promise<RedeemOutcome>;
+  /** Person `person` redeems by their status page's derived code, when `isTheirs` holds for their invitation's end. */
+  redeemAccess(person: number, isTheirs: (expiresAt: Date) => boolean): Promise<RedeemOutcome>;
 }

@@ -15,6 +15,7 @@ import type { Store } from "../../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../../src/server/config";
 import { databaseKey } from "../../../src/server/crypto/keys";
 import { previewWave, runWave } from "../../../src/server/invitations";
+import { createRedeemHandler } from "../../../src/server/invitations/redeem-handler";
 import { createLinksHandler } from "../../../src/server/links/handler";
 import { createStatusLinkHandler } from "../../../src/server/referrals/link-handler";
 import { keyMailboxes } from "../../../src/server/referrals/mailbox-keys";
@@ -35,6 +36,8 @@ const file = (name: string, html: string) => {
 const BARE_STATUS = `<!doctype html><header><a href="/join" data-waitlist-open class="rounded-full px-4">Join the Waitlist</a></header><main><section id="status-body" aria-label="Your status">This status link doesn't work</section></main>`;
 const PAGES = { status: file("status.html", BARE_STATUS) };
 
+/** The product's bearer token for redeeming codes (32 characters at least). */
+const REDEEM_TOKEN = "redeem-token-for-the-status-page-0123456789";
 const configOf = (smtpUrl: string, extra: Record<string, string> = {}) =>
   readConfig({
     SMTP_URL: smtpUrl,
@@ -471,7 +474,7 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       expect(html).toMatch(/<svg role="img" aria-label="QR code of your share link"[^>]*viewBox="0 0 (\d+) \1"/);
     });
 
-    it("an invited person gets Create my account, to EARLY_ACCESS_URL; without it, no button", async () => {
+    it("an invited person gets Create my account, to EARLY_ACCESS_URL with a code that redeems once; without it, no button", async () => {
       await reset();
       const ann = await join("ann@example.com");
       const mailer = (await import("../../../src/server/mail/mailer")).mailerFor(state.config);
@@ -486,8 +489,34 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       });
       mailer.close();
       const { html } = await page(ann);
-      expect(html).toContain('<a id="create-account" href="https://app.noosphere.test/signup"');
+      const href = /<a id="create-account" href="([^"]*)"/.exec(html)?.[1] ?? "";
+      expect(href).toMatch(/^https:\/\/app\.noosphere\.test\/signup\?invite=[A-Za-z0-9_-]{27}$/);
       expect(textOf(html)).toContain("Create my account");
+      expect(textOf(html)).toContain("It carries your invitation’s code, which works once, until");
+      // The page's code is derived (its MAC under the database's secret), never stored: the product redeems it once,
+      // and one character changed is an unknown code.
+      const code = new URL(href).searchParams.get("invite") ?? "";
+      const redeemer = createRedeemHandler({
+        store: async () => state.store,
+        config: () => configOf(state.smtp.url, { INVITE_REDEEM_TOKEN: REDEEM_TOKEN }),
+      });
+      const redeem = (given: string) =>
+        redeemer(
+          new Request(`${ORIGIN}/api/invites/redeem`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", Authorization: `Bearer ${REDEEM_TOKEN}` },
+            body: JSON.stringify({ code: given }),
+          }),
+          createContext(new Request(`${ORIGIN}/api/invites/redeem`), "198.51.100.9", new Set()) as unknown as Context,
+        );
+      const altered = `${code.slice(0, -1)}${code.endsWith("A") ? "B" : "A"}`;
+      expect((await redeem(altered)).status).toBe(404);
+      const joined = await redeem(code);
+      expect(joined.status).toBe(200);
+      expect(await joined.json()).toEqual({ email: "ann@example.com", name: null });
+      expect((await redeem(code)).status).toBe(409);
+      expect((await page(ann)).html).toContain('<a href="#main" class="rounded-full px-4">You have joined</a>');
+      await state.store.db.query("UPDATE waitlist SET status = 'invited' WHERE email = 'ann@example.com'");
       expect(html).toContain('<a href="#main" class="rounded-full px-4">You are invited</a>');
       state.config = configOf(state.smtp.url, { EARLY_ACCESS_URL: "" });
       expect((await page(ann)).html).not.toContain("create-account");
