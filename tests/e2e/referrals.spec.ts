@@ -9,7 +9,7 @@
 import type { Browser, BrowserContext, Page, Response } from "@playwright/test";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import { type CapturedMail, startSmtp, type TestSmtp } from "../support/smtp";
-import { ANY_VIEWPORT, DESKTOP_ONLY, expect, expectNoAxeViolations, test } from "./fixtures";
+import { ANY_VIEWPORT, DESKTOP_ONLY, expect, expectNoAxeViolations, openMenuIfMobile, test } from "./fixtures";
 
 const ADMIN = "referrals-e2e-token-0123456789abcdef0123456789";
 const ISLAND = /\/_astro\/WaitlistDialog\.[\w-]+\.js$/;
@@ -455,4 +455,28 @@ test("a share link's page has the same Open Graph tags as the home page", ANY_VI
     expect(home.find((tag) => tag.startsWith(`${name}=`))).toMatch(new RegExp(`^${name}=\\S`));
   }
   expect(await tags("/?via=abcdefghjk")).toEqual(home);
+});
+
+test("a visitor by a share link sees that a friend invited them, on the page, in the dialog and on /join", async ({
+  page,
+}, testInfo) => {
+  const note = "A friend invited you to join.";
+  await page.goto("/");
+  await expect(page.getByText(note)).toBeHidden();
+  await page.goto("/?via=abcdefghjk");
+  await expect(page.getByRole("main").getByText(note)).toBeVisible();
+  await expectNoAxeViolations(page);
+  await testInfo.attach(`friend-note-${page.viewportSize()?.width}.png`, {
+    body: await page.screenshot(),
+    contentType: "image/png",
+  });
+  await openMenuIfMobile(page);
+  await page.getByRole("link", { name: "Join the Waitlist" }).first().click();
+  await expect(page.getByRole("dialog").getByText(note)).toBeVisible();
+  // A code of another shape is no share link: no note.
+  await page.goto("/join?via=not-a-code");
+  await expect(page.getByText(note)).toBeHidden();
+  await page.goto("/join?via=abcdefghjk");
+  await expect(page.getByRole("main").getByText(note)).toBeVisible();
+  await expectNoAxeViolations(page);
 });
