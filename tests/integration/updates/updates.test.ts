@@ -1,115 +1,23 @@
 /**
- * Updates to the list below the browser: the choice on the status page, who receives an update (exactly the
- * consenting confirmed people, once each), its headers as RFC 8058 asks, the provider's one-click POST and a
- * forged token, a send cut half-way and continued, a refused recipient. On PGlite, PostgreSQL and Neon's HTTP
- * protocol, with a real SMTP server. The console's flow in the browser: tests/e2e/updates.spec.ts.
+ * Updates to the list below the browser: who receives an update (exactly the consenting confirmed people, once
+ * each), its headers as RFC 8058 asks, the status link it carries, the provider's one-click POST and a forged token,
+ * the page a link opens. On PGlite, PostgreSQL and Neon's HTTP protocol, with a real SMTP server. When sending goes
+ * wrong: updates-delivery.test.ts; the console's flow in the browser: tests/e2e/updates.spec.ts.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { Context } from "@netlify/functions";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContext } from "../../../dev/local-netlify/netlify-context";
-import type { Store } from "../../../src/server/app/store";
-import { readConfig, type ServerConfig } from "../../../src/server/config";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import type { DatabaseKey } from "../../../src/server/crypto/keys";
 import { newToken } from "../../../src/server/crypto/tokens";
-import { createSmtpMailer } from "../../../src/server/mail/mailer";
-import { createStatusHandler } from "../../../src/server/referrals/status-handler";
 import { statusToken } from "../../../src/server/referrals/status-token";
-import { createUpdateStore, sendUpdate, updatesKey } from "../../../src/server/updates";
+import { updatesKey } from "../../../src/server/updates";
 import { UPDATES_WORDS_VERSION } from "../../../src/server/updates/consent";
-import { createUpdatesHandler, UNSUBSCRIBE_PAGE_WORDS } from "../../../src/server/updates/handler";
-import { backends, type OpenedStore } from "../../support/backends";
-import { startSmtp, type TestSmtp } from "../../support/smtp";
-
-const ORIGIN = "http://localhost:4321";
-/** A page's text, without its tags. */
-const textOf = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-const REFUSED = "refused@example.com";
-/** Stand-in for the built status page: the header's waitlist button and the slot the function fills. */
-const BARE_STATUS = `<!doctype html><header><a href="/join" data-waitlist-open class="rounded-full px-4">Join the Waitlist</a></header><main><section id="status-body" aria-label="Your status">This status link doesn't work</section></main>`;
-const BARE_STATUS_FILE = pathToFileURL(join(mkdtempSync(join(tmpdir(), "update-status-")), "status.html"));
-writeFileSync(BARE_STATUS_FILE, BARE_STATUS);
-const config = (smtpUrl: string): ServerConfig =>
-  readConfig({ SMTP_URL: smtpUrl, MAIL_FROM: "Noosphere <hello@noosphere.test>", SITE_URL: ORIGIN });
+import { UNSUBSCRIBE_PAGE_WORDS } from "../../../src/server/updates/handler";
+import { backends } from "../../support/backends";
+import { BARE_STATUS, ORIGIN, textOf, updatesGround } from "../../support/updates-harness";
 
 describe.each(backends("updates"))("on %s", (_name, available, open) => {
-  const state = {} as { smtp: TestSmtp; store: Store; config: ServerConfig };
-  let opened: OpenedStore | undefined;
-  const pending = new Set<Promise<unknown>>();
-  beforeAll(async () => {
-    if (!available) return;
-    state.smtp = await startSmtp({ refuse: [REFUSED] });
-    opened = await open();
-    state.store = opened.store;
-    state.config = config(state.smtp.url);
-  }, 60_000);
-  afterAll(async () => {
-    await opened?.close();
-    await state.smtp?.close();
-  });
-
-  // The unsubscribe page is the built notice; a stand-in file says which page it is.
-  const unsubscribed = new URL(`file://${process.cwd()}/tests/support/fixtures/unsubscribed.html`);
-  const unsubscribe = new URL(`file://${process.cwd()}/tests/support/fixtures/unsubscribe.html`);
-  const handler = createUpdatesHandler(
-    { store: async () => state.store, config: () => state.config },
-    { unsubscribed, unsubscribe },
-  );
-  const call = async (request: Request) => {
-    const response = await handler(request, createContext(request, "198.51.100.9", pending) as Context);
-    while (pending.size) await Promise.all(pending);
-    return response;
-  };
-  // The status page an update links, on a stand-in for the built page (its slot).
-  const statusHandler = createStatusHandler(
-    { store: async () => state.store, config: () => state.config },
-    { status: BARE_STATUS_FILE },
-  );
-  const status = (request: Request) =>
-    statusHandler(request, createContext(request, "198.51.100.9", pending) as Context);
-
-  /** People as they stand: [address, status, consent (null: never asked)]. */
-  async function seed(people: Array<[string, string, boolean | null]>) {
-    await state.store.db.query("DELETE FROM waitlist");
-    await state.store.db.query("DELETE FROM waitlist_update");
-    state.smtp.messages.length = 0;
-    for (const [email, status, consent] of people) {
-      await state.store.db.query(
-        "INSERT INTO waitlist (email, name, status, updates_consent, updates_consent_at) VALUES ($1, $2, $3, $4, CASE WHEN $4::boolean IS NOT NULL THEN now() END)",
-        [email, email.split("@")[0], status, consent],
-      );
-    }
-  }
-  const updates = () => createUpdateStore(state.store.db, state.store.dataKeys);
-  async function send(id: number, slice?: { ms: number; people: number }) {
-    const mailer = createSmtpMailer(state.config.mail as NonNullable<ServerConfig["mail"]>);
-    try {
-      return await sendUpdate(id, {
-        updates: updates(),
-        mailer,
-        root: await updatesKey(state.store),
-        site: ORIGIN,
-        owner: `test-${id}-${Math.random()}`,
-        ratePerSecond: 0,
-        ...(slice ? { slice } : {}),
-      });
-    } finally {
-      mailer.close();
-    }
-  }
-  const received = () => state.smtp.messages.map((m) => m.to).sort();
-  const DRAFT = {
-    subject: "What we built in March",
-    body: "Hello!\n\nThe graph view is in: https://noosphere.test/graph.\nMore soon.",
-  };
+  const { state, call, status, unsubscribe, seed, updates, send, received, DRAFT } = updatesGround(available, open);
 
   describe.skipIf(!available)("who gets an update", () => {
     it("exactly the confirmed people who said yes, once each", async () => {
@@ -365,159 +273,6 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
       ).toBe("/waitlist/link-invalid");
       expect((await consent()).map((r) => r.email)).toEqual(["bob@example.com"]);
       expect(bob).not.toBe(ada);
-    });
-  });
-
-  describe.skipIf(!available)("a send cut off, and a refusal", () => {
-    it("a send cut after two goes on where it stopped: nobody twice, nobody skipped", async () => {
-      await seed(
-        ["a", "b", "c", "d", "e"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]),
-      );
-      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-      expect(await send(id, { ms: 60_000, people: 2 })).toMatchObject({ sent: 2, remaining: 3 });
-      expect((await updates().list(1))[0]).toMatchObject({ finished: false, remaining: 3, owner: "paused" });
-      expect(await send(id, { ms: 60_000, people: 2 })).toMatchObject({ sent: 2, remaining: 1 });
-      expect(await send(id)).toMatchObject({ sent: 1, remaining: 0 });
-      expect(received()).toEqual(["a@example.com", "b@example.com", "c@example.com", "d@example.com", "e@example.com"]);
-    });
-
-    it("“not now” (451) for one address holds up nobody else: tried by the next run, failed at the third", async () => {
-      // b's server always says "not now"; d's says it once.
-      const asked = new Map<string, number>();
-      const throttled = await startSmtp({
-        defer: (address) => {
-          asked.set(address, (asked.get(address) ?? 0) + 1);
-          return address === "b@example.com" || (address === "d@example.com" && asked.get(address) === 1);
-        },
-      });
-      const before = state.config;
-      try {
-        state.config = config(throttled.url);
-        await seed(
-          ["a", "b", "c", "d"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]),
-        );
-        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-        const run = { skipped: 0, stopped: null };
-        expect(await send(id)).toEqual({ ...run, sent: 2, failed: 0, deferred: 2, remaining: 2 });
-        expect(throttled.messages.map((m) => m.to)).toEqual(["a@example.com", "c@example.com"]);
-        expect(await send(id)).toEqual({ ...run, sent: 1, failed: 0, deferred: 1, remaining: 1 });
-        expect(await send(id)).toEqual({ ...run, sent: 0, failed: 1, deferred: 0, remaining: 0 });
-        expect(throttled.messages.map((m) => m.to)).toEqual(["a@example.com", "c@example.com", "d@example.com"]);
-        expect(asked.get("b@example.com")).toBe(3);
-        const [row] = await state.store.db.query<{ state: string; error: string }>(
-          "SELECT r.state, r.error FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id WHERE w.email = $1",
-          ["b@example.com"],
-        );
-        expect(row).toEqual({ state: "failed", error: "Error EENVELOPE 451, 3 tries" });
-        expect((await updates().list(1))[0]).toMatchObject({ sent: 3, failed: 1, finished: true });
-      } finally {
-        state.config = before;
-        await throttled.close();
-      }
-    });
-
-    it("a server that takes nothing now (421) stops the run with everyone left queued, for the next", async () => {
-      const closing = { on: true };
-      const throttled = await startSmtp({ defer: (address) => closing.on && address === "b@example.com" && 421 });
-      const before = state.config;
-      try {
-        state.config = config(throttled.url);
-        await seed(["a", "b", "c"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]));
-        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-        expect(await send(id)).toMatchObject({ sent: 1, deferred: 0, stopped: "Error ECONNECTION 421", remaining: 2 });
-        closing.on = false;
-        expect(await send(id)).toMatchObject({ sent: 2, failed: 0, stopped: null, remaining: 0 });
-        expect(throttled.messages.map((m) => m.to)).toEqual(["a@example.com", "b@example.com", "c@example.com"]);
-      } finally {
-        state.config = before;
-        await throttled.close();
-      }
-    });
-
-    it("a refusal of the account (554 at MAIL FROM) fails nobody: the run stops with everyone queued", async () => {
-      const refusing = { on: true };
-      const server = await startSmtp({ sender: () => (refusing.on ? 554 : undefined) });
-      const before = state.config;
-      try {
-        state.config = config(server.url);
-        await seed(["a", "b", "c"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]));
-        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-        expect(await send(id)).toEqual({
-          sent: 0,
-          failed: 0,
-          skipped: 0,
-          deferred: 0,
-          stopped: "Error EENVELOPE 554",
-          remaining: 3,
-        });
-        refusing.on = false;
-        expect(await send(id)).toMatchObject({ sent: 3, failed: 0, stopped: null, remaining: 0 });
-        expect(server.messages.map((m) => m.to)).toEqual(["a@example.com", "b@example.com", "c@example.com"]);
-      } finally {
-        state.config = before;
-        await server.close();
-      }
-    });
-
-    it("“not now” for ten addresses in a row is a throttle: the run stops, nobody failed", async () => {
-      const server = await startSmtp({ defer: () => true });
-      const before = state.config;
-      try {
-        state.config = config(server.url);
-        const people = Array.from({ length: 12 }, (_, i) => `p${String(i).padStart(2, "0")}@example.com`);
-        await seed(people.map((email) => [email, "confirmed", true] as [string, string, boolean]));
-        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-        expect(await send(id)).toMatchObject({
-          sent: 0,
-          failed: 0,
-          deferred: 10,
-          stopped: "Error EENVELOPE 451: 10 addresses in a row not taken now",
-          remaining: 12,
-        });
-      } finally {
-        state.config = before;
-        await server.close();
-      }
-    });
-
-    it("a run whose update another run took over stops at once, sending nobody twice", async () => {
-      // While b's RCPT TO is answered (550), another run takes the update: this run's records no longer hold.
-      const server = await startSmtp({
-        refuse: ["b@example.com"],
-        onRecipient: async (address) => {
-          if (address === "b@example.com") {
-            await state.store.db.query("UPDATE waitlist_update SET owner = 'cli:other', heartbeat_at = now()");
-          }
-        },
-      });
-      const before = state.config;
-      try {
-        state.config = config(server.url);
-        await seed(["a", "b", "c"].map((n) => [`${n}@example.com`, "confirmed", true] as [string, string, boolean]));
-        const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-        expect(await send(id)).toMatchObject({ sent: 1, failed: 0, remaining: 2 });
-        expect(server.messages.map((m) => m.to)).toEqual(["a@example.com"]);
-      } finally {
-        state.config = before;
-        await server.close();
-      }
-    });
-
-    it("a refused recipient is recorded and the others still get it", async () => {
-      await seed([
-        ["a@example.com", "confirmed", true],
-        [REFUSED, "confirmed", true],
-        ["z@example.com", "confirmed", true],
-      ]);
-      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-      expect(await send(id)).toEqual({ sent: 2, failed: 1, skipped: 0, deferred: 0, stopped: null, remaining: 0 });
-      expect(received()).toEqual(["a@example.com", "z@example.com"]);
-      const [row] = await state.store.db.query<{ state: string; error: string }>(
-        "SELECT r.state, r.error FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id WHERE w.email = $1",
-        [REFUSED],
-      );
-      expect(row?.state).toBe("failed");
-      expect(row?.error).toMatch(/550/);
     });
   });
 });
