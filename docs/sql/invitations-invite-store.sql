@@ -91,11 +91,11 @@ WITH invite AS (
 -- SQL.redeemById
 WITH invite AS (
       SELECT status, invite_expires_at <= now() AS expired FROM waitlist
-      WHERE id = $1::bigint
+      WHERE id = $1::bigint AND date_trunc('milliseconds', invite_expires_at) = $2::timestamptz
     ), joined AS (
       UPDATE waitlist SET status = 'joined', joined_at = now(), invited_at = coalesce(invited_at, now()),
         invite_wave_id = NULL, invite_attempted_at = NULL
-      WHERE (id = $1::bigint) AND invite_expires_at > now()
+      WHERE (id = $1::bigint AND date_trunc('milliseconds', invite_expires_at) = $2::timestamptz) AND invite_expires_at > now()
         AND (status = 'invited' OR (status = 'confirmed' AND invite_attempted_at IS NOT NULL))
       RETURNING name, email, message, organization, why, connect, key_id, sealed
     )

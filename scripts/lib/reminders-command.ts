@@ -8,6 +8,7 @@
 import type { Store } from "../../src/server/app/store";
 import { audit } from "../../src/server/audit";
 import type { ServerConfig } from "../../src/server/config";
+import { earlyAccessBase } from "../../src/server/invitations";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { createReminderStore, remindersDue, sendReminders } from "../../src/server/reminders";
 import { suppressedMailer } from "../../src/server/suppression";
@@ -34,9 +35,9 @@ export async function reminders(store: Store, config: ServerConfig, source: stri
       ? `${plural(due.confirm, "pending sign-up", "pending sign-ups")} to confirm (older than ${hours} h)`
       : "none to confirm (CONFIRM_REMINDER_HOURS=0)",
     days > 0
-      ? config.earlyAccessUrl
+      ? usableAccessUrl(config.earlyAccessUrl)
         ? `${plural(due.invite, "invited person", "invited people")} of an invitation expiring within ${days} days`
-        : "none of invitations (EARLY_ACCESS_URL is not set)"
+        : "none of invitations (EARLY_ACCESS_URL is not set, or not an http(s) address)"
       : "none of invitations (INVITE_REMINDER_DAYS=0)",
   ];
   if (!yes) {
@@ -55,5 +56,15 @@ export async function reminders(store: Store, config: ServerConfig, source: stri
   );
   return 0;
 }
+
+/** Whether EARLY_ACCESS_URL can carry an invitation's link, as the reminders themselves decide (earlyAccessBase). */
+const usableAccessUrl = (value: string | null) => {
+  try {
+    earlyAccessBase(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -1,6 +1,6 @@
 /**
  * The every-minute scheduler's part in long jobs (netlify/functions/jobs-resume.ts): every job whose run died (its
- * lease silent past the staleness rule) or ended without a successor (waiting over a minute) is started again in
+ * lease silent past the staleness rule) or ended without a successor (waiting over 30 s) is started again in
  * the background. Paused and cancelled jobs are left alone. A start that fails is tried at the next minute.
  */
 import type { JobStarter } from "../jobs";

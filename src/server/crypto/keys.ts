@@ -15,11 +15,15 @@
  *
  * The database's secret is typed apart (DatabaseKey), so a function that must have it cannot be handed the root.
  */
+
+import type { ServerConfig } from "../config";
 import { mailboxKey } from "../mail/mailbox";
 import type { Store } from "../store/types";
 import type { RootKey } from "./secret";
 
-export { rootKey } from "./secret";
+import { rootKey } from "./secret";
+
+export { rootKey };
 
 /** The database's own secret, as a key: only what must be comparable across processes and time takes it. */
 export type DatabaseKey = RootKey & { readonly __database: unique symbol };
@@ -50,7 +54,9 @@ export const countedMailboxKey = (root: RootKey, email: string): string => mailb
 export const updatesKey = (store: Pick<Store, "secret">): Promise<DatabaseKey> => databaseKey(store);
 
 /**
- * The key of the invite code an invited person's status page links (invitations/access-code.ts): the database's
- * secret, so the page one function renders and the redemption another answers agree, in every process.
+ * The key of the invite code an invited person's status page links (invitations/access-code.ts): the server's root
+ * (RATE_LIMIT_SECRET when set), never the database's alone. The page and the redemption are both the site's, so
+ * they agree; a copy of the database (a backup, a preview's branch) holds its own secret and every row's expiry,
+ * and must not be able to make a code that creates someone's account.
  */
-export const accessCodeKey = (store: Pick<Store, "secret">): Promise<DatabaseKey> => databaseKey(store);
+export const accessCodeKey = (config: ServerConfig, store: Store): Promise<RootKey> => rootKey(config, store);

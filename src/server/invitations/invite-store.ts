@@ -127,8 +127,12 @@ export const SQL = {
    * a reminder's code beside the first e-mail's (reminders/): either, once.
    */
   redeem: redeemWhere("invite_code_hash = $1 OR invite_reminder_code_hash = $1"),
-  /** Person `$1` redeems by the code their status page derives (access-code.ts), its MAC checked first. */
-  redeemById: redeemWhere("id = $1::bigint"),
+  /**
+   * Person `$1` redeems by the code their status page derives (access-code.ts), its MAC checked first against their
+   * invitation's end `$2` (to the millisecond, as the code was made): re-checked here, so an invitation re-issued
+   * between the check and this statement is not redeemed by the old one's code.
+   */
+  redeemById: redeemWhere("id = $1::bigint AND date_trunc('milliseconds', invite_expires_at) = $2::timestamptz"),
   /** What a derived code is checked against: person `$1`'s invitation's end, while they are invited. */
   accessOf: "SELECT status, invite_expires_at FROM waitlist WHERE id = $1::bigint",
 } as const;
@@ -207,23 +211,24 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
       await db.query(SQL.finish, [wave]);
     },
     async redeem(codeHash) {
-      return redemption(SQL.redeem, codeHash);
+      return redemption(SQL.redeem, [codeHash]);
     },
     async redeemAccess(person, isTheirs) {
       const [invite] = await db.query<{ status: string; invite_expires_at: unknown }>(SQL.accessOf, [person]);
       const expires = invite?.invite_expires_at;
       if (!invite || expires === null || expires === undefined) return { outcome: "unknown" };
       // The code must be this invitation's: a MAC over the person and when it expires (access-code.ts).
-      if (!isTheirs(new Date(expires instanceof Date ? expires : String(expires)))) return { outcome: "unknown" };
-      return redemption(SQL.redeemById, person);
+      const end = new Date(expires instanceof Date ? expires : String(expires));
+      if (!isTheirs(end)) return { outcome: "unknown" };
+      return redemption(SQL.redeemById, [person, end.toISOString()]);
     },
   };
 
   /** A redemption's statement run, and what it did. */
-  async function redemption(sql: string, key: string | number): Promise<RedeemOutcome> {
+  async function redemption(sql: string, params: Array<string | number>): Promise<RedeemOutcome> {
     const [row] = await db.query<StoredPerson & { joined: number; status: string | null; expired: boolean | null }>(
       sql,
-      [key],
+      params,
     );
     if (row && Number(row.joined) === 1) {
       const { email, name } = personOf(dataKeys, row);

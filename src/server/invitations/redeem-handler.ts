@@ -74,7 +74,7 @@ export function createRedeemHandler(deps: RedeemDeps) {
         const byHash = await store.invites.redeem(hashToken(code));
         const person = byHash.outcome === "unknown" ? accessCodePerson(code) : null;
         if (person === null) return byHash;
-        const key = await accessCodeKey(store);
+        const key = await accessCodeKey(config, store);
         return store.invites.redeemAccess(person, (expiresAt) => isAccessCode(key, code, person, expiresAt));
       };
       const result = await withTimeout(redeem(), config.dbTimeoutMs);

@@ -145,7 +145,7 @@ export async function cancelJob(db: Db, kind: JobKind, id: number): Promise<bool
   return (await db.query(sql(kind).cancel, [id])).length === 1;
 }
 
-/** Jobs whose run ended without a successor (WAITING over a minute) or died (stale): the scheduler starts them. */
+/** Jobs whose run ended without a successor (WAITING over 30 s) or died (stale): the scheduler starts them. */
 export async function resumableJobs(db: Db): Promise<Array<{ kind: JobKind; id: number }>> {
   const found: Array<{ kind: JobKind; id: number }> = [];
   for (const kind of JOB_KINDS) {

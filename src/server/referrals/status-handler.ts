@@ -14,7 +14,8 @@
 import { readFile } from "node:fs/promises";
 import type { Context } from "@netlify/functions";
 import { CONFIRMED_PARAM, LEAVE_PARAM, shareLink } from "../../lib/waitlist/referral";
-import { type DatabaseKey, updatesKey } from "../crypto/keys";
+import { accessCodeKey, updatesKey } from "../crypto/keys";
+import type { RootKey } from "../crypto/secret";
 import type { ServerDeps } from "../deps";
 import { formErrorPage, SITE_HEADERS } from "../http/form-page";
 import { isCrossSite, siteOrigin } from "../http/origin";
@@ -39,10 +40,11 @@ const JOIN_BUTTON = /<a href="\/join" data-waitlist-open( class="[^"]*")>[^<]*<\
 
 /**
  * Where an invited person creates their account: early access's address with their code while their invitation
- * lasts (a code derived for this page: invitations/access-code.ts), without one once it has ended; null where
- * EARLY_ACCESS_URL is unset or unusable (the page then has no button).
+ * lasts (a code derived for this page: invitations/access-code.ts), but only on a page opened by their own stored
+ * status link: an update's link (bulk e-mail, forwarded) opens the page without it; none once it has ended; null
+ * where EARLY_ACCESS_URL is unset or unusable (the page then has no button).
  */
-function accessOf(value: string | null, key: DatabaseKey, person: StatusView): AccessLink | null {
+function accessOf(value: string | null, key: RootKey | null, person: StatusView): AccessLink | null {
   let base: URL;
   try {
     base = earlyAccessBase(value);
@@ -50,8 +52,10 @@ function accessOf(value: string | null, key: DatabaseKey, person: StatusView): A
     return null;
   }
   const expires = person.inviteExpiresAt ? new Date(person.inviteExpiresAt) : null;
-  if (!expires || expires.getTime() <= Date.now()) return { href: base.href, expires: null };
-  return { href: inviteLink(base, accessCode(key, person.id, expires)), expires: person.inviteExpiresAt };
+  if (!expires || expires.getTime() <= Date.now()) return { href: base.href, code: "expired" };
+  if (!key) return { href: base.href, code: "in-email" };
+  const href = inviteLink(base, accessCode(key, person.id, expires));
+  return { href, code: "carried", expires: person.inviteExpiresAt ?? "" };
 }
 
 /** What the header says instead of "Join the Waitlist": where they stand. */
@@ -139,7 +143,15 @@ export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
         token,
         confirmedNow: url.searchParams.has(CONFIRMED_PARAM),
         qr: await shareQr(shareLink(site, person.code)),
-        access: person.status === "invited" ? accessOf(config.earlyAccessUrl, key, person) : null,
+        access:
+          person.status === "invited"
+            ? accessOf(
+                config.earlyAccessUrl,
+                // The code only for the person's own stored link (not an update's derived one, status-token.ts).
+                "hash" in link ? await withTimeout(accessCodeKey(config, store), config.dbTimeoutMs) : null,
+                person,
+              )
+            : null,
       };
       const body = url.searchParams.has(LEAVE_PARAM) ? leaveBody(input) : statusBody(input);
       const header = `<a href="#main"$1>${headerWords(person, place)}</a>`;

@@ -32,11 +32,13 @@ export function referralsInWords(n: number): string {
 /** The place in words: "6th of 6 waiting". */
 export const placeInWords = (place: Place) => `${ordinal(place.place)} of ${count(place.waiting)} waiting`;
 
-/** An invited person's way into the product, and until when its code works (null: it has expired). */
-export interface AccessLink {
-  href: string;
-  expires: string | null;
-}
+/**
+ * An invited person's way into the product: with their code (until `expires`), without it because the page was
+ * opened by an update's link (the code is in their invitation e-mail), or without it because it has expired.
+ */
+export type AccessLink =
+  | { href: string; code: "carried"; expires: string }
+  | { href: string; code: "in-email" | "expired" };
 
 export interface StatusPageInput {
   person: StatusView;
@@ -67,9 +69,12 @@ const dateOf = (iso: string | null) => (iso ? longDate(new Date(iso), true).text
 /** The invited person's way into the product: the link carries their code while their invitation lasts. */
 function createAccount(access: AccessLink | null): string {
   if (!access) return "";
-  const note = access.expires
-    ? `It carries your invitation’s code, which works once, until ${dateOf(access.expires)}.`
-    : "Your invitation’s code has expired; write to us and we will send you a new one.";
+  const note =
+    access.code === "carried"
+      ? `It carries your invitation’s code, which works once, until ${dateOf(access.expires)}.`
+      : access.code === "in-email"
+        ? "It asks for the code in your invitation e-mail; that e-mail’s own button fills it in for you."
+        : "Your invitation’s code has expired; write to us and we will send you a new one.";
   return `<p class="mt-6"><a id="create-account" href="${escapeHtml(access.href)}" class="inline-flex rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Create my account</a></p>
 <p class="mt-3 text-sm text-ink-700">${note}</p>`;
 }

@@ -7,8 +7,10 @@
 import type { Context } from "@netlify/functions";
 import { describe, expect, it } from "vitest";
 import { createContext } from "../../../dev/local-netlify/netlify-context";
+import { databaseKey } from "../../../src/server/crypto/keys";
 import { runWave } from "../../../src/server/invitations";
 import { createRedeemHandler } from "../../../src/server/invitations/redeem-handler";
+import { statusToken } from "../../../src/server/referrals/status-token";
 import { backends } from "../../support/backends";
 import { linkTo } from "../../support/consent-harness";
 import { BARE_STATUS, configOf, ORIGIN, REDEEM_TOKEN, referralsGround, textOf } from "../../support/referrals-harness";
@@ -167,8 +169,21 @@ describe.each(backends("referrals_status"))("on %s", (_name, available, open) =>
       expect(await joined.json()).toEqual({ email: "ann@example.com", name: null });
       expect((await redeem(code)).status).toBe(409);
       expect((await page(ann)).html).toContain('<a href="#main" class="rounded-full px-4">You have joined</a>');
-      await state.store.db.query("UPDATE waitlist SET status = 'invited' WHERE email = 'ann@example.com'");
       expect(html).toContain('<a href="#main" class="rounded-full px-4">You are invited</a>');
+
+      // Invited again (another invitation, another end): the old page's code is unknown, the page has a new one.
+      const [row] = await state.store.db.query<{ id: number }>(
+        "UPDATE waitlist SET status = 'invited', invite_expires_at = invite_expires_at + interval '1 day' WHERE email = 'ann@example.com' RETURNING id",
+      );
+      expect((await redeem(code)).status).toBe(404);
+      const again = /<a id="create-account" href="([^"]*)"/.exec((await page(ann)).html)?.[1] ?? "";
+      expect(again).toMatch(/\?invite=[A-Za-z0-9_-]{27}$/);
+      expect(again).not.toBe(href);
+      // Opened by the link an update carries (bulk e-mail, forwarded): the button, but no code on the page.
+      const fromUpdate = `${ORIGIN}/waitlist/status?token=${statusToken(await databaseKey(state.store), Number(row?.id))}`;
+      const forwarded = (await page(fromUpdate)).html;
+      expect(forwarded).toContain('<a id="create-account" href="https://app.noosphere.test/signup"');
+      expect(textOf(forwarded)).toContain("It asks for the code in your invitation e-mail");
       state.config = configOf(state.smtp.url, { EARLY_ACCESS_URL: "" });
       expect((await page(ann)).html).not.toContain("create-account");
     });
