@@ -5,6 +5,7 @@
  * confirmed or joined after one so far.
  */
 
+import { counted } from "../../src/lib/plural";
 import type { Store } from "../../src/server/app/store";
 import { audit } from "../../src/server/audit";
 import type { ServerConfig } from "../../src/server/config";
@@ -13,8 +14,6 @@ import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { createReminderStore, remindersDue, sendReminders } from "../../src/server/reminders";
 import { suppressedMailer } from "../../src/server/suppression";
 import { SITE } from "../../src/site";
-
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 export async function reminders(store: Store, config: ServerConfig, source: string, yes: boolean): Promise<number> {
   const { confirmReminderHours: hours, inviteReminderDays: days } = config.reputation;
@@ -29,14 +28,14 @@ export async function reminders(store: Store, config: ServerConfig, source: stri
   const due = await remindersDue(store, config);
   const reminded = createReminderStore(store.db);
   const [confirmed, joined] = await Promise.all([reminded.outcome(), reminded.inviteOutcome()]);
-  const sofar = `so far ${plural(confirmed.confirmed, "person", "people")} of ${confirmed.reminded.toLocaleString("en")} reminded confirmed after their reminder, ${joined.joined.toLocaleString("en")} of ${joined.reminded.toLocaleString("en")} joined after an invitation's`;
+  const sofar = `so far ${counted(confirmed.confirmed, "person", "people")} of ${confirmed.reminded.toLocaleString("en")} reminded confirmed after their reminder, ${joined.joined.toLocaleString("en")} of ${joined.reminded.toLocaleString("en")} joined after an invitation's`;
   const kinds = [
     hours > 0
-      ? `${plural(due.confirm, "pending sign-up", "pending sign-ups")} to confirm (older than ${hours} h)`
+      ? `${counted(due.confirm, "pending sign-up", "pending sign-ups")} to confirm (older than ${hours} h)`
       : "none to confirm (CONFIRM_REMINDER_HOURS=0)",
     days > 0
       ? usableAccessUrl(config.earlyAccessUrl)
-        ? `${plural(due.invite, "invited person", "invited people")} of an invitation expiring within ${days} days`
+        ? `${counted(due.invite, "invited person", "invited people")} of an invitation expiring within ${days} days`
         : "none of invitations (EARLY_ACCESS_URL is not set, or not an http(s) address)"
       : "none of invitations (INVITE_REMINDER_DAYS=0)",
   ];
@@ -52,7 +51,7 @@ export async function reminders(store: Store, config: ServerConfig, source: stri
   );
   await audit(store.db, "CLI", "reminders", { sent: report.sent, invites: report.invites });
   console.log(
-    `Sent ${plural(report.sent, "reminder", "reminders")} to confirm and ${plural(report.invites, "reminder", "reminders")} of an invitation in ${source}; ${sofar}.`,
+    `Sent ${counted(report.sent, "reminder", "reminders")} to confirm and ${counted(report.invites, "reminder", "reminders")} of an invitation in ${source}; ${sofar}.`,
   );
   return 0;
 }

@@ -167,7 +167,7 @@ test("a person's page, inviting and removing from it, the delivery log and the a
     const from = region(page, "Where they came from");
     await expect(from.locator("dt")).toHaveText(["source", "medium", "campaign", "referrer", "page"]);
     await expect(from.locator("dd")).toHaveText(["newsletter", "email", "spring-launch", "t.co", "/product"]);
-    await expect(from.locator("p")).toHaveText(["Share code ada2345678 · 1 counted referral(s)"]);
+    await expect(from.locator("p")).toHaveText(["Share code ada2345678 · 1 counted referral"]);
     await expect(region(page, "Consent").locator("p")).toHaveText(
       "Terms version 2d81b8fd62c70c2e, agreed at sign-up (2026-03-01 10:00); address confirmed 2026-03-01 10:07. Updates: yes since 2026-03-01 10:08 (words: updates-v1).",
     );
@@ -204,7 +204,7 @@ test("a person's page, inviting and removing from it, the delivery log and the a
     await expect(hooks.locator("tbody td").first()).toHaveText("waitlist.invited");
     await expect(async () => {
       await page.goto(`${server.url}/admin/person?id=${ids.ada}`);
-      await expect(hooks.locator("tbody td")).toHaveText(["waitlist.invited", AT, "delivered, 1 attempt(s)"], {
+      await expect(hooks.locator("tbody td")).toHaveText(["waitlist.invited", AT, "delivered, 1 attempt"], {
         timeout: 1000,
       });
     }).toPass({ timeout: 30_000 });
@@ -215,7 +215,7 @@ test("a person's page, inviting and removing from it, the delivery log and the a
     await expect(region(page, "Answers").locator("dd")).toHaveText(["—", "—", "—", "—"]);
     await expect(region(page, "Where they came from").locator("dd")).toHaveText(["—", "—", "—", "—", "—"]);
     await expect(region(page, "Where they came from").locator("p")).toHaveText([
-      "Share code pat2345678 · 0 counted referral(s)",
+      "Share code pat2345678 · 0 counted referrals",
     ]);
     await expect(region(page, "Consent").locator("p")).toHaveText(
       "Terms version —, agreed at sign-up (2026-03-02 10:00); address confirmed not yet. Updates: never asked.",
@@ -234,7 +234,7 @@ test("a person's page, inviting and removing from it, the delivery log and the a
     await openFromList(page, "cy@example.com", ids.cy);
     await expect(region(page, "Where they came from").locator("p")).toHaveText([
       "Came by share code ada2345678 (counted).",
-      "Share code cy23456789 · 0 counted referral(s)",
+      "Share code cy23456789 · 0 counted referrals",
     ]);
     await expect(region(page, "Timeline (UTC)").getByRole("listitem")).toHaveText([
       "2026-03-03 09:00 Signed up",
@@ -254,7 +254,7 @@ test("a person's page, inviting and removing from it, the delivery log and the a
     // Ada's counted referral went with Cy.
     await page.goto(`${server.url}/admin/person?id=${ids.ada}`);
     await expect(region(page, "Where they came from").locator("p")).toHaveText([
-      "Share code ada2345678 · 0 counted referral(s)",
+      "Share code ada2345678 · 0 counted referrals",
     ]);
     await expect(region(page, "Timeline (UTC)").getByText("A referral of theirs counted")).toHaveCount(0);
 

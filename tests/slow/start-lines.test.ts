@@ -58,7 +58,7 @@ describe("npm start says", () => {
     const { code, output } = await runToExit({ DATABASE_URL: "", DATA_DIR: dataDir, DATA_KEY: OTHER });
     expect(code).toBe(1);
     expect(output).toContain(
-      `Data at rest: DATA_KEY does not open the 1 row(s) sealed under key ${parseDataKey(KEY).id}: set the key they were sealed with (while rotating, the old one as DATA_KEY_PREVIOUS). Nothing was written.`,
+      `Data at rest: DATA_KEY does not open the 1 row sealed under key ${parseDataKey(KEY).id}: set the key they were sealed with (while rotating, the old one as DATA_KEY_PREVIOUS). Nothing was written.`,
     );
   }, 60_000);
 });

@@ -3,6 +3,7 @@
  * the download; one section a function, in the order they appear. The layout and the console's other pages are
  * pages.ts's.
  */
+import { counted } from "../../lib/plural";
 import { ENTRY_STATUSES, type EntryStatus } from "../entry";
 import { escapeHtml as h } from "../http/form-page";
 import type { BreakdownField, ReferralSummary, StatusCounts } from "../store/types";
@@ -60,7 +61,6 @@ const query = (params: Record<string, string | number | undefined>) => {
   return `${CONSOLE_PATH}${text ? `?${text}` : ""}`;
 };
 
-const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 const share = (part: number, whole: number) => (whole > 0 ? ` (${Math.round((part / whole) * 100)} %)` : "");
 
 /** One line under the totals once a reminder has gone: what the reminders won back. */
@@ -69,10 +69,10 @@ export function reminderLine(reminders: Dashboard["reminders"]): string {
   const { confirm, invite } = reminders;
   const parts = [
     confirm.reminded > 0
-      ? `${count(confirm.confirmed, "person", "people")} confirmed after a reminder, of ${count(confirm.reminded, "reminded", "reminded")}${share(confirm.confirmed, confirm.reminded)}`
+      ? `${counted(confirm.confirmed, "person", "people")} confirmed after a reminder, of ${counted(confirm.reminded, "reminded", "reminded")}${share(confirm.confirmed, confirm.reminded)}`
       : "",
     invite.reminded > 0
-      ? `${count(invite.joined, "person", "people")} joined after a reminder of their invitation, of ${count(invite.reminded, "reminded", "reminded")}${share(invite.joined, invite.reminded)}`
+      ? `${counted(invite.joined, "person", "people")} joined after a reminder of their invitation, of ${counted(invite.reminded, "reminded", "reminded")}${share(invite.joined, invite.reminded)}`
       : "",
   ].filter(Boolean);
   return `<p class="note" id="reminders-outcome">Reminders: ${parts.join("; ")}.</p>`;

@@ -1,4 +1,5 @@
 /** The console's dashboard: totals, the chart and sources, the list's page, and what needs the team's attention. */
+import { counted, isAre } from "../../lib/plural";
 import { LIMITS } from "../../lib/waitlist/rules";
 import type { ServerConfig } from "../config";
 import { withTimeout } from "../http/timeout";
@@ -31,7 +32,7 @@ export function atRestWarning(config: ServerConfig, sealing: Sealing): string | 
     return "Sign-ups are stored as plain text: anyone with a copy of the database (a preview's branch, a backup) can read them. Set DATA_KEY (openssl rand -base64 32) in the Production context, then run npm run waitlist -- encrypt.";
   }
   if (sealing.plain > 0) {
-    return `${sealing.plain} sign-up(s) from before DATA_KEY was set are still plain text: run npm run waitlist -- encrypt.`;
+    return `${counted(sealing.plain, "sign-up")} from before DATA_KEY was set ${isAre(sealing.plain)} still plain text: run npm run waitlist -- encrypt.`;
   }
   return null;
 }

@@ -4,7 +4,9 @@
  * their standing with the mail (mail-standing.ts: a suppression, its evidence, Lift); and what the team may do for
  * them (POST /admin/person): resend the confirmation, invite now, lift or stop their mail, remove.
  */
+
 import { randomBytes } from "node:crypto";
+import { counted } from "../../lib/plural";
 import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, rootKey } from "../crypto/keys";
@@ -118,7 +120,7 @@ export async function personPage(visit: PersonVisit, idText: string, notice = ""
     ? `<div class="scroll"><table class="cards"><thead><tr><th scope="col">Event</th><th scope="col">At (UTC)</th><th scope="col">Delivery</th></tr></thead><tbody>${events
         .map(
           (e) =>
-            `<tr><td data-label="Event">${h(e.type)}</td><td data-label="At">${when(e.occurredAt)}</td><td data-label="Delivery">${h(e.state)}, ${e.attempts} attempt(s)</td></tr>`,
+            `<tr><td data-label="Event">${h(e.type)}</td><td data-label="At">${when(e.occurredAt)}</td><td data-label="Delivery">${h(e.state)}, ${counted(e.attempts, "attempt")}</td></tr>`,
         )
         .join("")}</tbody></table></div>`
     : `<p class="note">No webhook events for this person.</p>`;
@@ -138,7 +140,7 @@ export async function personPage(visit: PersonVisit, idText: string, notice = ""
     `<h1>${h(person.email)}</h1>${notice ? (failed ? `<p class="error" role="alert">${h(notice)}</p>` : `<p class="notice" role="status">${h(notice)}</p>`) : ""}
 <section aria-labelledby="who"><h2 id="who">Answers</h2><dl class="facts">${answers}</dl></section>
 <section aria-labelledby="from"><h2 id="from">Where they came from</h2><dl class="facts">${sources}</dl>${referredBy}
-<p>Share code ${h(String(row["referral_code"]))} · ${Number(row["referrals"])} counted referral(s)</p></section>
+<p>Share code ${h(String(row["referral_code"]))} · ${counted(Number(row["referrals"]), "counted referral")}</p></section>
 <section aria-labelledby="consent"><h2 id="consent">Consent</h2><p>Terms version ${h(String(row["terms_version"] ?? "—"))}, agreed at sign-up (${when(row["created_at"])}); address confirmed ${row["confirmed_at"] ? when(row["confirmed_at"]) : "not yet"}. Updates: ${updatesChoice}.</p></section>
 <section aria-labelledby="timeline"><h2 id="timeline">Timeline (UTC)</h2><p>Status: ${h(status)}</p><ol>${items}</ol></section>
 ${mail}

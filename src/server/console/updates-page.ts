@@ -3,6 +3,7 @@
  * preview, with how many it reaches; the confirmation; a send's progress. Plain HTML; the draft rides in hidden
  * fields between the steps.
  */
+import { counted } from "../../lib/plural";
 import { escapeHtml as h } from "../http/form-page";
 import { newTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
@@ -22,7 +23,6 @@ export interface UpdateVisit extends PersonVisit {
   logId: string;
 }
 
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 const hidden = (draft: { subject: string; body: string }) =>
   `<input type="hidden" name="subject" value="${h(draft.subject)}"><input type="hidden" name="body" value="${h(draft.body)}">`;
 
@@ -33,7 +33,7 @@ function pastTable(past: PastUpdate[]): string {
       const state =
         u.finished && u.remaining === 0
           ? "Sent"
-          : `${u.finished ? "Cancelled" : `${plural(u.remaining, "person", "people")} to go`} <a href="${jobPath("update", u.id)}">Its page</a>`;
+          : `${u.finished ? "Cancelled" : `${counted(u.remaining, "person", "people")} to go`} <a href="${jobPath("update", u.id)}">Its page</a>`;
       return `<tr><td data-label="Started">${h(u.createdAt.slice(0, 16).replace("T", " "))}</td><td data-label="Subject">${h(u.subject)}</td><td data-label="Sent" class="n">${u.sent}</td><td data-label="Failed" class="n">${u.failed}</td><td data-label="Unsubscribed since" class="n">${u.unsubscribed}</td><td data-label="State">${state}</td></tr>`;
     })
     .join("");
@@ -62,7 +62,7 @@ export async function composePage(
     "Updates",
     `<h1>Updates</h1>${notice}${mail}
 <section aria-labelledby="write"><h2 id="write">Write an update</h2>${error}
-<p class="note">To the ${plural(audience, "confirmed person", "confirmed people")} who said yes to updates. Plain text: a blank line starts a paragraph, and links are made clickable. Every update ends with a "Stop these updates" link.</p>
+<p class="note">To the ${counted(audience, "confirmed person", "confirmed people")} who said yes to updates. Plain text: a blank line starts a paragraph, and links are made clickable. Every update ends with a "Stop these updates" link.</p>
 <form method="post" action="${CONSOLE_PATHS.updates}"><input type="hidden" name="action" value="preview">
 <p><label for="subject">Subject</label><input id="subject" name="subject" type="text" maxlength="200" required value="${h(draft.subject)}"></p>
 <p><label for="body">Text</label><textarea id="body" name="body" required rows="14">${h(draft.body)}</textarea></p>
@@ -87,11 +87,11 @@ export async function previewPage(visit: UpdateVisit, draft: Draft, notice = "")
   const reach =
     audience === 0
       ? `<p class="error" role="alert">${h(NOBODY_TO_REACH)}</p>`
-      : `<p>It will reach <strong>${plural(audience, "person", "people")}</strong>: everyone confirmed who said yes to updates.</p>`;
+      : `<p>It will reach <strong>${counted(audience, "person", "people")}</strong>: everyone confirmed who said yes to updates.</p>`;
   const send =
     audience === 0
       ? ""
-      : `<button type="submit" name="action" value="confirm">Send to ${plural(audience, "person", "people")}…</button>`;
+      : `<button type="submit" name="action" value="confirm">Send to ${counted(audience, "person", "people")}…</button>`;
   const test =
     visit.admin === "token"
       ? ""
@@ -117,7 +117,7 @@ export function confirmPage(visit: UpdateVisit, draft: Draft, audience: number):
   return page(
     200,
     "Send the update",
-    `<h1>Send the update</h1><section><p>Send “${h(draft.subject)}” to ${plural(audience, "person", "people")} now? This cannot be undone.</p>
+    `<h1>Send the update</h1><section><p>Send “${h(draft.subject)}” to ${counted(audience, "person", "people")} now? This cannot be undone.</p>
 <form method="post" action="${CONSOLE_PATHS.updates}">${hidden(draft)}<input type="hidden" name="ticket" value="${newTicket()}">
 <div class="row"><button type="submit" name="action" value="send">Send now</button><button type="submit" name="action" value="preview" class="quiet">Back to the preview</button></div></form></section>`,
     visit.admin,
@@ -137,14 +137,14 @@ export function alreadyPage(
 ): Response {
   const day = same.since ? same.since.toISOString().slice(0, 16).replace("T", " ") : "";
   const state = same.finished
-    ? `<p class="notice" role="status">“${h(draft.subject)}” with this text was already sent: started ${h(day)} (UTC), ${plural(same.sent, "person", "people")} sent it. Nobody was sent it again.</p>`
-    : `<p class="notice" role="status">“${h(draft.subject)}” with this text is already being sent: started ${h(day)} (UTC), ${plural(same.sent, "person", "people")} sent it so far, ${plural(same.remaining, "person", "people")} to go. Nobody is sent it twice.</p>
+    ? `<p class="notice" role="status">“${h(draft.subject)}” with this text was already sent: started ${h(day)} (UTC), ${counted(same.sent, "person", "people")} sent it. Nobody was sent it again.</p>`
+    : `<p class="notice" role="status">“${h(draft.subject)}” with this text is already being sent: started ${h(day)} (UTC), ${counted(same.sent, "person", "people")} sent it so far, ${counted(same.remaining, "person", "people")} to go. Nobody is sent it twice.</p>
 <p><a href="${jobPath("update", same.id)}">Its progress</a></p>`;
   const again =
     same.finished && same.latest && left > 0
-      ? `<section aria-labelledby="again"><h2 id="again">Send it again</h2><p>${plural(left, "person", "people")} who said yes to updates ${left === 1 ? "has" : "have"} not received these words (their message failed, or they joined since). Sending it again reaches only them.</p>
+      ? `<section aria-labelledby="again"><h2 id="again">Send it again</h2><p>${counted(left, "person", "people")} who said yes to updates ${left === 1 ? "has" : "have"} not received these words (their message failed, or they joined since). Sending it again reaches only them.</p>
 <form method="post" action="${CONSOLE_PATHS.updates}">${hidden(draft)}<input type="hidden" name="after" value="${same.id}">
-<div class="row"><button type="submit" name="action" value="again">Send it again to ${plural(left, "person", "people")}</button></div></form></section>`
+<div class="row"><button type="submit" name="action" value="again">Send it again to ${counted(left, "person", "people")}</button></div></form></section>`
       : same.finished && left === 0
         ? `<p class="note">Everyone who said yes to updates has received these words. To write to them again, change the subject or the text.</p>`
         : "";

@@ -2,6 +2,7 @@
  * Sealing with DATA_KEY, as the store sees it: which rows are sealed under which key, the check that this process
  * holds every key a stored row needs (made once, before the first write), and `waitlist encrypt`'s batches.
  */
+import { counted, isAre } from "../../lib/plural";
 import { columnsOf, DataKeyError, type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import type { Sealing } from "./types";
@@ -39,8 +40,8 @@ export function createSealing(db: Db, dataKeys: DataKeys | null) {
       if (known.includes(id)) continue;
       throw new DataKeyError(
         dataKeys
-          ? `DATA_KEY does not open the ${count} row(s) sealed under key ${id}: set the key they were sealed with (while rotating, the old one as DATA_KEY_PREVIOUS).`
-          : `${count} row(s) are sealed under key ${id}, but DATA_KEY is not set: set it to the key they were sealed with.`,
+          ? `DATA_KEY does not open the ${counted(count, "row")} sealed under key ${id}: set the key they were sealed with (while rotating, the old one as DATA_KEY_PREVIOUS).`
+          : `${counted(count, "row")} ${isAre(count)} sealed under key ${id}, but DATA_KEY is not set: set it to the key they were sealed with.`,
       );
     }
   };

@@ -33,7 +33,7 @@ it("a person's page: answers, sources, consent, timeline and actions; actions an
     "Name Ada",
     "Organization Analytical Engines",
     "source newsletter",
-    "Share code ada2345678 · 0 counted referral(s)",
+    "Share code ada2345678 · 0 counted referrals",
     "Terms version 2d81b8fd62c70c2e, agreed at sign-up (2026-03-01 10:00); address confirmed 2026-03-01 10:07. Updates: yes since 2026-03-01 10:08 (words: abc123).",
     "2026-03-01 10:00 Signed up 2026-03-01 10:07 Confirmed their address",
     "Invite now",

@@ -237,7 +237,7 @@ describe("data at rest", () => {
         "UPDATE waitlist SET key_id = NULL, sealed = NULL, email = 'old@example.com' WHERE id = (SELECT max(id) FROM waitlist)",
       );
       expect(await (await call("/admin", { cookie })).text()).toContain(
-        "1 sign-up(s) from before DATA_KEY was set are still plain text: run npm run waitlist -- encrypt.",
+        "1 sign-up from before DATA_KEY was set is still plain text: run npm run waitlist -- encrypt.",
       );
       while ((await h.store.sealNext(500)).read > 0);
       expect(await (await call("/admin", { cookie })).text()).not.toContain("plain text");

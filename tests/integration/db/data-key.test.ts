@@ -155,7 +155,7 @@ describe.each(backends("sealed"))("on %s", (_name, available, open) => {
   it.skipIf(!available)("a wrong key, or none, is refused before it writes anything", async () => {
     const wrong = as(keys(KEY_C));
     await expect(wrong.checkDataKey()).rejects.toThrow(
-      `DATA_KEY does not open the 3 row(s) sealed under key ${parseDataKey(KEY_B).id}`,
+      `DATA_KEY does not open the 3 rows sealed under key ${parseDataKey(KEY_B).id}`,
     );
     await expect(wrong.add({ name: null, email: "new@example.com", message: null })).rejects.toBeInstanceOf(
       DataKeyError,
@@ -199,9 +199,7 @@ describe("npm run waitlist -- encrypt", () => {
     );
     const wrong = await cli({ DATA_KEY: KEY_C }, "export");
     expect(wrong).toMatchObject({ code: 2, stdout: "" });
-    expect((wrong as { stderr: string }).stderr).toContain(
-      `DATA_KEY does not open the 2 row(s) sealed under key ${id}`,
-    );
+    expect((wrong as { stderr: string }).stderr).toContain(`DATA_KEY does not open the 2 rows sealed under key ${id}`);
     const malformed = await cli({ DATA_KEY: "too-short" }, "count");
     expect((malformed as { stderr: string }).stderr).toContain(
       "DATA_KEY must be 32 random bytes in base64: make one with `openssl rand -base64 32`.",

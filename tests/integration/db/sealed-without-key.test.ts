@@ -46,7 +46,7 @@ describe.each(backends("sealed_no_key"))("%s", (_name, available, open) => {
       expect(logged).toHaveBeenCalledTimes(1);
       const line = String(logged.mock.calls[0]?.[0]);
       expect(line).toContain("waitlist.store_failed");
-      expect(line).toContain(`1 row(s) are sealed under key ${KEY_ID}, but DATA_KEY is not set`);
+      expect(line).toContain(`1 row is sealed under key ${KEY_ID}, but DATA_KEY is not set`);
       expect(line).not.toContain("grace");
     } finally {
       logged.mockRestore();

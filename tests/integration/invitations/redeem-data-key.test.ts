@@ -70,8 +70,8 @@ describe.each(backends("redeemkey"))("on %s", (_name, available, open) => {
     expect(code).toMatch(/^[A-Za-z0-9_-]{27}$/);
     const idA = parseDataKey(KEY_A).id;
     for (const [deploy, dataKeys, reason] of [
-      ["no DATA_KEY", null, `1 row(s) are sealed under key ${idA}, but DATA_KEY is not set`],
-      ["another DATA_KEY", keys(KEY_B), `DATA_KEY does not open the 1 row(s) sealed under key ${idA}`],
+      ["no DATA_KEY", null, `1 row is sealed under key ${idA}, but DATA_KEY is not set`],
+      ["another DATA_KEY", keys(KEY_B), `DATA_KEY does not open the 1 row sealed under key ${idA}`],
     ] as const) {
       const errors = vi.spyOn(console, "error").mockImplementation(() => {});
       const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
