@@ -7,8 +7,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { Store } from "../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../src/server/config";
+import { earlyAccessBase, runWave, type WaveOptions } from "../../src/server/invitations";
 import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";
-import { earlyAccessBase, runWave, type WaveOptions } from "../../src/server/invitations/wave";
 import { createSmtpMailer, type Mailer } from "../../src/server/mail/mailer";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
 import type { OpenedStore } from "./backends";

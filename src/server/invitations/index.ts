@@ -7,15 +7,12 @@ export type { WaveSlice } from "../run/slice";
 export { accessCode } from "./access-code";
 export { inviteCsvRow } from "./delivery";
 export { newInviteCode } from "./invite-store";
+export { earlyAccessBase, InviteConfigError, inviteLink, statusLink } from "./links";
 export {
   continueWave,
-  earlyAccessBase,
-  InviteConfigError,
-  inviteLink,
   previewWave,
   reserveWave,
   runWave,
-  statusLink,
   type WaveOptions,
   type WaveReport,
   waveOwner,

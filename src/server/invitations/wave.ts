@@ -18,7 +18,6 @@
  *   so the next request continues it (continueWave), or any later run completes it as it would a dead one.
  */
 import { LINK_PATHS } from "../../lib/waitlist/consent";
-import { STATUS_PATHS } from "../../lib/waitlist/referral";
 import { newToken } from "../crypto/tokens";
 import { beatJob, JOB_STALE_SECONDS, type JobSlice, releaseJob, takeJob } from "../jobs";
 import { invitationEmail } from "../mail/messages";
@@ -27,37 +26,10 @@ import { type Budget, budgetOf, spent } from "../run/slice";
 import type { Store } from "../store/types";
 import { type Delivery, inviteCsvRow, isRefusal, NoLongerHeld, reason } from "./delivery";
 import { newInviteCode } from "./invite-store";
+import { inviteLink, statusLink } from "./links";
 
 /** A live wave beats before every e-mail; its silence is judged by the one rule of every long job (jobs/lease.ts). */
 export const WAVE_STALE_SECONDS = JOB_STALE_SECONDS;
-
-export class InviteConfigError extends Error {
-  override name = "InviteConfigError";
-}
-
-/** EARLY_ACCESS_URL as a URL, or why it cannot be used (one line, for people). */
-export function earlyAccessBase(value: string | null): URL {
-  if (!value) {
-    throw new InviteConfigError(
-      "EARLY_ACCESS_URL is not set: set it to the product's sign-up page (e.g. https://app.noosphere.app/signup); nothing was changed.",
-    );
-  }
-  const url = URL.canParse(value) ? new URL(value) : null;
-  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    throw new InviteConfigError(`EARLY_ACCESS_URL must be an http(s) address, not "${value}"; nothing was changed.`);
-  }
-  return url;
-}
-
-/** The product's sign-up page with `invite=<code>` added to its own query string. */
-export function inviteLink(base: URL, code: string): string {
-  const url = new URL(base);
-  url.searchParams.set("invite", code);
-  return url.href;
-}
-
-/** A person's private status page (src/server/referrals/status-handler.ts). */
-export const statusLink = (siteUrl: string, token: string) => `${siteUrl}${STATUS_PATHS.page}?token=${token}`;
 
 /** Who runs a wave: this host and process (run/owner.ts). */
 export const waveOwner = runOwner;

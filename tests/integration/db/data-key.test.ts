@@ -10,7 +10,7 @@ import { createStore, type Store } from "../../../src/server/app/store";
 import { createConsoleList } from "../../../src/server/console/list";
 import { DataKeyError, type DataKeys, parseDataKey } from "../../../src/server/data-key";
 import { openPgliteDb } from "../../../src/server/db/pglite";
-import { earlyAccessBase, runWave } from "../../../src/server/invitations/wave";
+import { earlyAccessBase, runWave } from "../../../src/server/invitations";
 import { createSmtpMailer } from "../../../src/server/mail/mailer";
 import { backends, type OpenedStore } from "../../support/backends";
 import { migratedDataDir } from "../../support/helpers";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../../../src/server/app/store";
-import { earlyAccessBase, runWave } from "../../../src/server/invitations/wave";
+import { earlyAccessBase, runWave } from "../../../src/server/invitations";
 import { createSmtpMailer } from "../../../src/server/mail/mailer";
 import { backends, type OpenedStore } from "../../support/backends";
 import { startSmtp, type TestSmtp } from "../../support/smtp";

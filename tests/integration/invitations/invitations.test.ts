@@ -7,13 +7,7 @@
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import type { Store } from "../../../src/server/app/store";
-import {
-  continueWave,
-  earlyAccessBase,
-  previewWave,
-  runWave,
-  type WaveOptions,
-} from "../../../src/server/invitations/wave";
+import { continueWave, earlyAccessBase, previewWave, runWave, type WaveOptions } from "../../../src/server/invitations";
 import { createSmtpMailer, type Mailer } from "../../../src/server/mail/mailer";
 import { backends } from "../../support/backends";
 import { ACCESS, inviteGround, MAIL_FROM, ORIGIN } from "../../support/invitations-harness";
