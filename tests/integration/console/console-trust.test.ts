@@ -6,7 +6,7 @@
 import { expect, it } from "vitest";
 import { createAuditLog } from "../../../src/server/audit";
 import { readConfig } from "../../../src/server/config";
-import { CONSOLE_ACTION_PATHS } from "../../../src/server/console/handler";
+import { CONSOLE_ACTION_PATHS } from "../../../src/server/console/routes";
 import { ADMIN, call, cookieOf, form, h, openConsoleHarness, signInByLink } from "../../support/console-harness";
 
 openConsoleHarness();

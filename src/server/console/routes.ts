@@ -1,0 +1,180 @@
+/**
+ * The console's routes: what each path does, as one table per method (PAGES for GET and HEAD, ACTIONS for a form's
+ * POST), and what each kind of page is given. The pipeline every request goes through is handler.ts's.
+ */
+import type { Context } from "@netlify/functions";
+import { givenAddress } from "../../lib/waitlist/rules";
+import { audit, auditStart } from "../audit";
+import type { ServerConfig } from "../config";
+import type { ServerDeps } from "../deps";
+import { seeOther } from "../http/responses";
+import { withTimeout } from "../http/timeout";
+import { log } from "../log";
+import type { Mailer } from "../mail/mailer";
+import type { Store } from "../store/types";
+import { auditPage } from "./audit";
+import { dashboard } from "./dashboard";
+import { type DownloadDeps, exportPage, exportPart } from "./downloads";
+import { JOB_NOTICES, type JobDeps, jobAction, jobPage } from "./jobs";
+import {
+  CONSOLE_PATH,
+  CONSOLE_PATHS,
+  confirmSignInPage,
+  message,
+  removeConfirmPage,
+  type SignInMode,
+  signInPage,
+} from "./pages";
+import { type PersonVisit, personAction, personGet } from "./person";
+import { createSessions, SIGN_IN_LINK_MINUTES } from "./sessions";
+import { confirmSignIn, sessionCookie, signIn } from "./sign-in";
+import { UPDATES_MAX_BODY, type UpdateVisit, updatesAction, updatesHome } from "./updates";
+import { waveFile } from "./wave-files";
+import { invite, WAVE_SLICE_MS, type WaveDeps } from "./waves";
+import { WEBHOOK_NOTICES, webhooksAction, webhooksPage } from "./webhooks";
+
+export type ConsoleDeps = ServerDeps & WaveDeps & DownloadDeps & JobDeps;
+
+/** What a route is given: the request, who is signed in (null: nobody), and the console's parts. */
+export interface Visit {
+  req: Request;
+  url: URL;
+  context: Context;
+  origin: string;
+  store: Store;
+  config: ServerConfig;
+  deps: ConsoleDeps;
+  mode: SignInMode;
+  mailer: Mailer | null;
+  /** The admin signed in, or null. */
+  who: string | null;
+  /** The session cookie as sent ("" without one). */
+  cookie: string;
+  /** How an admin is named in the logs (a keyed hash, never the address). */
+  logId: (admin: string) => string;
+  /** The POST's form fields (empty for a GET). */
+  fields: Record<string, string>;
+}
+
+/** A route that needs no session (signing in and out), or one answered 401 without a session. */
+export type Route = { maxBody?: number } & (
+  | { open: true; run: (visit: Visit) => Promise<Response> | Response }
+  | { open?: false; run: (visit: Visit & { who: string }) => Promise<Response> | Response }
+);
+
+/** What a person's page is given. */
+const personVisit = (visit: Visit & { who: string }): PersonVisit => ({
+  store: visit.store,
+  config: visit.config,
+  admin: visit.who,
+  origin: visit.origin,
+  mailer: visit.mailer,
+  fields: visit.fields,
+});
+
+/** What an update's step, or a job's page, is given: the visit, how jobs start, and who in the logs. */
+const updateVisit = (visit: Visit & { who: string }): UpdateVisit => ({
+  ...personVisit(visit),
+  deps: visit.deps,
+  logId: visit.logId(visit.who),
+});
+
+/** The pages: GET (and HEAD). Signed out, the console's own path is the sign-in page. */
+export const PAGES: Record<string, Route> = {
+  [CONSOLE_PATH]: {
+    open: true,
+    run: ({ who, mode, url, store, config, mailer }) => {
+      if (!who) {
+        const notice = `If that address may use the console, a sign-in link is on its way. It works once, for ${SIGN_IN_LINK_MINUTES} minutes.`;
+        return signInPage(mode, url.searchParams.has("sent") ? { notice } : {});
+      }
+      return dashboard(store, config, who, url, mailer !== null);
+    },
+  },
+  [CONSOLE_PATHS.confirm]: { open: true, run: ({ url }) => confirmSignInPage(`${url.pathname}${url.search}`) },
+  // A part of a download: a GET that changes nothing, answered only with the session (downloads.ts says why).
+  [CONSOLE_PATHS.exportPart]: {
+    run: ({ req, store, config, who, logId }) => exportPart(req, store, config, who, logId(who)),
+  },
+  [CONSOLE_PATHS.updates]: { run: (visit) => updatesHome(updateVisit(visit)) },
+  [CONSOLE_PATHS.jobs]: {
+    run: (visit) =>
+      jobPage(updateVisit(visit), visit.url.searchParams, JOB_NOTICES[visit.url.searchParams.get("done") ?? ""] ?? ""),
+  },
+  [CONSOLE_PATHS.webhooks]: {
+    run: ({ store, config, who, url }) =>
+      webhooksPage(
+        store,
+        config,
+        who,
+        WEBHOOK_NOTICES[url.searchParams.get("done") ?? ""] ?? "",
+        url.searchParams.get("show"),
+      ),
+  },
+  [CONSOLE_PATHS.audit]: { run: ({ store, config, who, url }) => auditPage(store, config, who, url) },
+  [CONSOLE_PATHS.person]: { run: (visit) => personGet(personVisit(visit), visit.url.searchParams) },
+};
+
+/** The actions: a POST from one of the console's forms. */
+export const ACTIONS: Record<string, Route> = {
+  [CONSOLE_PATHS.signIn]: {
+    open: true,
+    run: ({ origin, context, store, config, mode, mailer, fields }) =>
+      signIn({ origin, context, store, config, mode, mailer }, fields),
+  },
+  [CONSOLE_PATHS.confirm]: { open: true, run: confirmSignIn },
+  [CONSOLE_PATHS.signOut]: {
+    open: true,
+    run: async ({ cookie, who, store, origin, logId }) => {
+      if (cookie) await createSessions(store.db).end(cookie);
+      if (who) {
+        log("info", "admin.sign_out", { admin: logId(who) });
+        await audit(store.db, who, "sign-out");
+      }
+      return seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(origin, "", 0) });
+    },
+  },
+  [CONSOLE_PATHS.invite]: {
+    run: ({ fields, store, config, who, origin, deps }) =>
+      fields["file"] !== undefined
+        ? waveFile(store, config, who, fields)
+        : invite({
+            origin,
+            store,
+            config,
+            admin: who,
+            fields,
+            slice: deps.waveSlice ?? { ms: WAVE_SLICE_MS },
+            deps,
+          }),
+  },
+  [CONSOLE_PATHS.remove]: {
+    run: async ({ fields, who, store, config, logId }) => {
+      const email = givenAddress(fields["email"]);
+      if (email === undefined) {
+        const given = (fields["email"] ?? "").trim() !== "";
+        return message(400, "Remove", given ? "That is not an e-mail address." : "No address was given.", who);
+      }
+      if (fields["confirm"] !== "yes") return removeConfirmPage(who, email);
+      // The removed person's address is not kept, not even here.
+      const entry = await auditStart(store.db, who, "remove");
+      const removed = await withTimeout(store.erase(email), config.dbTimeoutMs);
+      log("info", "admin.remove", { admin: logId(who), removed });
+      await entry.end({ removed });
+      return seeOther(`${CONSOLE_PATH}?removed=${removed ? 1 : 0}`);
+    },
+  },
+  [CONSOLE_PATHS.export]: {
+    run: ({ store, config, who, logId, deps, fields }) =>
+      exportPage({ store, config, admin: who, logId: logId(who), size: deps.partSize }, fields["format"] ?? ""),
+  },
+  [CONSOLE_PATHS.updates]: { maxBody: UPDATES_MAX_BODY, run: (visit) => updatesAction(updateVisit(visit)) },
+  [CONSOLE_PATHS.jobs]: { run: (visit) => jobAction(updateVisit(visit)) },
+  [CONSOLE_PATHS.webhooks]: {
+    run: ({ store, config, who, fields, origin, deps }) => webhooksAction(store, config, who, fields, { origin, deps }),
+  },
+  [CONSOLE_PATHS.person]: { run: (visit) => personAction(personVisit(visit)) },
+};
+
+/** Every path that takes a POST: tests/integration/console/console-trust.test.ts walks each and reads its audit entry. */
+export const CONSOLE_ACTION_PATHS = Object.keys(ACTIONS);
