@@ -14,28 +14,27 @@
  * only `invite --yes`, `update --yes`, `purge-pending --yes`, `encrypt`, `webhooks deliver` and `webhooks off` change
  * anything, and each is in the audit log: an entry when it starts, before its first effect, and one when it ends.
  */
-import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PURGE_MIN_DAYS } from "../src/lib/waitlist/consent";
 import { allowEmbeddedDatabase, openStore } from "../src/server/app/instance";
 import type { Store } from "../src/server/app/store";
-import { type AuditedAction, audit, auditStart } from "../src/server/audit";
+import { type AuditedAction, auditStart } from "../src/server/audit";
 import { getConfig } from "../src/server/config";
 import { DataKeyError } from "../src/server/data-key";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
 import { DataDirLockedError } from "../src/server/db/lock";
 import { openPgliteDb } from "../src/server/db/pglite";
-import { EXPORT_FORMATS, type ExportFormat, exportParts, formatEntries, openBatches } from "../src/server/export/rows";
-import { earlyAccessBase, InviteConfigError } from "../src/server/invitations/wave";
+import { EXPORT_FORMATS, type ExportFormat, formatEntries } from "../src/server/export/rows";
+import { earlyAccessBase, InviteConfigError } from "../src/server/invitations";
 import { logToStandardError } from "../src/server/log";
-import { deliverNow, missingWebhookKeys, recordWebhookEvents, stopWebhookEvents } from "../src/server/webhooks";
 import { explainDbError } from "./lib/db-errors";
 import { reminders } from "./lib/reminders-command";
 import { update } from "./lib/update-command";
-import { count, encrypt, invite } from "./lib/waitlist-commands";
+import { count, encrypt, exportList, invite, purgePending } from "./lib/waitlist-commands";
 import { HELP } from "./lib/waitlist-help";
+import { webhooks } from "./lib/webhooks-command";
 
 // Standard output is the command's answer (a CSV, a summary): the server's log lines go to standard error.
 logToStandardError();
@@ -209,44 +208,19 @@ try {
       counts,
       starting: starting("update", { subject, again: values.again ?? false }),
     });
-  } else if (command === "webhooks" && positionals[1] === "off") {
-    await starting("webhooks-off", {})();
-    const stopped = await stopWebhookEvents(store, config);
-    console.log(
-      stopped
-        ? `Webhook events are no longer recorded in ${source}; a process with WEBHOOK_URL switches recording on again.`
-        : "WEBHOOK_URL is set for this command: nothing was changed.",
-    );
   } else if (command === "webhooks") {
-    // Before any claim: an event this process cannot open (sealed under a key it does not hold, its row removed or
-    // sealed again since) would only be given back, and the run would say nothing useful.
-    const missing = await missingWebhookKeys(store);
-    if (missing.length > 0) {
-      await store.close();
-      fail(
-        `waiting webhook events are sealed under key ${missing.join(", ")}, but ${config.dataKeys ? "DATA_KEY (and DATA_KEY_PREVIOUS) is another key" : "DATA_KEY is not set"}: set the key they were sealed with. Nothing was sent.`,
-      );
-    }
-    await starting("webhooks-deliver", {})();
-    // As every delivery run does: a process that delivers them has events recorded (webhooks/index.ts).
-    await recordWebhookEvents(store);
-    const report = await deliverNow(store, config, "cli");
-    Object.assign(counts, { delivered: report?.delivered ?? 0, retrying: report?.retrying ?? 0 });
-    console.log(
-      `Webhooks in ${source}: ${report?.delivered ?? 0} delivered, ${report?.retrying ?? 0} to be tried again, ${report?.failed ?? 0} failed for good${report?.gone ? "; the receiver answered 410 Gone: deliveries are paused until re-enabled in the console" : ""}.`,
-    );
-    exitCode = report && (report.retrying > 0 || report.failed > 0 || report.gone) ? 1 : 0;
+    const off = positionals[1] === "off";
+    exitCode = await webhooks({
+      store,
+      config,
+      source,
+      off,
+      counts,
+      starting: (action) => starting(action, {})(),
+      fail: refuse,
+    });
   } else if (command === "export") {
-    const confirmedOnly = values["confirmed-only"] ?? false;
-    // Streamed batch by batch, waiting for stdout to drain: memory holds one batch whatever the list's size.
-    const batches = await openBatches(store, { since, confirmedOnly, timeoutMs: getConfig().dbTimeoutMs * 4 });
-    let bytes = 0;
-    for await (const parts of exportParts(batches, format)) {
-      const text = parts.join("");
-      bytes += Buffer.byteLength(text);
-      if (!process.stdout.write(text)) await once(process.stdout, "drain");
-    }
-    await audit(store.db, "CLI", "export", { via: "cli", format, bytes, confirmedOnly });
+    await exportList(store, { since, format, confirmedOnly: values["confirmed-only"] ?? false });
   } else if (command === "encrypt") {
     if (config.dataKeys) await starting("encrypt", { key: config.dataKeys.current.id })();
     exitCode = await encrypt(store, config, source, refuse);
@@ -255,14 +229,7 @@ try {
   } else {
     const apply = values.yes ?? false;
     if (apply) await starting("purge-pending", { olderThanHours })();
-    const { matched, purged } = await store.purgePending(olderThanHours, apply);
-    Object.assign(counts, { purged });
-    const what = `${matched} pending sign-up${matched === 1 ? "" : "s"} untouched for ${values["older-than"]}`;
-    console.log(
-      apply
-        ? `Deleted ${purged} of ${what} in ${source}.`
-        : `Dry run: would delete ${what} in ${source}. Run again with --yes to delete them.`,
-    );
+    await purgePending(store, source, { olderThanHours, olderThan: values["older-than"] ?? "", apply, counts });
   }
 } catch (error) {
   if (error instanceof Refused) {

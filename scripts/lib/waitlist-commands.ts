@@ -1,12 +1,16 @@
 /**
- * What `npm run waitlist -- count | invite | encrypt` do and print, given the store the command opened
- * (scripts/waitlist.ts parses the arguments and opens it). `update` is update-command.ts.
+ * What `npm run waitlist -- count | export | invite | encrypt | purge-pending` do and print, given the store the
+ * command opened (scripts/waitlist.ts parses the arguments and opens it). `update` is update-command.ts, `reminders`
+ * reminders-command.ts, `webhooks` webhooks-command.ts.
  */
 
+import { once } from "node:events";
 import type { Store } from "../../src/server/app/store";
+import { audit } from "../../src/server/audit";
 import { getConfig, type ServerConfig } from "../../src/server/config";
 import { visibleControls } from "../../src/server/csv";
 import { ENTRY_STATUSES } from "../../src/server/entry";
+import { type ExportFormat, exportParts, openBatches } from "../../src/server/export/rows";
 import { previewWave, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { suppressedMailer } from "../../src/server/suppression";
@@ -146,4 +150,37 @@ export async function count(store: Store, source: string): Promise<void> {
   for (const { value: source, count } of sources) {
     console.log(`  ${visibleControls(source ?? "(none)").padEnd(24)} ${String(count).padStart(5)}`);
   }
+}
+
+/** Deletes (with `apply`) or counts the pending sign-ups untouched for `olderThanHours`, and says so. */
+export async function purgePending(
+  store: Store,
+  source: string,
+  options: { olderThanHours: number; olderThan: string; apply: boolean; counts: Record<string, unknown> },
+): Promise<void> {
+  const { matched, purged } = await store.purgePending(options.olderThanHours, options.apply);
+  Object.assign(options.counts, { purged });
+  const what = `${matched} pending sign-up${matched === 1 ? "" : "s"} untouched for ${options.olderThan}`;
+  console.log(
+    options.apply
+      ? `Deleted ${purged} of ${what} in ${source}.`
+      : `Dry run: would delete ${what} in ${source}. Run again with --yes to delete them.`,
+  );
+}
+
+/** The list to standard output in `format`, streamed batch by batch (memory holds one batch whatever its size). */
+export async function exportList(
+  store: Store,
+  options: { since: Date | undefined; format: ExportFormat; confirmedOnly: boolean },
+): Promise<void> {
+  const { since, format, confirmedOnly } = options;
+  const batches = await openBatches(store, { since, confirmedOnly, timeoutMs: getConfig().dbTimeoutMs * 4 });
+  let bytes = 0;
+  for await (const parts of exportParts(batches, format)) {
+    const text = parts.join("");
+    bytes += Buffer.byteLength(text);
+    // Waiting for stdout to drain: a slow reader slows the reads, not the memory.
+    if (!process.stdout.write(text)) await once(process.stdout, "drain");
+  }
+  await audit(store.db, "CLI", "export", { via: "cli", format, bytes, confirmedOnly });
 }
