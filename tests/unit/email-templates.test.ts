@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { EMAIL_SAMPLES } from "../../scripts/lib/email-samples";
-import { TEMPLATES_FILE, templatesModule, themeColours } from "../../scripts/lib/email-templates";
+import { TEMPLATES_FILE, templatesModule } from "../../scripts/lib/email-templates";
+import { themeColours } from "../../scripts/lib/email-theme";
 import { action, emailDocument, fill, note, paragraph } from "../../src/server/mail/layout";
 import { SITE } from "../../src/site";
 
