@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { brotliDecompressSync } from "node:zlib";
 import { unzipSync } from "fflate";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -195,5 +196,14 @@ describe("the deployable /join page", () => {
     expect(html).toContain('id="join-referrer" value="https://news.example.com"');
     // The same page as the build's, but for that value.
     expect(html.replace(' value="https://news.example.com"', "")).toBe(readFileSync("dist/join.html", "utf8"));
+    // Compressed by the zipped function itself, as a browser asks (a function's answer is not compressed for it).
+    const compressed = await mod.default(
+      new Request("https://noosphere.test/join", { headers: { "Accept-Encoding": "gzip, deflate, br, zstd" } }),
+    );
+    expect(compressed.headers.get("content-encoding")).toBe("br");
+    expect(compressed.headers.get("vary")).toBe("Accept-Encoding");
+    const body = Buffer.from(await compressed.arrayBuffer());
+    expect(body.length).toBeLessThan(14_600);
+    expect(brotliDecompressSync(body).toString()).toBe(readFileSync("dist/join.html", "utf8"));
   });
 });

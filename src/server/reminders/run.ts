@@ -66,12 +66,11 @@ export async function remindersDue(store: Store, config: ReminderConfig): Promis
 }
 
 /** The reminder: the confirmation e-mail with a fresh link, its subject saying it is a reminder. */
-export const reminderEmail = (links: { confirm: string; remove: string; site: string }) =>
+const reminderEmail = (links: { confirm: string; remove: string; site: string }) =>
   confirmationEmail(links, REMINDER_PREFIX);
 
 /** The invitation again, its subject saying it is a reminder; `days`: how many its code has left. */
-export const inviteReminderEmail = (links: Parameters<typeof invitationEmail>[0]) =>
-  invitationEmail(links, REMINDER_PREFIX);
+const inviteReminderEmail = (links: Parameters<typeof invitationEmail>[0]) => invitationEmail(links, REMINDER_PREFIX);
 
 const DAY_MS = 86_400_000;
 const out = (run: ReminderRun) => run.deadline !== undefined && Date.now() >= run.deadline;
