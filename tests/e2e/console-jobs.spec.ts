@@ -65,7 +65,7 @@ async function check(page: Page, name: string) {
     const url = page.url();
     await page.route(url, async (route) => {
       const response = await route.fetch();
-      const body = (await response.text()).replace(/\n<meta http-equiv="refresh" content="\d+">/, "");
+      const body = (await response.text()).replace(/<meta http-equiv="refresh" content="\d+"\/>/, "");
       await route.fulfill({ response, body });
     });
     await page.goto(url);

@@ -85,8 +85,9 @@ export const PAGES: Record<string, Route> = {
     open: true,
     run: ({ who, mode, url, store, config, mailer }) => {
       if (!who) {
-        const notice = `If that address may use the console, a sign-in link is on its way. It works once, for ${SIGN_IN_LINK_MINUTES} minutes.`;
-        return signInPage(mode, url.searchParams.has("sent") ? { notice } : {});
+        const sent = `If that address may use the console, a sign-in link is on its way. It works once, for ${SIGN_IN_LINK_MINUTES} minutes.`;
+        if (url.searchParams.has("sent")) return signInPage(mode, { sent });
+        return signInPage(mode, { signedOut: url.searchParams.has("signed-out") });
       }
       return dashboard(store, config, who, url, mailer !== null);
     },
@@ -131,7 +132,7 @@ export const ACTIONS: Record<string, Route> = {
         log("info", "admin.sign_out", { admin: logId(who) });
         await audit(store.db, who, "sign-out");
       }
-      return seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(origin, "", 0) });
+      return seeOther(`${CONSOLE_PATH}?signed-out=1`, { "Set-Cookie": sessionCookie(origin, "", 0) });
     },
   },
   [CONSOLE_PATHS.invite]: {

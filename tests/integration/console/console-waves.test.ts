@@ -172,7 +172,7 @@ describe("downloads and waves within Netlify's limits", () => {
     const path = `/admin/jobs?kind=wave&id=${wave}`;
     const running = await (await peek(path, { cookie })).text();
     expect(running).toContain('<p role="status">Running</p>');
-    expect(running).toContain('<meta http-equiv="refresh" content="3">');
+    expect(running).toContain('<meta http-equiv="refresh" content="3"/>');
     expect(running).toContain(`<progress id="job-wave-${wave}" max="6" value="2">33%</progress>`);
     expect(running).toContain('value="pause"><button type="submit" class="quiet">Pause</button>');
 

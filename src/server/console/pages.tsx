@@ -1,0 +1,218 @@
+/**
+ * The console's pages, made on the server from JSX (ui/): HTML forms and SVG charts, no JavaScript at all, so
+ * nothing of it can reach a public page and it is usable at once on any phone. Here: the shell every page uses
+ * (`page`), and the small pages (a message, the console off, signing in, a removal's confirmation). Every answer
+ * is noindex and never cached (ui/render.tsx).
+ */
+import type { ReactNode } from "react";
+import { CONSOLE_PATH, CONSOLE_PATHS } from "./paths";
+import { type Area, Layout } from "./ui/Layout";
+import { Notice, Section } from "./ui/parts";
+import { respond } from "./ui/render";
+
+export { CONSOLE_PATH, CONSOLE_PATHS, consoleHref } from "./paths";
+export { CONSOLE_HEADERS } from "./ui/render";
+
+/**
+ * The most people one wave from the console invites while e-mail is off: its CSV is answered whole, under 3 KB a
+ * row, so within the 6 MB a function may answer. With e-mail on a wave runs in the background, any size the CLI
+ * allows (CONSOLE_WAVE_MAX_MAIL).
+ */
+export const CONSOLE_WAVE_MAX = 1000;
+/** The most one wave may invite from the console with e-mail on: what the CLI's --next allows (6 digits). */
+export const CONSOLE_WAVE_MAX_MAIL = 999_999;
+
+/** What a page may add to the shell: its area (marked in the navigation), a refresh while a job runs. */
+export interface PageOptions {
+  area?: Area;
+  refreshSeconds?: number;
+}
+
+/**
+ * A whole page: `body` inside the console's layout. A string body is HTML made before the pages were JSX
+ * (LegacyHtml); every page is moving to elements.
+ */
+export function page(
+  status: number,
+  title: string,
+  body: ReactNode,
+  admin: string | null = null,
+  headers: Record<string, string> = {},
+  options: PageOptions = {},
+) {
+  return respond(
+    status,
+    <Layout title={title} admin={admin} area={options.area} refreshSeconds={options.refreshSeconds}>
+      {typeof body === "string" ? <LegacyHtml html={body} /> : body}
+    </Layout>,
+    headers,
+  );
+}
+
+/** HTML a page still joins by hand (its values escaped by escapeHtml): only until that page is JSX. */
+function LegacyHtml({ html }: { html: string }) {
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: transitional, see above
+  return <div dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** A short page that says one thing, with a way back. */
+export function message(
+  status: number,
+  title: string,
+  text: string,
+  admin: string | null = null,
+  headers: Record<string, string> = {},
+) {
+  return page(
+    status,
+    title,
+    <>
+      <h1>{title}</h1>
+      <section>
+        {status >= 400 ? <p role="alert">{text}</p> : <p>{text}</p>}
+        <p>
+          <a href={CONSOLE_PATH}>Back to the console</a>
+        </p>
+      </section>
+    </>,
+    admin,
+    headers,
+  );
+}
+
+export function offPage(): Response {
+  return page(
+    200,
+    "The console is off",
+    <>
+      <h1>The console is off</h1>
+      <section>
+        <p>
+          Nobody can sign in yet. To turn it on, set one of these on the site (Netlify: Site configuration → Environment
+          variables), then deploy again:
+        </p>
+        <ul>
+          <li>
+            <code>ADMIN_EMAILS</code> (comma-separated addresses), with e-mail set up (<code>SMTP_URL</code> and{" "}
+            <code>MAIL_FROM</code>): those people sign in with a link sent to them;
+          </li>
+          <li>
+            or <code>WAITLIST_ADMIN_TOKEN</code> (e.g. <code>openssl rand -hex 32</code>), while e-mail is off: sign in
+            with that token.
+          </li>
+        </ul>
+      </section>
+    </>,
+  );
+}
+
+export type SignInMode = "email" | "token";
+
+/** What the sign-in page says above its form, or instead of it once a link is on its way. */
+export interface SignInNote {
+  /** A link was sent: the page says so and where to go next, without the form again. */
+  sent?: string;
+  /** The admin just signed out. */
+  signedOut?: boolean;
+  error?: string;
+}
+
+export function signInPage(mode: SignInMode, note: SignInNote = {}, status = 200): Response {
+  if (note.sent)
+    return page(
+      status,
+      "Check your inbox",
+      <>
+        <h1>Check your inbox</h1>
+        <section>
+          <Notice>{note.sent}</Notice>
+          <p className="note">Nothing arrived? Look in spam, or ask again in a few minutes.</p>
+          <p>
+            <a href={CONSOLE_PATH}>Use another address</a>
+          </p>
+        </section>
+      </>,
+    );
+  const intro =
+    mode === "email"
+      ? "Enter your address. If it may use the console, we'll e-mail it a sign-in link that works once, for 15 minutes."
+      : "E-mail is off on this site: sign in with the admin token (WAITLIST_ADMIN_TOKEN).";
+  return page(
+    status,
+    "Sign in",
+    <>
+      <h1>Sign in</h1>
+      <section>
+        {note.signedOut ? <Notice>You're signed out. Sign in again whenever you need the console.</Notice> : null}
+        {note.error ? <Notice tone="error">{note.error}</Notice> : null}
+        <p className="note">{intro}</p>
+        <form method="post" action={CONSOLE_PATHS.signIn}>
+          <div className="row">
+            {mode === "email" ? (
+              <div>
+                <label htmlFor="email">Email</label>
+                <input id="email" name="email" type="email" autoComplete="email" required maxLength={255} />
+              </div>
+            ) : (
+              <div>
+                <label htmlFor="token">Admin token</label>
+                <input
+                  id="token"
+                  name="token"
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                  maxLength={512}
+                />
+              </div>
+            )}
+            <button type="submit">{mode === "email" ? "Send me a sign-in link" : "Sign in"}</button>
+          </div>
+        </form>
+      </section>
+    </>,
+  );
+}
+
+/** The page a sign-in link opens: one button, so a mail scanner that follows the link signs nobody in. */
+export function confirmSignInPage(action: string): Response {
+  return page(
+    200,
+    "Sign in",
+    <>
+      <h1>Sign in to the console</h1>
+      <section>
+        <p>One click signs you in on this device for 12 hours.</p>
+        <form method="post" action={action}>
+          <button type="submit">Sign in</button>
+        </form>
+      </section>
+    </>,
+  );
+}
+
+export function removeConfirmPage(admin: string, email: string): Response {
+  return page(
+    200,
+    "Remove",
+    <>
+      <h1>Remove {email}?</h1>
+      <Section id="remove-what" title="This cannot be undone">
+        <p>This deletes the address, everything it sent and its links, as an erasure request asks.</p>
+        <form method="post" action={CONSOLE_PATHS.remove}>
+          <input type="hidden" name="email" value={email} />
+          <input type="hidden" name="confirm" value="yes" />
+          <div className="row">
+            <button type="submit" className="danger">
+              Remove for good
+            </button>
+            <a className="button quiet" href={CONSOLE_PATHS.people}>
+              Cancel
+            </a>
+          </div>
+        </form>
+      </Section>
+    </>,
+    admin,
+  );
+}

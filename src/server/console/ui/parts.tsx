@@ -1,0 +1,70 @@
+/**
+ * The console's small parts, one idea each, shared by every page: a status as a badge, a notice or an error, a
+ * section with its heading, a labelled list of figures. Props typed from the elements they render.
+ */
+import type { ComponentProps, ReactNode } from "react";
+import { cn } from "../../../lib/cn";
+import type { EntryStatus } from "../../entry";
+
+export const STATUS_LABELS: Record<EntryStatus, string> = {
+  pending: "Pending",
+  confirmed: "Confirmed",
+  invited: "Invited",
+  joined: "Joined",
+};
+
+/** A person's status as a coloured badge: the word is always there, the colour only adds to it. */
+export function StatusBadge({ status }: { status: EntryStatus }) {
+  return <span className={cn("badge", status)}>{STATUS_LABELS[status]}</span>;
+}
+
+/** Any other short state as a badge: muted (neutral) or bad (needs the team). */
+export function Badge({ tone = "muted", className, ...props }: ComponentProps<"span"> & { tone?: "muted" | "bad" }) {
+  return <span className={cn("badge", tone, className)} {...props} />;
+}
+
+/** What an action just did (role=status), a warning, or why it could not (role=alert). */
+export function Notice({
+  tone = "done",
+  className,
+  ...props
+}: ComponentProps<"p"> & { tone?: "done" | "warn" | "error" }) {
+  const kind = tone === "done" ? "notice" : tone;
+  return <p className={cn(kind, className)} role={tone === "error" ? "alert" : "status"} {...props} />;
+}
+
+/** A card with its heading; the heading names the region. */
+export function Section({
+  id,
+  title,
+  children,
+  ...props
+}: ComponentProps<"section"> & { id: string; title: ReactNode }) {
+  return (
+    <section aria-labelledby={id} {...props}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** Figures with their names: a <dl> of cards (className "totals" for big numbers, "facts" for words). */
+export function Figures({
+  items,
+  className = "facts",
+}: {
+  items: ReadonlyArray<readonly [label: ReactNode, value: ReactNode]>;
+  className?: "facts" | "totals";
+}) {
+  return (
+    <dl className={className}>
+      {items.map(([label, value], i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, rendered once on the server
+        <div key={i}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
