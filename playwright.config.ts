@@ -3,6 +3,8 @@ import { findChromium, TEST_CHROMIUM_ARGS } from "./scripts/lib/chromium";
 import { E2E_ADMIN_TOKEN } from "./tests/e2e/constants";
 
 const port = Number(process.env["E2E_PORT"] ?? 4329);
+// A database per port, so two runs on two ports (E2E_PORT) never remove each other's.
+const dataDir = process.env["E2E_PORT"] ? `.data/e2e-${port}` : ".data/e2e";
 /** `*.slow.spec.ts` (stress: the 200-person crowd) runs in `npm run test:slow` (E2E_SLOW=1), after the fast suites. */
 const slow = process.env["E2E_SLOW"] === "1";
 const found = await findChromium("headless-shell");
@@ -53,11 +55,11 @@ export default defineConfig({
     ? []
     : {
         // A fresh embedded database for every run.
-        command: "rm -rf .data/e2e && npm run serve",
+        command: `rm -rf ${dataDir} && npm run serve`,
         // The browser tests sign up many times from one address: they raise the rate limit explicitly.
         env: {
           PORT: String(port),
-          DATA_DIR: ".data/e2e",
+          DATA_DIR: dataDir,
           RATE_LIMIT_MAX: "100000",
           NETLIFY_RATE_LIMIT: "off",
           NETLIFY_SCHEDULES: "off",

@@ -2,9 +2,8 @@
  * The function's validator, in zod/mini, built from rules.ts: the same limits, messages, patterns and order
  * as the browser's (validate.ts), neither calling the other.
  * zod is loaded on first use (`loadValidator`), so importing the function stays light and the answers that
- * need no validation (405, 415, 413) never pay for it.
+ * need no validation (405, 415, 413) never pay for it; its parts come through zod-mini.ts (which says why).
  */
-import type { z as Zod } from "zod/mini";
 import {
   characters,
   EARLY_CHECKS,
@@ -22,8 +21,11 @@ import {
 
 export type Validator = (input: SignupInput) => Validation;
 
+/** What the schema is built from: zod/mini's functions, as zod-mini.ts gives them. */
+type ZodParts = typeof import("./zod-mini");
+
 /** The schema on trimmed values; the order of keys is the order messages are reported in. */
-export function createSignupSchema(z: typeof Zod) {
+export function createSignupSchema(z: ZodParts) {
   const storable = z.refine<string>((value) => !UNSTORABLE.test(value), { error: MESSAGES.characters });
   const oneLine = (label: string) =>
     z.refine<string>((value) => !LINE_BREAK.test(value), { error: singleLineMessage(label) });
@@ -53,7 +55,7 @@ export function createSignupSchema(z: typeof Zod) {
 }
 
 /** docs/brief.md's checks in its order, the schema last; unknown fields are dropped. */
-export function createValidator(z: typeof Zod): Validator {
+export function createValidator(z: ZodParts): Validator {
   const schema = createSignupSchema(z);
   return (input) => {
     const early = EARLY_CHECKS.find((check) => check.fails(input));
@@ -80,6 +82,6 @@ let loading: Promise<Validator> | undefined;
 
 /** The validator, zod loaded on the first call and kept. */
 export function loadValidator(): Promise<Validator> {
-  loading ??= import("zod/mini").then(({ z }) => createValidator(z));
+  loading ??= import("./zod-mini").then((z) => createValidator(z));
   return loading;
 }
