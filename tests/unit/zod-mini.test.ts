@@ -3,11 +3,19 @@
  * the very functions the package exports, from the project's one zod, not a copy or another version.
  */
 import { describe, expect, it } from "vitest";
-import * as packaged from "zod/mini";
+import { email, object, optional, refine, string, trim } from "zod/mini";
 import * as byPath from "../../src/lib/waitlist/zod-mini";
 
 describe("zod/mini by path", () => {
-  it.each(["email", "object", "optional", "refine", "string", "trim"] as const)("%s is the package's own", (name) => {
-    expect(byPath[name]).toBe(packaged[name]);
+  it("gives the package's own functions", () => {
+    expect([byPath.email, byPath.object, byPath.optional, byPath.refine, byPath.string, byPath.trim]).toEqual([
+      email,
+      object,
+      optional,
+      refine,
+      string,
+      trim,
+    ]);
+    expect(byPath.string).toBe(string);
   });
 });
