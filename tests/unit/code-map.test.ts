@@ -72,14 +72,20 @@ describe("docs/code-map.md", () => {
   it("names every file of src/server/, netlify/functions/ and dev/ in its folder's entry", () => {
     const missing = [...filesUnder("src/server"), ...filesUnder("netlify/functions"), ...filesUnder("dev")].filter(
       (file) => {
-        const name = file.split("/").at(-1)?.replace(/\.ts$/, "") ?? "";
+        const name =
+          file
+            .split("/")
+            .at(-1)
+            ?.replace(/\.tsx?$/, "") ?? "";
         const folder = file.slice(0, file.lastIndexOf("/") + 1);
         // src/server/x.ts: the server's root entry; netlify/functions/x.ts: its own line; dev/**: dev/'s entry.
         if (folder === "src/server/") return !names(entryOf("src/server/*.ts")?.text ?? "", name);
         if (folder === "netlify/functions/") return !entryOf(file);
         if (folder.startsWith("dev/"))
           return !names(entryOf("dev/")?.text ?? "", file.startsWith("dev/local-netlify/") ? name : `${name}.ts`);
-        return !names(entryOf(folder.replace(/^src\//, "src/"))?.text ?? "", name);
+        // A feature's own subfolder (console/ui/) is named, with its files, in the feature's entry.
+        const entry = entryOf(folder) ?? entryOf(folder.replace(/[^/]+\/$/, ""));
+        return !names(entry?.text ?? "", name);
       },
     );
     expect(missing).toEqual([]);
@@ -93,7 +99,9 @@ describe("docs/code-map.md", () => {
       .flatMap((entry) => {
         const folder = entry.full.replace("*.ts", "");
         return moduleNames(entry.text)
-          .filter((name) => !existsSync(join(ROOT, folder, `${name}.ts`)))
+          .filter(
+            (name) => !existsSync(join(ROOT, folder, `${name}.ts`)) && !existsSync(join(ROOT, folder, `${name}.tsx`)),
+          )
           .map((name) => `${folder}${name}`);
       });
     expect(ghosts).toEqual([]);
