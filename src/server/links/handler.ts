@@ -100,11 +100,8 @@ export function createLinksHandler(deps: ServerDeps) {
         const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
         if (mailer) {
           const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
-          const site = siteOrigin(config, context, req);
-          afterAnswer(
-            context,
-            sendStatusEmail(store.consent, mailer, email, site, status.token, countedMailboxKey(root, email)),
-          );
+          const to = { email, site: siteOrigin(config, context, req), mailboxKey: countedMailboxKey(root, email) };
+          afterAnswer(context, sendStatusEmail(store.consent, mailer, to, status.token));
         }
         return seeOther(`${STATUS_PATHS.page}?token=${status.token}&${CONFIRMED_PARAM}`);
       }
@@ -140,7 +137,7 @@ async function requestRemoval(
     page: (status, title, message, headers = {}) => page(status, title, message, { headers }),
     mailOff: { title: "Removal by e-mail is not set up", after: ", and we will remove it" },
     failed: "waitlist.removal_request_failed",
-    send: ({ store, mailer, email, site, mailbox }) => sendRemovalLink(store.consent, mailer, email, site, mailbox),
+    send: ({ store, mailer, to }) => sendRemovalLink(store.consent, mailer, to),
     answer: OUTCOME_PAGES["removal-requested"],
   });
 }

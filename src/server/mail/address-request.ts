@@ -18,15 +18,13 @@ import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import type { Store } from "../store/types";
 import { type Mailer, mailerFor } from "./mailer";
+import type { Recipient } from "./send";
 
-/** What an e-mail sent by such a form is given. */
+/** What an e-mail sent by such a form is given: the stores, the mailer, and whom it goes to. */
 export interface AddressMail {
   store: Store;
   mailer: Mailer;
-  email: string;
-  site: string;
-  /** The mailbox's counter key (crypto/keys.ts: countedMailboxKey). */
-  mailbox: string;
+  to: Recipient;
 }
 
 export interface AddressRequest {
@@ -68,7 +66,8 @@ export async function answerAddressRequest(
     const refused = await countThenRefuse(store, config, root, context.ip, request.counter);
     if (refused) return page(429, "Please try again later", refused.message, refused.headers);
     const site = siteOrigin(config, context, req);
-    afterAnswer(context, request.send({ store, mailer, email, site, mailbox: countedMailboxKey(root, email) }));
+    const to = { email, site, mailboxKey: countedMailboxKey(root, email) };
+    afterAnswer(context, request.send({ store, mailer, to }));
     return seeOther(request.answer);
   } catch (error) {
     log("error", request.failed, describeError(error));

@@ -30,7 +30,11 @@ function block(part: Part): Html {
   return part.link ? linked(part.text, part.link) : paragraph(part.text);
 }
 
-function compose(subject: string, parts: Part[], site: string): MailMessage {
+/** Every e-mail greets the same way, then says its parts, then signs off. */
+const GREETING: Part = { text: "Hello," };
+
+function compose(subject: string, body: Part[], site: string): MailMessage {
+  const parts = [GREETING, ...body];
   const lines = parts.map((p) => {
     const href = (p.button ?? p.link)?.href;
     return href ? `${p.text}\n${href}` : p.text;
@@ -39,15 +43,14 @@ function compose(subject: string, parts: Part[], site: string): MailMessage {
   return { subject, text, html: emailDocument(subject, parts.map(block), site) };
 }
 
-/** Sent to a new (pending) address: confirm it, or take it off the list. */
 /** What a reminder's subject (and its HTML's title) begins with: the same e-mail, sent once more (reminders/). */
 export const REMINDER_PREFIX = "Reminder: ";
 
+/** Sent to a new (pending) address: confirm it, or take it off the list. */
 export function confirmationEmail(links: { confirm: string; remove: string; site: string }, prefix = ""): MailMessage {
   return compose(
     `${prefix}Confirm your place on the ${SITE.name} waitlist`,
     [
-      { text: "Hello," },
       {
         text: `Someone, we hope you, asked to join the ${SITE.name} waitlist with this address. Please confirm it:`,
         button: { label: "Confirm my place", href: links.confirm },
@@ -67,7 +70,6 @@ export function removalEmail(links: { remove: string; site: string }): MailMessa
   return compose(
     `Your link to leave the ${SITE.name} waitlist`,
     [
-      { text: "Hello," },
       {
         text: `Someone asked for a link to remove this address from the ${SITE.name} waitlist. To remove it:`,
         button: { label: "Remove this address", href: links.remove },
@@ -103,7 +105,6 @@ export function invitationEmail(
   return compose(
     `${prefix}${SITE.name}: your early access is ready`,
     [
-      { text: "Hello," },
       {
         text: `Thank you for waiting: your early access to ${SITE.name} is ready. Create your account with this link (it works once, for ${links.ttlDays} days):`,
         button: { label: "Create my account", href: links.access },
@@ -134,7 +135,6 @@ export function statusEmail(links: { status: string; remove: string; site: strin
   return compose(
     `Your place on the ${SITE.name} waitlist`,
     [
-      { text: "Hello," },
       {
         text: `Your address is confirmed on the ${SITE.name} waitlist. Your own page shows your place in line, and the link to share with friends; it works until you leave the list. Keep it to yourself:`,
         button: { label: "My place in line", href: links.status },
@@ -154,7 +154,6 @@ export function consoleSignInEmail(links: { signIn: string; site: string; minute
   return compose(
     `Sign in to the ${SITE.name} console`,
     [
-      { text: "Hello," },
       {
         text: `Someone, we hope you, asked to sign in to the ${SITE.name} waitlist console with this address. The link works once, for ${links.minutes} minutes:`,
         button: { label: "Sign in to the console", href: links.signIn },

@@ -1,3 +1,8 @@
+/**
+ * The e-mails sent to one address that asked for them (or signed up): each issues its tokens first, within the
+ * mailbox's daily e-mails, and is undone when it cannot go. One flow (issueAndSend) for all of them; each e-mail
+ * brings only what it issues, what it sends and how it is undone, to one `Recipient`.
+ */
 import { LINK_PATHS, MAILBOX_EMAILS_PER_DAY } from "../../lib/waitlist/consent";
 import { STATUS_PATHS } from "../../lib/waitlist/referral";
 import { newToken } from "../crypto/tokens";
@@ -5,32 +10,46 @@ import { describeError, log } from "../log";
 import type { ConsentStore, ReferralStore } from "../store/types";
 import { Suppressed } from "./guard";
 import type { Mailer } from "./mailer";
-import { confirmationEmail, removalEmail, statusEmail } from "./messages";
+import { confirmationEmail, REMINDER_PREFIX, removalEmail, statusEmail } from "./messages";
+
+/** Who an e-mail goes to: the address, the site its links point to, and its mailbox's counter key. */
+export interface Recipient {
+  email: string;
+  /** The site's origin (http/origin.ts): never the request's Host. */
+  site: string;
+  /** The key its mailbox's day is counted under (crypto/keys.ts: countedMailboxKey). */
+  mailboxKey: string;
+}
+
+/** An e-mail that issues tokens: what `kind` logs it as, how many `tokens` it needs, and its three steps. */
+interface IssuedMail {
+  kind: "confirmation" | "removal" | "status" | "reminder";
+  tokens: number;
+  /** Records the tokens' hashes when the address is due this e-mail: the issue's id; null, not now or not listed. */
+  issue: (hashes: string[]) => Promise<number | null>;
+  /** Sends the e-mail with the tokens themselves (only their hashes are kept). */
+  send: (tokens: string[]) => Promise<unknown>;
+  /** Drops the issue's tokens, the address due again. */
+  undo: (id: number, hashes: string[]) => Promise<void>;
+}
 
 const link = (site: string, path: string, token: string) => `${site}${path}?token=${token}`;
 
 /**
- * Issues tokens for `email` (the store says whether it is due an e-mail of this `kind`; null: not now, or not
- * listed), counts the e-mail against its mailbox's day (`mailboxKey`), and sends the message made with them.
- * Past MAILBOX_EMAILS_PER_DAY, or when the send fails, the issue is undone (its tokens dropped, the address due
- * again) and logged without the address. Never throws: it runs after the answer, which is the same either way.
+ * Issues `mail`'s tokens for `to` (the store says whether it is due an e-mail of this kind), counts the e-mail
+ * against its mailbox's day, and sends it. Past MAILBOX_EMAILS_PER_DAY, or when the send fails, the issue is undone
+ * (its tokens dropped, the address due again) and logged without the address. Never throws: it runs after the
+ * answer, which is the same either way.
  */
-export async function issueAndSend(
-  kind: "confirmation" | "removal" | "status" | "reminder",
-  tokens: number,
-  consent: Pick<ConsentStore, "mailboxSent">,
-  mailboxKey: string,
-  issue: (hashes: string[]) => Promise<number | null>,
-  send: (links: string[]) => Promise<unknown>,
-  undo: (id: number, hashes: string[]) => Promise<void>,
-) {
-  const made = Array.from({ length: tokens }, newToken);
+async function issueAndSend(consent: Pick<ConsentStore, "mailboxSent">, to: Recipient, mail: IssuedMail) {
+  const { kind, issue, send, undo } = mail;
+  const made = Array.from({ length: mail.tokens }, newToken);
   const hashes = made.map((t) => t.hash);
   let id: number | null = null;
   try {
     id = await issue(hashes);
     if (id === null) return log("info", `mail.${kind}_skipped`);
-    if ((await consent.mailboxSent(mailboxKey)) > MAILBOX_EMAILS_PER_DAY) {
+    if ((await consent.mailboxSent(to.mailboxKey)) > MAILBOX_EMAILS_PER_DAY) {
       const issued = id;
       id = null;
       await undo(issued, hashes);
@@ -51,53 +70,67 @@ export async function issueAndSend(
   }
 }
 
+/** The confirmation, or the reminder to confirm (reminders/): the same e-mail, its subject saying which. */
+type Confirmation = "confirmation" | "reminder";
+
 /**
  * Sends the confirmation e-mail to a pending address, unless one went out in the last 10 minutes (or the
- * address is confirmed, or gone).
+ * address is confirmed, or gone). A reminder is the same e-mail with fresh links, logged as its own kind.
  */
+export function sendConfirmation(
+  consent: ConsentStore,
+  mailer: Mailer,
+  to: Recipient,
+  kind?: Confirmation,
+): Promise<void>;
+/** TEMPORARY, the positional form console/person-actions.tsx still calls: delete it once that passes a Recipient. */
 export function sendConfirmation(
   consent: ConsentStore,
   mailer: Mailer,
   email: string,
   site: string,
   mailboxKey: string,
-) {
-  return issueAndSend(
-    "confirmation",
-    2,
-    consent,
-    mailboxKey,
-    ([confirm = "", remove = ""]) => consent.issueConfirmation(email, confirm, remove),
-    ([confirm = "", remove = ""]) =>
+): Promise<void>;
+export function sendConfirmation(
+  consent: ConsentStore,
+  mailer: Mailer,
+  to: Recipient | string,
+  kindOrSite = "",
+  mailboxKey = "",
+): Promise<void> {
+  // TEMPORARY: the positional form above.
+  if (typeof to === "string") return sendConfirmation(consent, mailer, { email: to, site: kindOrSite, mailboxKey });
+  const kind: Confirmation = kindOrSite === "reminder" ? "reminder" : "confirmation";
+  return issueAndSend(consent, to, {
+    kind,
+    tokens: 2,
+    issue: ([confirm = "", remove = ""]) => consent.issueConfirmation(to.email, confirm, remove),
+    send: ([confirm = "", remove = ""]) =>
       mailer.send(
-        email,
-        confirmationEmail({
-          confirm: link(site, LINK_PATHS.confirm, confirm),
-          remove: link(site, LINK_PATHS.remove, remove),
-          site,
-        }),
+        to.email,
+        confirmationEmail(
+          {
+            confirm: link(to.site, LINK_PATHS.confirm, confirm),
+            remove: link(to.site, LINK_PATHS.remove, remove),
+            site: to.site,
+          },
+          kind === "reminder" ? REMINDER_PREFIX : "",
+        ),
       ),
-    (id, hashes) => consent.unsend(id, hashes, "confirm"),
-  );
+    undo: (id, hashes) => consent.unsend(id, hashes, "confirm"),
+  });
 }
 
 /** Sends a removal link to a listed address (at most one per 10 minutes); silently nothing otherwise. */
-export function sendRemovalLink(
-  consent: ConsentStore,
-  mailer: Mailer,
-  email: string,
-  site: string,
-  mailboxKey: string,
-) {
-  return issueAndSend(
-    "removal",
-    1,
-    consent,
-    mailboxKey,
-    ([remove = ""]) => consent.issueRemoval(email, remove),
-    ([remove = ""]) => mailer.send(email, removalEmail({ remove: link(site, LINK_PATHS.remove, remove), site })),
-    (id, hashes) => consent.unsend(id, hashes, "remove"),
-  );
+export function sendRemovalLink(consent: ConsentStore, mailer: Mailer, to: Recipient) {
+  return issueAndSend(consent, to, {
+    kind: "removal",
+    tokens: 1,
+    issue: ([remove = ""]) => consent.issueRemoval(to.email, remove),
+    send: ([remove = ""]) =>
+      mailer.send(to.email, removalEmail({ remove: link(to.site, LINK_PATHS.remove, remove), site: to.site })),
+    undo: (id, hashes) => consent.unsend(id, hashes, "remove"),
+  });
 }
 
 const statusLinks = (site: string, token: string) => ({
@@ -113,15 +146,13 @@ const statusLinks = (site: string, token: string) => ({
 export async function sendStatusEmail(
   consent: Pick<ConsentStore, "mailboxSent">,
   mailer: Mailer,
-  email: string,
-  site: string,
+  to: Recipient,
   token: string,
-  mailboxKey: string,
 ) {
   try {
-    if ((await consent.mailboxSent(mailboxKey)) > MAILBOX_EMAILS_PER_DAY)
+    if ((await consent.mailboxSent(to.mailboxKey)) > MAILBOX_EMAILS_PER_DAY)
       return log("warn", "mail.status_mailbox_limited");
-    await mailer.send(email, statusEmail(statusLinks(site, token)));
+    await mailer.send(to.email, statusEmail(statusLinks(to.site, token)));
     log("info", "mail.status_sent");
   } catch (error) {
     if (error instanceof Suppressed) log("info", "mail.status_suppressed");
@@ -134,17 +165,13 @@ export function sendStatusLink(
   consent: Pick<ConsentStore, "mailboxSent">,
   referrals: Pick<ReferralStore, "issueStatus" | "unsendStatus">,
   mailer: Mailer,
-  email: string,
-  site: string,
-  mailboxKey: string,
+  to: Recipient,
 ) {
-  return issueAndSend(
-    "status",
-    1,
-    consent,
-    mailboxKey,
-    ([hash = ""]) => referrals.issueStatus(email, hash),
-    ([token = ""]) => mailer.send(email, statusEmail(statusLinks(site, token))),
-    (id, hashes) => referrals.unsendStatus(id, hashes),
-  );
+  return issueAndSend(consent, to, {
+    kind: "status",
+    tokens: 1,
+    issue: ([hash = ""]) => referrals.issueStatus(to.email, hash),
+    send: ([token = ""]) => mailer.send(to.email, statusEmail(statusLinks(to.site, token))),
+    undo: (id, hashes) => referrals.unsendStatus(id, hashes),
+  });
 }

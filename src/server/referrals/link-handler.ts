@@ -50,10 +50,10 @@ export function createStatusLinkHandler(deps: ServerDeps) {
       page,
       mailOff: { title: "Links by e-mail are not set up", after: "" },
       failed: "waitlist.status_link_failed",
-      send: ({ store, mailer, email, site, mailbox }) =>
-        sendStatusLink(store.consent, store.referrals, mailer, email, site, mailbox).then(() =>
+      send: ({ store, mailer, to }) =>
+        sendStatusLink(store.consent, store.referrals, mailer, to).then(() =>
           // Not confirmed yet (nothing issued above): the confirmation is what such an address needs.
-          sendConfirmation(store.consent, mailer, email, site, mailbox),
+          sendConfirmation(store.consent, mailer, to),
         ),
       answer: LINK_SENT_PAGE,
     });

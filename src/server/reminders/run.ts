@@ -2,8 +2,8 @@
  * One reminder, never two: each person due one (store.ts) is claimed first (a row written before the e-mail goes:
  * two runs at once send one, and a run that dies after the claim has sent at most one), then mailed through the
  * guarded mailer (the suppression list). Within a deadline: the scheduled function's 20 of its 30 s; the CLI's none.
- * - To confirm: a fresh confirmation link through the same issue as the confirmation itself (mail/send.ts: new
- *   tokens, the mailbox's daily e-mails). CONFIRM_REMINDER_HOURS=0 turns them off.
+ * - To confirm: the confirmation itself, sent again as a reminder (mail/send.ts: new tokens, the mailbox's daily
+ *   e-mails). CONFIRM_REMINDER_HOURS=0 turns them off.
  * - Of an invitation: the invitation again, with a fresh code beside the first (only codes' hashes are kept) and
  *   the days it has left. INVITE_REMINDER_DAYS=0 turns them off, as does an unset EARLY_ACCESS_URL (no link to give).
  */
@@ -11,13 +11,13 @@ import { LINK_PATHS } from "../../lib/waitlist/consent";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, rootKey } from "../crypto/keys";
 import { newToken } from "../crypto/tokens";
-import { personOf } from "../data-key";
+import { personOf, type StoredPerson } from "../data-key";
 import { earlyAccessBase, inviteLink, newInviteCode, statusLink } from "../invitations";
 import { Suppressed } from "../mail/guard";
 import type { Mailer } from "../mail/mailer";
-import { confirmationEmail, invitationEmail, REMINDER_PREFIX } from "../mail/messages";
+import { invitationEmail, REMINDER_PREFIX } from "../mail/messages";
 import { isRefusal } from "../mail/outcome";
-import { issueAndSend } from "../mail/send";
+import { sendConfirmation } from "../mail/send";
 import type { Store } from "../store/types";
 import { createReminderStore } from "./store";
 
@@ -65,10 +65,6 @@ export async function remindersDue(store: Store, config: ReminderConfig): Promis
   };
 }
 
-/** The reminder: the confirmation e-mail with a fresh link, its subject saying it is a reminder. */
-const reminderEmail = (links: { confirm: string; remove: string; site: string }) =>
-  confirmationEmail(links, REMINDER_PREFIX);
-
 /** The invitation again, its subject saying it is a reminder; `days`: how many its code has left. */
 const inviteReminderEmail = (links: Parameters<typeof invitationEmail>[0]) => invitationEmail(links, REMINDER_PREFIX);
 
@@ -87,14 +83,15 @@ export async function sendReminders(run: ReminderRun): Promise<ReminderReport> {
 }
 
 /**
- * The one loop of both kinds: batches of those `due` finds, each claimed for `kind` before `remind` mails them
- * (whatever happens next, they are never reminded of it again), until nobody is due or the deadline passes.
+ * The one loop of both kinds: batches of those `due` finds, each claimed for `kind` before `remind` mails them at
+ * their address (whatever happens next, they are never reminded of it again), until nobody is due or the deadline
+ * passes.
  */
-async function remindEach<Row extends { id: number }>(
+async function remindEach<Row extends StoredPerson & { id: number }>(
   run: ReminderRun,
   kind: "confirm" | "invite",
   due: () => Promise<Row[]>,
-  remind: (row: Row) => Promise<void>,
+  remind: (row: Row, email: string) => Promise<void>,
 ): Promise<void> {
   const reminders = createReminderStore(run.store.db);
   for (;;) {
@@ -103,7 +100,7 @@ async function remindEach<Row extends { id: number }>(
     if (batch.length === 0) return;
     for (const row of batch) {
       if (out(run)) return;
-      if (await reminders.claim(row.id, kind)) await remind(row);
+      if (await reminders.claim(row.id, kind)) await remind(row, personOf(run.store.dataKeys, row).email);
     }
   }
 }
@@ -119,24 +116,12 @@ async function sendConfirmReminders(run: ReminderRun, mailer: Mailer, report: Re
     run,
     "confirm",
     () => reminders.due(hours, BATCH),
-    async (row) => {
-      const { email } = personOf(store.dataKeys, row);
-      await issueAndSend(
-        "reminder",
-        2,
+    async (_row, email) => {
+      await sendConfirmation(
         store.consent,
-        countedMailboxKey(root, email),
-        ([confirm = "", remove = ""]) => store.consent.issueConfirmation(email, confirm, remove),
-        ([confirm = "", remove = ""]) =>
-          mailer.send(
-            email,
-            reminderEmail({
-              confirm: `${site}${LINK_PATHS.confirm}?token=${confirm}`,
-              remove: `${site}${LINK_PATHS.remove}?token=${remove}`,
-              site,
-            }),
-          ),
-        (id, hashes) => store.consent.unsend(id, hashes, "confirm"),
+        mailer,
+        { email, site, mailboxKey: countedMailboxKey(root, email) },
+        "reminder",
       );
       report.sent++;
     },
@@ -153,8 +138,7 @@ async function sendInviteReminders(run: ReminderRun, mailer: Mailer, report: Rem
     run,
     "invite",
     () => reminders.inviteDue(days, BATCH),
-    async (row) => {
-      const { email } = personOf(store.dataKeys, row);
+    async (row, email) => {
       const { code, hash } = newInviteCode();
       const [leave, status] = [newToken(), newToken()];
       // Joined or removed since it was found due: claimed all the same, so never reminded.

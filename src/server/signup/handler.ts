@@ -182,8 +182,8 @@ export function createWaitlistHandler(deps: ServerDeps) {
         log("info", "waitlist.signup", { added: outcome.added, proven, db: store.db.kind });
         // A pending address (new, or repeated) is mailed after the answer; a confirmed one never is.
         if (mailer) {
-          const key = countedMailboxKey(root, entry.email);
-          afterAnswer(context, sendConfirmation(store.consent, mailer, entry.email, site, key));
+          const to = { email: entry.email, site, mailboxKey: countedMailboxKey(root, entry.email) };
+          afterAnswer(context, sendConfirmation(store.consent, mailer, to));
         }
         return reply.accepted();
       }
