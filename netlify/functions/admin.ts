@@ -8,13 +8,16 @@ import { withWebhooks } from "../../src/server/webhooks";
 const deps = { store: getStore, config: getConfig };
 export default withWebhooks(createConsoleHandler(deps), deps);
 
-// Literal paths: Netlify reads this object without running the module (CONSOLE_PATHS in pages.ts names the same).
+// Literal paths: Netlify reads this object without running the module (CONSOLE_PATHS in console/paths.ts names the same).
 export const config: Config = {
   path: [
     "/admin",
     "/admin/sign-in",
     "/admin/sign-in/confirm",
     "/admin/sign-out",
+    "/admin/people",
+    "/admin/people/selected",
+    "/admin/funnel.csv",
     "/admin/invite",
     "/admin/remove",
     "/admin/export",
