@@ -1,4 +1,5 @@
-import { expect, expectNoAxeViolations, MOBILE_ONLY, openMenuIfMobile, PAGES, test } from "./fixtures";
+import { openFaqItem } from "./faq-support";
+import { expectNoAxeViolations, MOBILE_ONLY, openMenuIfMobile, PAGES, test } from "./fixtures";
 
 test.describe("axe finds no WCAG 2.2 AA violation", () => {
   for (const path of PAGES) {
@@ -17,10 +18,6 @@ test("axe finds no violation with the mobile menu open", MOBILE_ONLY, async ({ p
 });
 
 test("axe finds no violation with an FAQ item open", async ({ page }) => {
-  await page.goto("/product#faq");
-  const button = page.getByRole("button", { name: "Does it work offline?" });
-  await expect(button).toHaveAttribute("aria-controls", /.+/);
-  await button.click();
-  await expect(button).toHaveAttribute("aria-expanded", "true");
+  await openFaqItem(page, "Does it work offline?");
   await expectNoAxeViolations(page);
 });

@@ -132,9 +132,15 @@ export async function expectNothingKept(context: BrowserContext, page: Page, scr
  * Axe on `url` as a browser without JavaScript shows it. Axe cannot run in such a context (it needs the page's
  * timers, which never fire there), so it runs in a context with JavaScript where the page's own scripts are all
  * refused: the response as served plus one more policy, `script-src 'none'`. The caller compares that page with
- * the one `noScript` (JavaScript off) shows, so axe checks what a visitor without JavaScript gets.
+ * the one `noScript` (JavaScript off) shows, so axe checks what a visitor without JavaScript gets. `alsoCheck`, when
+ * given, checks that page further after axe (the updates suites' no sideways scrolling).
  */
-export async function expectNoAxeViolationsWithoutScripts(browser: Browser, noScript: Page, url: string) {
+export async function expectNoAxeViolationsWithoutScripts(
+  browser: Browser,
+  noScript: Page,
+  url: string,
+  alsoCheck?: (page: Page) => Promise<void>,
+) {
   const context = await contextLike(browser, noScript, true);
   const page = await context.newPage();
   await page.route(
@@ -150,6 +156,7 @@ export async function expectNoAxeViolationsWithoutScripts(browser: Browser, noSc
   await page.goto(url);
   expect(await page.content()).toBe(await noScript.content());
   await expectNoAxeViolations(page);
+  await alsoCheck?.(page);
   await context.close();
 }
 

@@ -1,3 +1,4 @@
+import { openFaqItem } from "./faq-support";
 import { ANY_VIEWPORT, expect, openMenuIfMobile, PAGES, test } from "./fixtures";
 
 test("every page sends the security headers", ANY_VIEWPORT, async ({ request }) => {
@@ -61,11 +62,7 @@ test("the pages work and the browser reports no CSP violation", async ({ page })
     expect(await violations(), path).toEqual([]);
   }
   // Exercise every script: the menu, the FAQ island, the dialog and a toast.
-  await page.goto("/product#faq");
-  const question = page.getByRole("button", { name: "Does it work offline?" });
-  await expect(question).toHaveAttribute("aria-controls", /.+/);
-  await question.click();
-  await expect(question).toHaveAttribute("aria-expanded", "true");
+  await openFaqItem(page, "Does it work offline?");
   await openMenuIfMobile(page);
   await page.locator("[data-waitlist-open]:visible").first().click();
   await page.locator('[role="dialog"]').getByRole("button", { name: "Join the Waitlist" }).click();

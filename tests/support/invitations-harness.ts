@@ -2,7 +2,7 @@
  * The invitation tests' shared ground (invitations.test.ts, invitations-redeem.test.ts), made afresh by each
  * backend's describe block that calls inviteGround(): its store, a real SMTP server on 127.0.0.1 per test, a mailer
  * to it, the configuration, the redemption and sign-up handlers, and helpers to seed, run a wave and redeem. `g`
- * holds what a test may replace.
+ * holds what a test may replace. inviteByMail serves suites that only need people invited, not this ground.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { Store } from "../../src/server/app/store";
@@ -18,6 +18,30 @@ export const ORIGIN = "http://localhost:4321";
 export const TOKEN = "redeem-token-0123456789abcdef0123456789";
 export const ACCESS = "https://app.noosphere.test/signup?from=waitlist";
 export const MAIL_FROM = "Noosphere <hello@noosphere.test>";
+
+/**
+ * One wave of `next` invitations from `store` to the product's page at app.noosphere.test, mailed to an SMTP server
+ * of its own on 127.0.0.1 (closed after): the wave's report and every e-mail that server took (each is kept before
+ * its 250 answers, so all are there once the wave returns).
+ */
+export async function inviteByMail(store: Store, next: number) {
+  const smtp = await startSmtp();
+  const mailer = createSmtpMailer({ smtpUrl: smtp.url, from: MAIL_FROM });
+  try {
+    const report = await runWave({
+      store,
+      next,
+      delivery: { kind: "mail", mailer },
+      accessUrl: earlyAccessBase("https://app.noosphere.test/signup"),
+      siteUrl: ORIGIN,
+      ttlDays: 30,
+    });
+    return { report, mails: smtp.messages };
+  } finally {
+    mailer.close();
+    await smtp.close();
+  }
+}
 
 export function inviteGround(available: boolean, open: () => Promise<OpenedStore>) {
   const g = {

@@ -2,34 +2,22 @@
  * The referrals tests' shared ground (tests/integration/referrals/): the backend's store, a real SMTP server, the
  * sign-up, links, status and status-link handlers over a stand-in for the built status page, and a person's way
  * through them: join (by a share link or not) and confirm by the e-mail's link, their page, its text, leaving,
- * their share code. Made afresh by each backend's describe block.
+ * their share code, a wave of invitations. Made afresh by each backend's describe block.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { Context } from "@netlify/functions";
-import { afterAll, beforeAll, expect } from "vitest";
-import { createContext } from "../../dev/local-netlify/netlify-context";
-import type { Store } from "../../src/server/app/store";
-import { readConfig, type ServerConfig } from "../../src/server/config";
+import { expect } from "vitest";
+import { readConfig } from "../../src/server/config";
+import { earlyAccessBase, runWave, type WaveOptions } from "../../src/server/invitations";
 import { createLinksHandler } from "../../src/server/links/handler";
+import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { createStatusLinkHandler } from "../../src/server/referrals/link-handler";
 import { createStatusHandler } from "../../src/server/referrals/status-handler";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
 import type { OpenedStore } from "./backends";
 import { linkTo } from "./consent-harness";
-import { startSmtp, type TestSmtp } from "./smtp";
+import { BARE_STATUS, bareStatusFile, type Handler, handlerGround, ORIGIN, textOf } from "./handler-ground";
 
-export const ORIGIN = "http://localhost:4321";
-const dir = mkdtempSync(join(tmpdir(), "status-page-"));
-const file = (name: string, html: string) => {
-  writeFileSync(join(dir, name), html);
-  return pathToFileURL(join(dir, name));
-};
-/** Stand-in for the build: the header's waitlist button, as built, and the status page's slot. */
-export const BARE_STATUS = `<!doctype html><header><a href="/join" data-waitlist-open class="rounded-full px-4">Join the Waitlist</a></header><main><section id="status-body" aria-label="Your status">This status link doesn't work</section></main>`;
-export const PAGES = { status: file("status.html", BARE_STATUS) };
+export { BARE_STATUS, ORIGIN, textOf };
+export const PAGES = { status: bareStatusFile() };
 
 /** The product's bearer token for redeeming codes (32 characters at least). */
 export const REDEEM_TOKEN = "redeem-token-for-the-status-page-0123456789";
@@ -43,42 +31,16 @@ export const configOf = (smtpUrl: string, extra: Record<string, string> = {}) =>
     ...extra,
   });
 
-/** The page's text, without its tags. */
-export const textOf = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-
 export function referralsGround(available: boolean, open: () => Promise<OpenedStore>) {
-  const state = {} as { smtp: TestSmtp; store: Store; config: ServerConfig };
-  let opened: OpenedStore | undefined;
-  const deps = { store: async () => state.store, config: () => state.config };
+  const ground = handlerGround(available, open, { config: configOf, ip: "198.51.100.7" });
+  const { state, deps, pending } = ground;
   const handlers = {
     signup: createWaitlistHandler(deps),
     links: createLinksHandler(deps),
     status: createStatusHandler(deps, PAGES),
     link: createStatusLinkHandler(deps),
   };
-  const pending = new Set<Promise<unknown>>();
-
-  beforeAll(async () => {
-    if (!available) return;
-    state.smtp = await startSmtp();
-    opened = await open();
-    state.store = opened.store;
-    state.config = configOf(state.smtp.url);
-  }, 60_000);
-  afterAll(async () => {
-    await opened?.close();
-    await state.smtp?.close();
-  });
-
-  async function call(handler: (r: Request, c: Context) => Promise<Response>, request: Request) {
-    const response = await handler(request, createContext(request, "198.51.100.7", pending));
-    while (pending.size) await Promise.all(pending);
-    return response;
-  }
+  const call = (handler: Handler, request: Request) => ground.call(handler, request);
   const json = (body: Record<string, unknown>) =>
     new Request(`${ORIGIN}/api/waitlist`, {
       method: "POST",
@@ -121,6 +83,24 @@ export function referralsGround(available: boolean, open: () => Promise<OpenedSt
       }),
     );
   const codeOf = async (link: string) => /\?via=([0-9a-z]{10})/.exec((await page(link)).html)?.[1] ?? "";
+  /** A wave of `next` invitations to EARLY_ACCESS_URL, mailed by a mailer of its own (closed after). */
+  async function wave(next: number, extra: Partial<WaveOptions> = {}) {
+    if (!state.config.mail) throw new Error("no mail settings");
+    const mailer = createSmtpMailer(state.config.mail);
+    try {
+      return await runWave({
+        store: state.store,
+        next,
+        delivery: { kind: "mail", mailer },
+        accessUrl: earlyAccessBase(state.config.earlyAccessUrl),
+        siteUrl: ORIGIN,
+        ttlDays: 30,
+        ...extra,
+      });
+    } finally {
+      mailer.close();
+    }
+  }
   const reset = async (extra: Record<string, string> = {}) => {
     state.config = configOf(state.smtp.url, extra);
     await state.store.db.query("DELETE FROM waitlist");
@@ -128,5 +108,5 @@ export function referralsGround(available: boolean, open: () => Promise<OpenedSt
     state.smtp.messages.length = 0;
   };
 
-  return { state, call, handlers, pending, json, join, confirm, page, text, leave, codeOf, reset };
+  return { state, call, handlers, pending, json, join, confirm, page, text, leave, codeOf, wave, reset };
 }

@@ -3,37 +3,29 @@
  * refused whoever sends it; only the purge deletes, and only entries older than AUDIT_DAYS (a day at least). On
  * PGlite, PostgreSQL and Neon's HTTP protocol, where each statement is its own transaction.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../../../src/server/app/store";
+import { describe, expect, it } from "vitest";
 import { createAuditLog } from "../../../src/server/audit";
-import { backends, type OpenedStore } from "../../support/backends";
+import { backends, useBackend } from "../../support/backends";
 
 describe.each(backends("audit_append"))("on %s", (_name, available, open) => {
-  let opened: OpenedStore | undefined;
-  let store: Store;
-  beforeAll(async () => {
-    if (!available) return;
-    opened = await open();
-    store = opened.store;
-  }, 60_000);
-  afterAll(async () => {
-    await opened?.close();
-  });
+  const backend = useBackend(available, open);
 
   const refusal = (sql: string) =>
-    store.db.query(sql).then(
+    backend.store.db.query(sql).then(
       () => "done",
       (error: Error) => error.message,
     );
   const actions = async () =>
-    (await store.db.query<{ action: string }>("SELECT action FROM waitlist_audit ORDER BY id")).map((r) => r.action);
+    (await backend.store.db.query<{ action: string }>("SELECT action FROM waitlist_audit ORDER BY id")).map(
+      (r) => r.action,
+    );
 
   it.skipIf(!available)(
     "an entry cannot be changed, deleted or truncated; the purge removes only old ones",
     async () => {
-      const log = createAuditLog(store.db);
+      const log = createAuditLog(backend.store.db);
       await log.append("ops@example.com", "sign-in", { by: "link" });
-      await store.db.query(
+      await backend.store.db.query(
         `INSERT INTO waitlist_audit (at, actor, action) VALUES (now() - interval '400 days', 'CLI', 'old-wave'),
         (now() - interval '30 days', 'CLI', 'month-old'), (now() - interval '2 hours', 'CLI', 'hours-old')`,
       );

@@ -4,52 +4,42 @@
  * there; and each redemption through the product's API, with its outcome. On PGlite, PostgreSQL and Neon's HTTP
  * protocol.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../../../src/server/app/store";
+import { describe, expect, it } from "vitest";
 import { createAuditLog } from "../../../src/server/audit";
 import { readConfig } from "../../../src/server/config";
 import { hashToken } from "../../../src/server/crypto/tokens";
 import { createExportHandler } from "../../../src/server/export/handler";
 import { createRedeemHandler } from "../../../src/server/invitations/redeem-handler";
-import { backends, type OpenedStore } from "../../support/backends";
+import { backends, useBackend } from "../../support/backends";
 
 const EXPORT_TOKEN = "export-token-0123456789abcdef0123456789";
 const REDEEM_TOKEN = "redeem-token-0123456789abcdef0123456789";
 const CODE = "abcdefghijklmnopqrstuvwxyz0";
 
 describe.each(backends("audit_token"))("on %s", (_name, available, open) => {
-  let opened: OpenedStore | undefined;
-  let store: Store;
+  const backend = useBackend(available, open);
   const config = readConfig({
     WAITLIST_ADMIN_TOKEN: EXPORT_TOKEN,
     INVITE_REDEEM_TOKEN: REDEEM_TOKEN,
     RATE_LIMIT_MAX: "1000",
   });
-  const deps = { store: async () => store, config: () => config };
+  const deps = { store: async () => backend.store, config: () => config };
   const exportHandler = createExportHandler({ ...deps, partSize: { bytes: 1_000_000_000, rows: 2 } });
   const redeemHandler = createRedeemHandler(deps);
-  beforeAll(async () => {
-    if (!available) return;
-    opened = await open();
-    store = opened.store;
-  }, 60_000);
-  afterAll(async () => {
-    await opened?.close();
-  });
 
   /** The entries after entry `since`, oldest first, as [who, what, details]. */
   const entriesAfter = async (since: number) =>
-    (await createAuditLog(store.db).page(100, null))
+    (await createAuditLog(backend.store.db).page(100, null))
       .filter((e) => e.id > since)
       .reverse()
       .map((e) => [e.actor, e.action, e.details]);
-  const lastId = async () => (await createAuditLog(store.db).page(1, null))[0]?.id ?? 0;
+  const lastId = async () => (await createAuditLog(backend.store.db).page(1, null))[0]?.id ?? 0;
 
   it.skipIf(!available)("an HTTP export is audited before it streams: a part never read is in the log", async () => {
     for (const email of ["a@example.com", "b@example.com", "c@example.com"]) {
-      await store.add({ name: null, email, message: null });
+      await backend.store.add({ name: null, email, message: null });
     }
-    const [first] = await store.db.query<{ id: number }>("SELECT min(id)::int AS id FROM waitlist");
+    const [first] = await backend.store.db.query<{ id: number }>("SELECT min(id)::int AS id FROM waitlist");
     const start = Number(first?.id) - 1;
     const since = await lastId();
     const response = await exportHandler(
@@ -79,7 +69,7 @@ describe.each(backends("audit_token"))("on %s", (_name, available, open) => {
   });
 
   it.skipIf(!available)("each redemption through the API is audited with its outcome, never the code", async () => {
-    await store.db.query(
+    await backend.store.db.query(
       `INSERT INTO waitlist (email, status, invited_at, invite_code_hash, invite_expires_at)
        VALUES ('invited@example.com', 'invited', now(), $1, now() + interval '1 day')`,
       [hashToken(CODE)],

@@ -6,13 +6,14 @@
  * Longer than 150 lines: one table of cases, run on three backends.
  */
 import { readdirSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStore, type Store } from "../../../src/server/app/store";
+import { describe, expect, it } from "vitest";
+import { createStore } from "../../../src/server/app/store";
 import { MIGRATIONS_DIR } from "../../../src/server/db/migrations";
 import { createNeonHttpDb } from "../../../src/server/db/neon-http";
 import { createPgDb } from "../../../src/server/db/pg";
 import { openPgliteDb } from "../../../src/server/db/pglite";
 import type { Db } from "../../../src/server/db/types";
+import { type OpenedStore, useBackend } from "../../support/backends";
 import { findEntry } from "../../support/find-entry";
 import { migratedDataDir } from "../../support/helpers";
 import { routeNeonThroughProxy } from "../../support/neon-sql-proxy";
@@ -21,11 +22,9 @@ import { createMigratedDatabase, postgresReachable } from "../../support/postgre
 
 const reachable = await postgresReachable();
 
-interface Opened {
-  store: Store;
+interface Opened extends OpenedStore {
   /** Database round trips made so far, counted where they happen (the wire, the HTTP endpoint, the calls). */
   roundTrips(): number;
-  close(): Promise<void>;
 }
 
 /** Counts calls for the embedded database, where a query is a call, not a network exchange. */
@@ -92,26 +91,23 @@ const BACKENDS: Array<[string, boolean, () => Promise<Opened>]> = [
 ];
 
 describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
-  let opened: Opened;
-  let store: Store;
-  beforeAll(async () => {
-    if (!available) return;
-    opened = await open();
-    store = opened.store;
-  }, 60_000);
-  afterAll(async () => opened?.close());
+  const backend = useBackend(available, open);
 
   it.skipIf(!available)("adds entries, one per address whatever its case", async () => {
-    expect(await store.add({ name: "Ada", email: "ada@example.com", message: null })).toBe(true);
-    expect(await store.add({ name: "Ada again", email: "ADA@EXAMPLE.COM", message: "Why: again" })).toBe(false);
-    expect(await store.count()).toBe(1);
-    expect(await findEntry(store, "Ada@Example.com")).toEqual({ name: "Ada", email: "ada@example.com", message: null });
+    expect(await backend.store.add({ name: "Ada", email: "ada@example.com", message: null })).toBe(true);
+    expect(await backend.store.add({ name: "Ada again", email: "ADA@EXAMPLE.COM", message: "Why: again" })).toBe(false);
+    expect(await backend.store.count()).toBe(1);
+    expect(await findEntry(backend.store, "Ada@Example.com")).toEqual({
+      name: "Ada",
+      email: "ada@example.com",
+      message: null,
+    });
   });
 
   it.skipIf(!available)("stores text exactly: quotes, SQL, emoji, right-to-left and line breaks", async () => {
     const message = "Why: Robert'); DROP TABLE waitlist;--\n\nConnect: 🧠 مرحبا \u200b ok";
-    expect(await store.add({ name: "O'Brien", email: "obrien@example.com", message })).toBe(true);
-    expect(await findEntry(store, "obrien@example.com")).toEqual({
+    expect(await backend.store.add({ name: "O'Brien", email: "obrien@example.com", message })).toBe(true);
+    expect(await findEntry(backend.store, "obrien@example.com")).toEqual({
       name: "O'Brien",
       email: "obrien@example.com",
       message,
@@ -123,8 +119,8 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
     async () => {
       const window = { start: new Date("2026-01-01T00:00:00Z"), windowMs: 600_000, previousWeight: 0.5 };
       const signUp = (email: string) =>
-        store.hitAndAdd("client-a", window, 2, { name: null, email, message: "Why: one trip" });
-      const before = opened.roundTrips();
+        backend.store.hitAndAdd("client-a", window, 2, { name: null, email, message: "Why: one trip" });
+      const before = backend.opened.roundTrips();
       expect(await signUp("first@example.com")).toEqual({
         allowed: true,
         attempts: 1,
@@ -132,7 +128,7 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
         retryAfter: 1,
         added: true,
       });
-      expect(opened.roundTrips() - before).toBe(1);
+      expect(backend.opened.roundTrips() - before).toBe(1);
       expect(await signUp("FIRST@example.com")).toEqual({
         allowed: true,
         attempts: 2,
@@ -147,8 +143,8 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
         retryAfter: 700,
         added: false,
       });
-      expect(opened.roundTrips() - before).toBe(3);
-      expect(await findEntry(store, "third@example.com")).toBeNull();
+      expect(backend.opened.roundTrips() - before).toBe(3);
+      expect(await findEntry(backend.store, "third@example.com")).toBeNull();
     },
   );
 
@@ -158,10 +154,10 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
       const windowMs = 600_000;
       const first = { start: new Date("2026-03-01T00:00:00Z"), windowMs, previousWeight: 0 };
       const entry = (email: string) => ({ name: null, email, message: null });
-      for (const n of [1, 2]) await store.hitAndAdd("client-edge", first, 2, entry(`edge${n}@example.com`));
+      for (const n of [1, 2]) await backend.store.hitAndAdd("client-edge", first, 2, entry(`edge${n}@example.com`));
       // Just after the boundary, 90 % of the previous window still counts: 1 + 2 × 0.9 = 2.8 > 2.
       const next = { start: new Date("2026-03-01T00:10:00Z"), windowMs, previousWeight: 0.9 };
-      expect(await store.hitAndAdd("client-edge", next, 2, entry("edge3@example.com"))).toEqual({
+      expect(await backend.store.hitAndAdd("client-edge", next, 2, entry("edge3@example.com"))).toEqual({
         allowed: false,
         attempts: 1,
         previous: 2,
@@ -178,13 +174,13 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
       const minute = 60_000;
       const at = (m: number) => ({ start: new Date(Date.UTC(2026, 1, 1, 0, m)), windowMs: minute, previousWeight: 1 });
       const entry = (email: string) => ({ name: null, email, message: null });
-      await store.hitAndAdd("client-b", at(0), 100, entry("prune-b@example.com"));
-      await store.hitAndAdd("client-c", at(1), 100, entry("prune-c@example.com"));
+      await backend.store.hitAndAdd("client-b", at(0), 100, entry("prune-b@example.com"));
+      await backend.store.hitAndAdd("client-c", at(1), 100, entry("prune-c@example.com"));
       // At 01:02 the previous window started at 01:01: windows before 00:01 go, the one at 00:01 stays.
-      const before = opened.roundTrips();
-      expect((await store.hitAndAdd("client-d", at(62), 100, entry("prune-d@example.com"))).attempts).toBe(1);
-      expect(opened.roundTrips() - before).toBe(1);
-      const windows = await store.db.query<{ client_key: string }>(
+      const before = backend.opened.roundTrips();
+      expect((await backend.store.hitAndAdd("client-d", at(62), 100, entry("prune-d@example.com"))).attempts).toBe(1);
+      expect(backend.opened.roundTrips() - before).toBe(1);
+      const windows = await backend.store.db.query<{ client_key: string }>(
         "SELECT client_key FROM waitlist_rate_limit WHERE client_key LIKE 'client-_' ORDER BY client_key",
       );
       expect(windows.map((w) => w.client_key)).toEqual(["client-c", "client-d"]);
@@ -192,25 +188,27 @@ describe.each(BACKENDS)("the store on %s", (_name, available, open) => {
   );
 
   it.skipIf(!available)("lists entries oldest first and counts them per day", async () => {
-    const list = await store.list();
+    const list = await backend.store.list();
     expect(list.slice(0, 3).map((e) => e.email)).toEqual([
       "ada@example.com",
       "obrien@example.com",
       "first@example.com",
     ]);
     expect(list[0]?.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    expect(await store.list(new Date("2999-01-01"))).toEqual([]);
-    const days = await store.perDay(3);
+    expect(await backend.store.list(new Date("2999-01-01"))).toEqual([]);
+    const days = await backend.store.perDay(3);
     expect(days).toHaveLength(3);
     expect(days.at(-1)?.count).toBe(list.length);
   });
 
   it.skipIf(!available)("raises a database error with its Postgres code", async () => {
-    await expect(store.db.query("INSERT INTO waitlist (email) VALUES (NULL)")).rejects.toMatchObject({ code: "23502" });
+    await expect(backend.store.db.query("INSERT INTO waitlist (email) VALUES (NULL)")).rejects.toMatchObject({
+      code: "23502",
+    });
   });
 
   it.skipIf(!available)("records the applied migrations where Netlify Database does", async () => {
-    const rows = await store.db.query<{ name: string }>("SELECT name FROM netlify.migrations ORDER BY name");
+    const rows = await backend.store.db.query<{ name: string }>("SELECT name FROM netlify.migrations ORDER BY name");
     const files = readdirSync(MIGRATIONS_DIR).map((file) => file.replace(/\.sql$/, ""));
     expect(rows.map((r) => r.name)).toEqual(files.sort());
   });

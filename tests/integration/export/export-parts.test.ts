@@ -6,13 +6,12 @@
  * `Link: rel="next"` until the last, 400 for a cursor it did not make, gzip for a reader that accepts it.
  */
 import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Store } from "../../../src/server/app/store";
+import { beforeEach, describe, expect, it } from "vitest";
 import { readConfig } from "../../../src/server/config";
 import { createExportHandler } from "../../../src/server/export/handler";
 import { nextPart, PART_BYTES, PART_ROWS, planParts, ROW_COST } from "../../../src/server/export/parts";
 import { type ExportFormat, formatEntries, openExport } from "../../../src/server/export/rows";
-import { backends, type OpenedStore } from "../../support/backends";
+import { backends, useBackend } from "../../support/backends";
 
 const TOKEN = "parts-token-0123456789abcdef0123456789";
 const FORMATS: ExportFormat[] = ["csv", "mail-csv", "json"];
@@ -70,11 +69,10 @@ const BROKEN = withMessage({
 });
 
 describe.each(backends("parts"))("on %s", (_name, available, open) => {
-  let opened: OpenedStore;
-  let store: Store;
+  const backend = useBackend(available, open);
   const config = readConfig({ WAITLIST_ADMIN_TOKEN: TOKEN, RATE_LIMIT_MAX: "1000" });
   const small = { bytes: 1_000_000_000, rows: 4 };
-  const handler = createExportHandler({ store: async () => store, config: () => config, partSize: small });
+  const handler = createExportHandler({ store: async () => backend.store, config: () => config, partSize: small });
   const get = (query = "", headers: Record<string, string> = {}) =>
     handler(
       new Request(`http://localhost/api/waitlist/export${query}`, {
@@ -84,13 +82,13 @@ describe.each(backends("parts"))("on %s", (_name, available, open) => {
 
   /** Rows with every column set, ids from 1. */
   async function seed(rows: Row[]) {
-    await store.db.query("DELETE FROM waitlist");
-    await store.db.query("ALTER TABLE waitlist ALTER COLUMN id RESTART");
+    await backend.store.db.query("DELETE FROM waitlist");
+    await backend.store.db.query("ALTER TABLE waitlist ALTER COLUMN id RESTART");
     for (const row of rows) await insert(row);
   }
   async function insert(row: Row) {
     const columns = Object.keys(row);
-    await store.db.query(
+    await backend.store.db.query(
       `INSERT INTO waitlist (${columns.join(", ")}, terms_version, status, created_at, confirmed_at, invited_at, joined_at)
        VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")}, '2d81b8fd62c70c2e', 'joined', $${columns.length + 1},
          $${columns.length + 1}, $${columns.length + 1}, $${columns.length + 1})`,
@@ -104,16 +102,8 @@ describe.each(backends("parts"))("on %s", (_name, available, open) => {
     Array.from({ length: n }, (_, i) => ({ name: `Person ${from + i}`, email: `p${from + i}@example.com` }));
   const emails = (text: string) => text.match(/p\d+@example\.com/g) ?? [];
 
-  beforeAll(async () => {
-    if (!available) return;
-    opened = await open();
-    store = opened.store;
-  }, 60_000);
-  afterAll(async () => {
-    await opened?.close();
-  });
   beforeEach(async () => {
-    if (available) await store.db.query("DELETE FROM waitlist_rate_limit");
+    if (available) await backend.store.db.query("DELETE FROM waitlist_rate_limit");
   });
 
   it.runIf(available)("charges the longest row what the arithmetic in export-parts.ts says", async () => {
@@ -123,7 +113,7 @@ describe.each(backends("parts"))("on %s", (_name, available, open) => {
     const text = 20_553 + 252;
     for (const format of FORMATS) {
       const charge = text + ROW_COST[format];
-      const part = (bytes: number) => nextPart(store, format, 0, 3, MS, { bytes, rows: PART_ROWS });
+      const part = (bytes: number) => nextPart(backend.store, format, 0, 3, MS, { bytes, rows: PART_ROWS });
       expect(await part(3 * charge)).toEqual({ from: 0, to: 3, rows: 3 });
       expect(await part(3 * charge - 1)).toEqual({ from: 0, to: 2, rows: 2 });
     }
@@ -134,7 +124,7 @@ describe.each(backends("parts"))("on %s", (_name, available, open) => {
   it.runIf(available)("charges every row at least the bytes it becomes, in every format", async () => {
     for (const row of [LONGEST, QUOTED, BROKEN]) {
       await seed(copies(row, 2));
-      const [entry] = await store.list();
+      const [entry] = await backend.store.list();
       for (const format of FORMATS) {
         // One more row of the file: its line, or its object and the `,\n` before it.
         const one = await formatEntries([entry as NonNullable<typeof entry>], format);
@@ -144,7 +134,7 @@ describe.each(backends("parts"))("on %s", (_name, available, open) => {
         );
         const bytes = Buffer.byteLength(two) - Buffer.byteLength(one);
         // Two rows fit only if two charges do: so one row alone here means each was charged at least `bytes`.
-        const part = await nextPart(store, format, 0, 2, MS, { bytes: 2 * bytes - 1, rows: PART_ROWS });
+        const part = await nextPart(backend.store, format, 0, 2, MS, { bytes: 2 * bytes - 1, rows: PART_ROWS });
         expect(part?.rows, `${format}: ${bytes} bytes a row`).toBe(1);
       }
     }
@@ -152,7 +142,7 @@ describe.each(backends("parts"))("on %s", (_name, available, open) => {
 
   it.runIf(available)("cuts parts when the page is made: a later sign-up is in none, no row in two", async () => {
     await seed(people(10));
-    const { through, parts } = await planParts(store, "csv", MS, small);
+    const { through, parts } = await planParts(backend.store, "csv", MS, small);
     expect(through).toBe(10);
     expect(parts).toEqual([
       { from: 0, to: 4, rows: 4 },
@@ -161,11 +151,11 @@ describe.each(backends("parts"))("on %s", (_name, available, open) => {
     ]);
     // After the page: a sign-up arrives, and one listed is removed.
     await insert(people(1, 11)[0] as Row);
-    await store.erase("p6@example.com");
+    await backend.store.erase("p6@example.com");
     const files = [];
     for (const part of parts) {
       const options = { timeoutMs: MS, after: part.from, through: part.to };
-      files.push(await new Response(await openExport(store, "csv", options)).text());
+      files.push(await new Response(await openExport(backend.store, "csv", options)).text());
     }
     for (const file of files) expect(file.startsWith("created_at,name,email,message,status,")).toBe(true);
     expect(files.map(emails)).toEqual([

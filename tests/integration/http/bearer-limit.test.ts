@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import exportHandler from "../../../netlify/functions/waitlist-export";
 import { readConfig, resetConfig } from "../../../src/server/config";
 import { createRedeemHandler } from "../../../src/server/invitations/redeem-handler";
-import { backends, type OpenedStore } from "../../support/backends";
+import { backends, useBackend } from "../../support/backends";
 import { fakeContext, releaseEmbeddedStore, useEmbeddedStore } from "../../support/helpers";
 
 const TOKEN = "redeem-token-0123456789abcdef0123456789";
@@ -36,9 +36,9 @@ afterEach(() => {
 });
 
 describe.each(backends("bearer"))("on %s", (_name, available, open) => {
-  let opened: OpenedStore;
+  const backend = useBackend(available, open);
   const config = readConfig({ INVITE_REDEEM_TOKEN: TOKEN });
-  const handler = createRedeemHandler({ store: async () => opened.store, config: () => config });
+  const handler = createRedeemHandler({ store: async () => backend.store, config: () => config });
   /** A redemption from network `ip` with `token`. */
   const redeem = (token: string, ip = "198.51.100.1") =>
     handler(
@@ -52,11 +52,6 @@ describe.each(backends("bearer"))("on %s", (_name, available, open) => {
   /** `count` redemptions with `token` from `ip`, all in flight at once. */
   const burst = (count: number, token: string, ip?: string) =>
     Promise.all(Array.from({ length: count }, () => redeem(token, ip)));
-
-  beforeAll(async () => {
-    if (available) opened = await open();
-  }, 60_000);
-  afterAll(() => opened?.close());
 
   it.runIf(available)("thirty wrong tokens from one network, twenty at a time: ten 401s, then 429s", async () => {
     vi.useFakeTimers({ toFake: ["Date"], now: windowStart(1) });
@@ -105,7 +100,7 @@ describe.each(backends("bearer"))("on %s", (_name, available, open) => {
     expect(wrong.headers.get("retry-after")).toBe("606");
     expect((await redeem(TOKEN, "192.0.2.10")).status).toBe(429);
     // The other endpoint's token is guessed at separately: its own counters are untouched.
-    const [row] = await opened.store.db.query<{ attempts: number }>(
+    const [row] = await backend.store.db.query<{ attempts: number }>(
       "SELECT sum(attempts)::int AS attempts FROM waitlist_rate_limit WHERE client_key LIKE 'bearer:waitlist:%'",
     );
     expect(row?.attempts ?? null).toBe(null);

@@ -75,60 +75,37 @@ describe.each(backends("invite"))("on %s", (_name, available, open) => {
     await seed();
     const call = (request: Request) =>
       signupHandler(request, createContext(request, "198.51.100.9", new Set()) as Context);
-    const dialog = await call(
-      new Request(`${ORIGIN}/api/waitlist`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({
-          email: "dialog@example.com",
-          termsAccepted: true,
-          attribution: {
-            source: "newsletter",
-            medium: "email",
-            campaign: "launch",
-            referrer: "news.example.com",
-            page: "/product",
-          },
-        }),
-      }),
-    );
+    /** The sign-up function's answer to `body` posted as `type`, with `headers`. */
+    const post = (type: string, body: string, headers: Record<string, string> = {}) =>
+      call(
+        new Request(`${ORIGIN}/api/waitlist`, { method: "POST", headers: { "Content-Type": type, ...headers }, body }),
+      );
+    const json = (body: Record<string, unknown>) =>
+      post("application/json", JSON.stringify({ termsAccepted: true, ...body }));
+    const form = (body: string, referer: string) =>
+      post("application/x-www-form-urlencoded", body, { Referer: referer });
+    const dialog = await json({
+      email: "dialog@example.com",
+      attribution: {
+        source: "newsletter",
+        medium: "email",
+        campaign: "launch",
+        referrer: "news.example.com",
+        page: "/product",
+      },
+    });
     expect(dialog.status).toBe(201);
-    const bad = await call(
-      new Request(`${ORIGIN}/api/waitlist`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({
-          email: "bad@example.com",
-          termsAccepted: true,
-          attribution: {
-            source: "a\u0007b",
-            medium: "x".repeat(101),
-            campaign: 7,
-            referrer: "not a host",
-            page: "join",
-          },
-        }),
-      }),
-    );
+    const bad = await json({
+      email: "bad@example.com",
+      attribution: { source: "a\u0007b", medium: "x".repeat(101), campaign: 7, referrer: "not a host", page: "join" },
+    });
     expect(bad.status).toBe(201);
-    const form = await call(
-      new Request(`${ORIGIN}/api/waitlist`, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/x-www-form-urlencoded",
-          Referer: `${ORIGIN}/join?utm_source=newsletter&utm_medium=email&utm_campaign=spring`,
-        },
-        body: "email=form%40example.com&termsAccepted=on",
-      }),
+    const onPage = await form(
+      "email=form%40example.com&termsAccepted=on",
+      `${ORIGIN}/join?utm_source=newsletter&utm_medium=email&utm_campaign=spring`,
     );
-    expect(form.status).toBe(303);
-    const elsewhere = await call(
-      new Request(`${ORIGIN}/api/waitlist`, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Referer: "https://evil.example/join?ref=x" },
-        body: "email=elsewhere%40example.com&termsAccepted=on",
-      }),
-    );
+    expect(onPage.status).toBe(303);
+    const elsewhere = await form("email=elsewhere%40example.com&termsAccepted=on", "https://evil.example/join?ref=x");
     expect(elsewhere.status).toBe(303);
 
     const rows = await g.store.db.query(

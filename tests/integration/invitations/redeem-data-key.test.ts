@@ -3,16 +3,14 @@
  * missing or wrong, the product's redemption answers 503 and logs one line, and the code stays usable for the day
  * the key is right. On every backend, with a person sealed under one key and invited by a real wave.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createStore, type Store } from "../../../src/server/app/store";
 import { readConfig } from "../../../src/server/config";
 import { type DataKeys, parseDataKey } from "../../../src/server/data-key";
-import { earlyAccessBase, runWave } from "../../../src/server/invitations";
 import { createRedeemHandler } from "../../../src/server/invitations/redeem-handler";
-import { createSmtpMailer } from "../../../src/server/mail/mailer";
-import { backends, type OpenedStore } from "../../support/backends";
+import { backends, useBackend } from "../../support/backends";
 import { fakeContext } from "../../support/helpers";
-import { startSmtp } from "../../support/smtp";
+import { inviteByMail } from "../../support/invitations-harness";
 
 const KEY_A = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
 const KEY_B = "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=";
@@ -20,10 +18,10 @@ const TOKEN = "redeem-token-0123456789abcdef0123456789";
 const keys = (key: string): DataKeys => ({ current: parseDataKey(key), previous: null });
 
 describe.each(backends("redeemkey"))("on %s", (_name, available, open) => {
-  let opened: OpenedStore;
+  const backend = useBackend(available, open);
   let code = "";
   /** The same database as a deploy with `dataKeys` (or none) sees it. */
-  const as = (dataKeys: DataKeys | null) => createStore(opened.store.db, dataKeys);
+  const as = (dataKeys: DataKeys | null) => createStore(backend.store.db, dataKeys);
   const config = readConfig({ INVITE_REDEEM_TOKEN: TOKEN });
   const redeem = (store: Store) =>
     createRedeemHandler({ store: async () => store, config: () => config })(
@@ -36,35 +34,21 @@ describe.each(backends("redeemkey"))("on %s", (_name, available, open) => {
     );
   const row = async () =>
     (
-      await opened.store.db.query<{ status: string; joined: boolean; unused: boolean }>(
+      await backend.store.db.query<{ status: string; joined: boolean; unused: boolean }>(
         `SELECT status, joined_at IS NOT NULL AS joined, invite_expires_at > now() AS unused FROM waitlist`,
       )
     )[0];
 
   beforeAll(async () => {
     if (!available) return;
-    opened = await open();
     const sealed = as(keys(KEY_A));
     await sealed.add({ name: "Grace Hopper", email: "grace@example.com", message: null });
-    const smtp = await startSmtp();
-    try {
-      const report = await runWave({
-        store: sealed,
-        next: 1,
-        delivery: { kind: "mail", mailer: createSmtpMailer({ smtpUrl: smtp.url, from: "hello@noosphere.test" }) },
-        accessUrl: earlyAccessBase("https://app.noosphere.test/signup"),
-        siteUrl: "http://localhost:4321",
-        ttlDays: 30,
-      });
-      expect(report).toMatchObject({ invited: 1 });
-      const [mail] = await smtp.waitFor("grace@example.com");
-      const link = mail?.links.find((l) => l.startsWith("https://app.noosphere.test/")) ?? "http://x";
-      code = new URL(link).searchParams.get("invite") ?? "";
-    } finally {
-      await smtp.close();
-    }
+    const { report, mails } = await inviteByMail(sealed, 1);
+    expect(report).toMatchObject({ invited: 1 });
+    const mail = mails.find((m) => m.to === "grace@example.com");
+    const link = mail?.links.find((l) => l.startsWith("https://app.noosphere.test/")) ?? "http://x";
+    code = new URL(link).searchParams.get("invite") ?? "";
   }, 60_000);
-  afterAll(() => opened?.close());
 
   it.runIf(available)("without the key, or with another, 503 and one log line; the code stays unused", async () => {
     expect(code).toMatch(/^[A-Za-z0-9_-]{27}$/);

@@ -16,14 +16,20 @@ describe.each(backends("purge"))("on %s", (_name, available, open) => {
     await state.store.add({ name: null, email: "ada@example.com", message: null }, "confirmed");
   });
 
+  /** Signs `email` up, its confirmation mailed, and dates the sign-up and that e-mail `days` ago. */
+  async function signedUpDaysAgo(email: string, days: number) {
+    await signUp(email);
+    await state.smtp.waitFor(email);
+    await state.store.db.query(
+      "UPDATE waitlist SET created_at = now() - make_interval(days => $2), confirmation_sent_at = now() - make_interval(days => $2) WHERE email = $1",
+      [email, days],
+    );
+  }
+
   describe.skipIf(!available)("purging pending sign-ups", () => {
     it("counts without deleting on a dry run, deletes only old pending rows with apply", async () => {
       state.config = mailConfig(state.smtp.url);
-      await signUp("stale@example.com");
-      await state.smtp.waitFor("stale@example.com");
-      await state.store.db.query(
-        "UPDATE waitlist SET created_at = now() - interval '15 days', confirmation_sent_at = now() - interval '15 days' WHERE email = 'stale@example.com'",
-      );
+      await signedUpDaysAgo("stale@example.com", 15);
       // Its link was sent with the e-mail, 15 days ago: it expired after 7.
       await state.store.db.query(
         "UPDATE waitlist_token SET expires_at = now() - interval '8 days' WHERE waitlist_id = (SELECT id FROM waitlist WHERE email = 'stale@example.com')",
@@ -42,11 +48,7 @@ describe.each(backends("purge"))("on %s", (_name, available, open) => {
 
     it("never deletes a pending sign-up whose confirmation link still works, whatever the age asked for", async () => {
       state.config = mailConfig(state.smtp.url);
-      await signUp("waiting@example.com");
-      await state.smtp.waitFor("waiting@example.com");
-      await state.store.db.query(
-        "UPDATE waitlist SET created_at = now() - interval '3 days', confirmation_sent_at = now() - interval '3 days' WHERE email = 'waiting@example.com'",
-      );
+      await signedUpDaysAgo("waiting@example.com", 3);
       expect(await state.store.purgePending(24, true)).toEqual({ matched: 0, purged: 0 });
       expect(await statusOf("waiting@example.com")).toBe("pending");
     });

@@ -8,7 +8,6 @@ import type { Context } from "@netlify/functions";
 import { describe, expect, it } from "vitest";
 import { createContext } from "../../../dev/local-netlify/netlify-context";
 import { databaseKey } from "../../../src/server/crypto/keys";
-import { runWave } from "../../../src/server/invitations";
 import { createRedeemHandler } from "../../../src/server/invitations/redeem-handler";
 import { statusToken } from "../../../src/server/referrals/status-token";
 import { backends } from "../../support/backends";
@@ -16,7 +15,7 @@ import { linkTo } from "../../support/consent-harness";
 import { BARE_STATUS, configOf, ORIGIN, REDEEM_TOKEN, referralsGround, textOf } from "../../support/referrals-harness";
 
 describe.each(backends("referrals_status"))("on %s", (_name, available, open) => {
-  const { state, call, handlers, join, page, text, leave, codeOf, reset } = referralsGround(available, open);
+  const { state, call, handlers, join, page, text, leave, codeOf, wave, reset } = referralsGround(available, open);
 
   describe.skipIf(!available)("the status page", () => {
     it("sets no cookie, is noindex and no-store, and never names a referred person", async () => {
@@ -130,17 +129,7 @@ describe.each(backends("referrals_status"))("on %s", (_name, available, open) =>
     it("an invited person gets Create my account, to EARLY_ACCESS_URL with a code that redeems once; without it, no button", async () => {
       await reset();
       const ann = await join("ann@example.com");
-      const mailer = (await import("../../../src/server/mail/mailer")).mailerFor(state.config);
-      if (!mailer) throw new Error("no mailer");
-      await runWave({
-        store: state.store,
-        next: 1,
-        delivery: { kind: "mail", mailer },
-        accessUrl: new URL("https://app.noosphere.test/signup"),
-        siteUrl: ORIGIN,
-        ttlDays: 30,
-      });
-      mailer.close();
+      await wave(1);
       const { html } = await page(ann);
       const href = /<a id="create-account" href="([^"]*)"/.exec(html)?.[1] ?? "";
       expect(href).toMatch(/^https:\/\/app\.noosphere\.test\/signup\?invite=[A-Za-z0-9_-]{27}$/);

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { databaseKey } from "../../../src/server/crypto/keys";
-import { previewWave, runWave } from "../../../src/server/invitations";
+import { previewWave } from "../../../src/server/invitations";
 import { keyMailboxes } from "../../../src/server/referrals/mailbox-keys";
 import { createWebhookStore } from "../../../src/server/webhooks";
 import { backends } from "../../support/backends";
@@ -16,7 +16,7 @@ import { linkTo } from "../../support/consent-harness";
 import { configOf, ORIGIN, referralsGround } from "../../support/referrals-harness";
 
 describe.each(backends("referrals"))("on %s", (_name, available, open) => {
-  const { state, call, handlers, json, join, confirm, page, text, leave, codeOf, reset } = referralsGround(
+  const { state, call, handlers, json, join, confirm, page, text, leave, codeOf, wave, reset } = referralsGround(
     available,
     open,
   );
@@ -214,18 +214,7 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       expect(await previewWave(state.store, 1, 1000)).toMatchObject({ count: 1, movedUp: 1 });
       expect(await previewWave(state.store, 2, 1000)).toMatchObject({ count: 2, movedUp: 1 });
       const before = state.smtp.messages.length;
-      const mailer = (await import("../../../src/server/mail/mailer")).mailerFor(state.config);
-      if (!mailer) throw new Error("no mailer");
-      const report = await runWave({
-        store: state.store,
-        next: 1,
-        delivery: { kind: "mail", mailer },
-        accessUrl: new URL("https://app.noosphere.test/signup"),
-        siteUrl: ORIGIN,
-        ttlDays: 30,
-        referralPlaces: 1000,
-      });
-      mailer.close();
+      const report = await wave(1, { referralPlaces: 1000 });
       expect(report.invited).toBe(1);
       const invitation = state.smtp.messages.slice(before);
       expect(invitation.map((m) => m.to)).toEqual(["ann@example.com"]);

@@ -1,20 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import handler from "../../../netlify/functions/waitlist";
 import { getStore } from "../../../src/server/app/instance";
 import { getConfig, resetConfig } from "../../../src/server/config";
 import { rootKey } from "../../../src/server/crypto/secret";
 import { clientKey } from "../../../src/server/http/rate-limit";
 import { findEntry } from "../../support/find-entry";
-import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "../../support/helpers";
+import { post } from "../../support/helpers";
+import { signupSuite } from "../../support/signup-suite";
 
 const valid = { email: "valid@example.com", termsAccepted: true };
-let ipCounter = 0;
-/** Each call from a new address, so the rate limit stays out of the way unless a test wants it. */
-const call = (request: Request, ip = `198.51.100.${++ipCounter % 250}`) => handler(request, fakeContext(ip));
-const rowCount = async () => (await getStore()).count();
-
-beforeAll(() => useEmbeddedStore("allowance-", 1000), 60_000);
-afterAll(releaseEmbeddedStore);
+const { call, rowCount } = signupSuite("allowance-");
 
 describe("bots", () => {
   it("a filled honeypot answers exactly like a success and stores nothing", async () => {

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import handler from "../../../netlify/functions/waitlist";
+import { beforeEach, describe, expect, it } from "vitest";
 import { getStore } from "../../../src/server/app/instance";
 import { findEntry } from "../../support/find-entry";
-import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "../../support/helpers";
+import { post } from "../../support/helpers";
+import { signupSuite } from "../../support/signup-suite";
 
 const valid = { email: "valid@example.com", termsAccepted: true };
-let ipCounter = 0;
-/** Each call from a new address, so the rate limit stays out of the way unless a test wants it. */
-const call = (request: Request, ip = `198.51.100.${++ipCounter % 250}`) => handler(request, fakeContext(ip));
-const rowCount = async () => (await getStore()).count();
-
-beforeAll(() => useEmbeddedStore("bad-input-", 1000), 60_000);
-afterAll(releaseEmbeddedStore);
+const { call, rowCount } = signupSuite("bad-input-");
 
 describe("bad input: a clear JSON error and nothing stored", () => {
   let before: number;

@@ -5,15 +5,13 @@
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import handler from "../../../netlify/functions/waitlist";
 import { closeStore } from "../../../src/server/app/instance";
 import { resetConfig } from "../../../src/server/config";
-import { fakeContext, post, releaseEmbeddedStore, useEmbeddedStore } from "../../support/helpers";
+import { post } from "../../support/helpers";
+import { signupSuite } from "../../support/signup-suite";
 
 const valid = { email: "valid@example.com", termsAccepted: true };
-let ipCounter = 0;
-/** Each call from a new address, so the rate limit stays out of the way unless a test wants it. */
-const call = (request: Request, ip = `198.51.100.${++ipCounter % 250}`) => handler(request, fakeContext(ip));
+const { call } = signupSuite("outage-");
 
 /** Captures every console line written while `run` runs. */
 async function captureLogs<T>(run: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
@@ -27,9 +25,6 @@ async function captureLogs<T>(run: () => Promise<T>): Promise<{ result: T; lines
     Object.assign(console, originals);
   }
 }
-
-beforeAll(() => useEmbeddedStore("outage-", 1000), 60_000);
-afterAll(releaseEmbeddedStore);
 
 describe("a database that hangs", () => {
   let server: ReturnType<typeof createHttpServer>;

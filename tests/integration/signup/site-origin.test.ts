@@ -64,6 +64,9 @@ function raw(path: string, headers: Record<string, string>, body: string): Promi
 /** The origins an e-mail's links lead to, each once. */
 const origins = (links: string[] = []) => [...new Set(links.map((link) => new URL(link).origin))];
 const json = (email: string) => JSON.stringify({ email, termsAccepted: true });
+/** A sign-up of `email` posted to `url` (its host as the Host the sender writes), with `headers`. */
+const signUpAt = (url: string, email: string, headers: Record<string, string> = {}) =>
+  new Request(url, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: json(email) });
 
 /** The handler called as the platform calls it, with `site` as the site's own address. */
 async function call(handler: typeof signup, request: Request, site: Partial<Context> = {}) {
@@ -76,11 +79,7 @@ async function call(handler: typeof signup, request: Request, site: Partial<Cont
 
 describe("links in e-mails", () => {
   it("point to the site's own address when the Host header is forged", async () => {
-    const request = new Request("http://evil.example/api/waitlist", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: json("forged.host@example.com"),
-    });
+    const request = signUpAt("http://evil.example/api/waitlist", "forged.host@example.com");
     expect((await call(signup, request)).status).toBe(201);
     const [mail] = await smtp.waitFor("forged.host@example.com");
     expect(origins(mail?.links)).toEqual(["https://noosphere.example"]);
@@ -106,11 +105,7 @@ describe("links in e-mails", () => {
       SITE_URL: "https://www.noosphere.example/ignored/path",
     });
     try {
-      const request = new Request("http://evil.example/api/waitlist", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: json("site.url@example.com"),
-      });
+      const request = signUpAt("http://evil.example/api/waitlist", "site.url@example.com");
       expect((await call(signup, request)).status).toBe(201);
       const [mail] = await smtp.waitFor("site.url@example.com");
       expect(new URL(mail?.links[0] ?? "").origin).toBe("https://www.noosphere.example");
@@ -121,18 +116,12 @@ describe("links in e-mails", () => {
 
   it("with no site address known (Netlify's emulator, unlinked), follow only a loopback request", async () => {
     const unknown = { site: { id: "local", name: "local", url: "" } } as Partial<Context>;
-    const forged = new Request("http://evil.example/api/waitlist", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: json("unknown.site@example.com"),
-    });
+    const forged = signUpAt("http://evil.example/api/waitlist", "unknown.site@example.com");
     const before = await store.count();
     expect((await call(signup, forged, unknown)).status).toBe(503);
     expect(await store.count()).toBe(before);
-    const local = new Request("http://localhost:8888/api/waitlist", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: "http://localhost:8888" },
-      body: json("unknown.site@example.com"),
+    const local = signUpAt("http://localhost:8888/api/waitlist", "unknown.site@example.com", {
+      Origin: "http://localhost:8888",
     });
     expect((await call(signup, local, unknown)).status).toBe(201);
     const mails = smtp.messages.filter((mail) => mail.to === "unknown.site@example.com");
@@ -152,11 +141,7 @@ describe("links in e-mails", () => {
 
 describe("the cross-site check", () => {
   const post = (origin: string, url = "https://noosphere.example/api/waitlist", email = "x@example.com") =>
-    new Request(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: origin },
-      body: json(email),
-    });
+    signUpAt(url, email, { Origin: origin });
   const preview = { deploy: { context: "deploy-preview", id: "1", published: false } } as Partial<Context>;
   const site = (name: string) => ({ id: "1", name, url: "https://noosphere.example" });
 
