@@ -44,7 +44,8 @@ UPDATE waitlist SET invite_attempted_at = now()
 
 -- SQL.sent
 WITH invited AS (
-      UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invite_attempted_at = NULL
+      UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invited_wave_id = $2,
+        invite_attempted_at = NULL
       WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
     ), counted AS (
       UPDATE waitlist_invite_wave SET invited = invited + 1 WHERE id = $2 AND EXISTS (SELECT 1 FROM invited)
@@ -52,7 +53,7 @@ WITH invited AS (
     SELECT id FROM invited;
 
 -- SQL.sentAll
-UPDATE waitlist w SET status = 'invited', invited_at = now(), invite_wave_id = NULL,
+UPDATE waitlist w SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invited_wave_id = $1,
       invite_code_hash = c.hash, invite_expires_at = now() + make_interval(days => $4::int)
     FROM unnest($2::bigint[], $3::text[]) AS c(id, hash)
     WHERE w.id = c.id AND w.invite_wave_id = $1 AND w.status = 'confirmed' RETURNING w.id;

@@ -1,20 +1,24 @@
 /**
- * The console's list of sign-ups, newest first, as fast at a million rows as at ten: every page is read along an
- * index and stops after one page of rows. "Older" and "Newer" carry the row they continue from (a keyset cursor),
- * so going back through the list never counts what it skips; a page asked for by number skips along the index
- * only (MAX_PAGE bounds how far); a search reads the address indexes (a complete address whole, by its keys;
- * anything else as a part, by trigrams or, where the database lacks pg_trgm, by its start, and whole) and counts
- * its matches up to MATCH_CAP.
+ * The People page's list (people.tsx), as fast at a million rows as at ten, whatever it is filtered by and however
+ * it is sorted: every page is read along an index in the list's order and stops after one page of rows. Each filter
+ * has an index of its own in sign-up order (migration 0019), so a rare value reads only its rows; a sort by
+ * referrals reads the few people with referrals first (their own index), then everyone else in sign-up order along
+ * the same indexes. "Older" and "Newer" carry the row they continue from (a keyset cursor), so going through the
+ * list never counts what it skips; a page asked for by number skips along the index only (MAX_PAGE bounds how far);
+ * a search reads the address indexes (a complete address whole, by its keys; anything else as a part, by trigrams
+ * or, where the database lacks pg_trgm, by its start). Matches are counted up to MATCH_CAP.
  */
 import { EMAIL_PATTERN } from "../../lib/waitlist/rules";
 import { addressKeys, type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import type { EntryStatus } from "../entry";
+import { BREAKDOWN_FIELDS } from "../store/types";
+import { CURSOR, type ListPosition, NO_FILTER, type PeopleFilter, type PeopleSort } from "./people-filter";
+
+export { type ListPosition, listPosition, MAX_PAGE } from "./people-filter";
 
 export const PER_PAGE = 25;
-/** Page numbers reach 250,000 sign-ups back (an index skip of a few ms per 10,000); further on, "Older" goes. */
-export const MAX_PAGE = 10_000;
-/** A search counts its matches this far, then says "more than": counting every match of "gmail" reads them all. */
+/** A search or a filter counts its matches this far, then says "more than": counting all of "gmail" reads them all. */
 export const MATCH_CAP = 1000;
 /** A part shorter than this has no trigram to look up, so it would read the whole table: it finds whole addresses. */
 export const MIN_PART = 3;
@@ -22,12 +26,7 @@ export const MIN_PART = 3;
 /** How a part of an address is found: anywhere in it (pg_trgm's index), or at its start (a plain btree). */
 export type PartSearch = "anywhere" | "start";
 
-/** Where a page starts: the newest rows, a row to go on from (older or newer than it), or a page number. */
-export type ListPosition =
-  | { kind: "page"; page: number }
-  | { kind: "older" | "newer"; cursor: string; page: number | null };
-
-/** An entry as the console lists it, with the cursor that continues the list from it. */
+/** An entry as the list shows it, with the cursor that continues the list from it. */
 export interface ListedEntry {
   id: number;
   created_at: string;
@@ -35,48 +34,88 @@ export interface ListedEntry {
   name: string | null;
   status: EntryStatus;
   source: string | null;
-  /** Their share code, and how many of their referrals count. */
-  referralCode: string;
+  medium: string | null;
+  campaign: string | null;
+  referrer: string | null;
+  /** How many of their referrals count. */
   referrals: number;
   cursor: string;
 }
 
 export interface ListedPage {
   rows: ListedEntry[];
-  /** Whether there are rows older than the last one shown, and newer than the first. */
-  older: boolean;
-  newer: boolean;
+  /** Whether the list goes on after the last row shown, and before the first (in the list's order). */
+  after: boolean;
+  before: boolean;
 }
 
-/** A cursor: the row's created_at in microseconds since 1970 (exact, unlike a JavaScript Date), a dot, its id. */
-const CURSOR = /^(\d{1,17})\.(\d{1,19})$/;
-export const isCursor = (value: string) => CURSOR.test(value);
-
 /**
- * $2: whether a search filters at all; $3: the LIKE pattern of a part (NULL: whole addresses only); $4: the
- * address's keys (plain and hashed under DATA_KEY), found by waitlist_email_lower_key. Each statement is planned
- * with its values, so an unused branch folds away before the planner picks an index.
+ * $1 the rows wanted. $2–$4 a search: whether there is one, the LIKE pattern of a part (NULL: whole addresses only),
+ * the address's keys (plain and hashed under DATA_KEY). $5 a status. $6–$13 source, medium, campaign and referring
+ * site, two each: 0 any, 1 the value that follows, 2 none recorded. $14 the updates choice (yes, no, never asked),
+ * $15 on the suppression list or not (yes, no), $16 the wave that invited them. NULL: any. Each statement is planned
+ * with its values (an unnamed statement), so every unused condition folds to true before the planner picks an
+ * index, and a used one is left as a plain comparison that index can answer.
  */
-const MATCH = `($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))`;
+const pick = (column: string, n: number) =>
+  `($${n}::int = 0 OR ($${n}::int = 1 AND ${column} = $${n + 1}::text) OR ($${n}::int = 2 AND ${column} IS NULL))`;
+const MATCH = `($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
+    AND ($5::text IS NULL OR status = $5::text)
+    AND ${BREAKDOWN_FIELDS.map((field, i) => pick(field, 6 + 2 * i)).join(" AND ")}
+    AND ($14::text IS NULL OR ($14::text = 'yes' AND updates_consent) OR ($14::text = 'no' AND NOT updates_consent)
+      OR ($14::text = 'never' AND updates_consent IS NULL))
+    AND ($15::text IS NULL OR ($15::text = 'yes' AND mail_suppressed) OR ($15::text = 'no' AND NOT mail_suppressed))
+    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint)`;
 const COLUMNS = `id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, ${PERSON_COLUMNS},
-  status, source, referral_code, referrals`;
-/** The cursor's row position ($5 microseconds, $6 id), compared with (created_at, id) along waitlist_created_idx. */
-const AT = `(timestamptz 'epoch' + $5::bigint * interval '1 microsecond', $6::bigint)`;
+  status, source, medium, campaign, referrer, referrals`;
+/** $17 rows to skip (a page number's), then the cursor's row: $18 microseconds, $19 id, $20 its referrals. */
+const AT_TIME = "timestamptz 'epoch' + $18::bigint * interval '1 microsecond'";
+const AT = `(${AT_TIME}, $19::bigint)`;
+const AT_REFERRALS = `($20::int, ${AT_TIME}, $19::bigint)`;
+const DESC = "ORDER BY created_at DESC, id DESC";
+const ASC = "ORDER BY created_at, id";
 
 export const LIST_SQL = {
-  /** $1 rows from the newest, older than the cursor when given, after skipping $7 (a page number's rows). */
-  older: `SELECT ${COLUMNS} FROM waitlist
-    WHERE ${MATCH} AND ($5::bigint IS NULL OR (created_at, id) < ${AT})
-    ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $7`,
-  /** $1 rows newer than the cursor, nearest first (shown in the other order). */
-  newer: `SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND (created_at, id) > ${AT}
-    ORDER BY created_at, id LIMIT $1`,
-  /** How many match a search, counted up to $1. */
+  /** In sign-up order, newest first, from the cursor's row when there is one (waitlist_created_idx, or a filter's). */
+  newestFirst: `SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND ($18::bigint IS NULL OR (created_at, id) < ${AT})
+    ${DESC} LIMIT $1 OFFSET $17`,
+  oldestFirst: `SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND ($18::bigint IS NULL OR (created_at, id) > ${AT})
+    ${ASC} LIMIT $1 OFFSET $17`,
+  /**
+   * Most referrals first, then the newest: the people with referrals (waitlist_referrals_idx, a few), then those
+   * without in sign-up order (as newestFirst reads them). A cursor among those without skips the first part.
+   */
+  mostReferrals: `SELECT * FROM (
+      (SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND referrals > 0
+        AND ($20::int IS NULL OR (referrals, created_at, id) < ${AT_REFERRALS})
+        ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1::bigint + $17::bigint)
+      UNION ALL
+      (SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND referrals = 0
+        AND ($20::int IS NULL OR $20::int > 0 OR (created_at, id) < ${AT})
+        ${DESC} LIMIT $1::bigint + $17::bigint)
+    ) p ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1 OFFSET $17`,
+  /** The same order backwards from the cursor's row (for "Newer"): those without referrals, then those with. */
+  fewestReferrals: `SELECT * FROM (
+      (SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND referrals = 0 AND $20::int = 0 AND (created_at, id) > ${AT}
+        ${ASC} LIMIT $1::bigint + $17::bigint)
+      UNION ALL
+      (SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND referrals > 0
+        AND (referrals, created_at, id) > ${AT_REFERRALS}
+        ORDER BY referrals, created_at, id LIMIT $1::bigint + $17::bigint)
+    ) p ORDER BY referrals, created_at, id LIMIT $1 OFFSET $17`,
+  /** How many match, counted up to $1. */
   matching: `SELECT count(*)::int AS count FROM (SELECT 1 FROM waitlist WHERE ${MATCH} LIMIT $1) m`,
   /** Which index migration 0008 could build for parts of addresses: gin (trigrams) or btree (prefixes). */
   partIndex: `SELECT a.amname AS method FROM pg_class c JOIN pg_am a ON a.oid = c.relam
     WHERE c.oid = to_regclass('waitlist_email_part_idx')`,
 } as const;
+
+/** Each order's statement forwards (the list's order) and backwards (read for "before", shown reversed). */
+const STATEMENTS: Record<PeopleSort, [forwards: string, backwards: string]> = {
+  newest: [LIST_SQL.newestFirst, LIST_SQL.oldestFirst],
+  oldest: [LIST_SQL.oldestFirst, LIST_SQL.newestFirst],
+  referrals: [LIST_SQL.mostReferrals, LIST_SQL.fewestReferrals],
+};
 
 /** A part as a LIKE pattern: its own %, _ and \ match themselves. */
 const likePattern = (part: string, where: PartSearch) => {
@@ -84,30 +123,21 @@ const likePattern = (part: string, where: PartSearch) => {
   return where === "anywhere" ? `%${escaped}%` : `${escaped}%`;
 };
 
-/**
- * Where the console's query string asks the list to start (`page`, `before` or `after`, as its links write them),
- * or null when it asks for something no link makes: answered 400, never a whole-table read.
- */
-export function listPosition(params: URLSearchParams): ListPosition | null {
-  const [page, before, after] = [params.get("page"), params.get("before"), params.get("after")];
-  const number = page === null ? null : /^\d{1,5}$/.test(page) ? Number(page) : Number.NaN;
-  if (number !== null && !(number >= 1 && number <= MAX_PAGE)) return null;
-  if (before !== null && after !== null) return null;
-  const cursor = before ?? after;
-  if (cursor === null) return { kind: "page", page: number ?? 1 };
-  if (!isCursor(cursor)) return null;
-  return { kind: before !== null ? "older" : "newer", cursor, page: number };
-}
-
 type Row = StoredPerson & {
   at_us: string;
   id: string | number;
   created_at: Date | string;
   status: EntryStatus;
   source: string | null;
-  referral_code: string;
+  medium: string | null;
+  campaign: string | null;
+  referrer: string | null;
   referrals: number;
 };
+
+/** A filter, or (as before the People page) a search alone. */
+const filterOf = (given: PeopleFilter | string): PeopleFilter =>
+  typeof given === "string" ? { ...NO_FILTER, search: given } : given;
 
 export function createConsoleList(db: Db, dataKeys: DataKeys | null) {
   let method: Promise<PartSearch> | undefined;
@@ -120,57 +150,70 @@ export function createConsoleList(db: Db, dataKeys: DataKeys | null) {
     });
     return method;
   };
-  /** $2, $3, $4 of every statement for a search (empty: no search). */
-  const matchParams = async (search: string) => {
-    if (search === "") return [false, null, []];
+  /** $2–$16 of every statement for `filter`. */
+  const matchParams = async (filter: PeopleFilter): Promise<unknown[]> => {
+    const { search } = filter;
     // A complete address is looked up whole, by its unique index only: as a part, its common trigrams ("com",
     // "exa") would read thousands of index pages at a million rows (200 ms, measured) to find what the whole finds.
     const part =
       search.length >= MIN_PART && !EMAIL_PATTERN.test(search)
         ? likePattern(search.toLowerCase(), await partSearch())
         : null;
-    return [true, part, addressKeys(dataKeys, search)];
+    const searching = search === "" ? [false, null, []] : [true, part, addressKeys(dataKeys, search)];
+    const from = BREAKDOWN_FIELDS.flatMap((field) => {
+      const value = filter.from[field];
+      return value === undefined ? [0, null] : value === null ? [2, null] : [1, value];
+    });
+    return [...searching, filter.status, ...from, filter.updates, filter.suppressed, filter.wave];
   };
   const entry = (r: Row): ListedEntry => {
     const { email, name } = personOf(dataKeys, r);
-    const created_at = new Date(r.created_at).toISOString();
     return {
       id: Number(r.id),
-      created_at,
+      created_at: new Date(r.created_at).toISOString(),
       email,
       name,
       status: r.status,
       source: r.source,
-      referralCode: r.referral_code,
+      medium: r.medium,
+      campaign: r.campaign,
+      referrer: r.referrer,
       referrals: Number(r.referrals),
-      cursor: `${r.at_us}.${r.id}`,
+      cursor: `${r.referrals}.${r.at_us}.${r.id}`,
     };
   };
 
   return {
     partSearch,
-    /** One page of `limit` rows at `position`, with whether the list goes on each way. */
-    async page(search: string, position: ListPosition, limit = PER_PAGE): Promise<ListedPage> {
-      const match = await matchParams(search);
+    /** One page of `limit` rows at `position`, in `sort`'s order, with whether the list goes on each way. */
+    async page(
+      given: PeopleFilter | string,
+      position: ListPosition,
+      sort: PeopleSort = "newest",
+      limit = PER_PAGE,
+    ): Promise<ListedPage> {
+      const match = await matchParams(filterOf(given));
+      const [forwards, backwards] = STATEMENTS[sort];
+      const read = async (sql: string, skip: number, at: string | null) => {
+        const [, r, us, id] = (at && CURSOR.exec(at)) || [];
+        const cursor = sort === "referrals" ? [us ?? null, id ?? null, r ?? null] : [us ?? null, id ?? null];
+        return db.query<Row>(sql, [limit + 1, ...match, skip, ...cursor]);
+      };
       if (position.kind === "page") {
-        const skip = (position.page - 1) * limit;
-        const rows = await db.query<Row>(LIST_SQL.older, [limit + 1, ...match, null, null, skip]);
-        return { rows: rows.slice(0, limit).map(entry), older: rows.length > limit, newer: position.page > 1 };
+        const rows = await read(forwards, (position.page - 1) * limit, null);
+        return { rows: rows.slice(0, limit).map(entry), after: rows.length > limit, before: position.page > 1 };
       }
-      const [, us, id] = CURSOR.exec(position.cursor) ?? [];
-      if (position.kind === "older") {
-        const rows = await db.query<Row>(LIST_SQL.older, [limit + 1, ...match, us, id, 0]);
-        return { rows: rows.slice(0, limit).map(entry), older: rows.length > limit, newer: true };
+      if (position.kind === "after") {
+        const rows = await read(forwards, 0, position.cursor);
+        return { rows: rows.slice(0, limit).map(entry), after: rows.length > limit, before: true };
       }
-      const rows = await db.query<Row>(LIST_SQL.newer, [limit + 1, ...match, us, id]);
-      return { rows: rows.slice(0, limit).reverse().map(entry), older: true, newer: rows.length > limit };
+      const rows = await read(backwards, 0, position.cursor);
+      return { rows: rows.slice(0, limit).reverse().map(entry), after: true, before: rows.length > limit };
     },
-    /** How many rows match `search`, up to MATCH_CAP (`capped`: more than that). */
-    async matching(search: string): Promise<{ count: number; capped: boolean }> {
-      const [row] = await db.query<{ count: number }>(LIST_SQL.matching, [
-        MATCH_CAP + 1,
-        ...(await matchParams(search)),
-      ]);
+    /** How many rows match, up to MATCH_CAP (`capped`: more than that). */
+    async matching(given: PeopleFilter | string): Promise<{ count: number; capped: boolean }> {
+      const params = await matchParams(filterOf(given));
+      const [row] = await db.query<{ count: number }>(LIST_SQL.matching, [MATCH_CAP + 1, ...params]);
       const count = Number(row?.count ?? 0);
       return { count: Math.min(count, MATCH_CAP), capped: count > MATCH_CAP };
     },

@@ -92,18 +92,20 @@ export const SQL = {
   attempted: `UPDATE waitlist SET invite_attempted_at = now()
     WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id`,
   /**
-   * An SMTP server accepted person `$1`'s invitation (its answer to the final "." was read): they are invited, and
-   * counted on their wave's row at once (its progress page reads it while the wave runs).
+   * An SMTP server accepted person `$1`'s invitation (its answer to the final "." was read): they are invited (by
+   * wave `$2`, kept in invited_wave_id once the wave lets go of them), and counted on their wave's row at once (its
+   * progress page reads it while the wave runs).
    */
   sent: `WITH invited AS (
-      UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invite_attempted_at = NULL
+      UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invited_wave_id = $2,
+        invite_attempted_at = NULL
       WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
     ), counted AS (
       UPDATE waitlist_invite_wave SET invited = invited + 1 WHERE id = $2 AND EXISTS (SELECT 1 FROM invited)
     )
     SELECT id FROM invited`,
   /** The team's CSV has the codes `$3` (hashes, valid `$4` days) of people `$2` of wave `$1`: they are invited. */
-  sentAll: `UPDATE waitlist w SET status = 'invited', invited_at = now(), invite_wave_id = NULL,
+  sentAll: `UPDATE waitlist w SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invited_wave_id = $1,
       invite_code_hash = c.hash, invite_expires_at = now() + make_interval(days => $4::int)
     FROM unnest($2::bigint[], $3::text[]) AS c(id, hash)
     WHERE w.id = c.id AND w.invite_wave_id = $1 AND w.status = 'confirmed' RETURNING w.id`,
