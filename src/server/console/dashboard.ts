@@ -1,18 +1,27 @@
-/** The console's dashboard: totals, the chart and sources, the list's page, and what needs the team's attention. */
+/**
+ * The console's first page, the overview: what it reads, in one place, before dashboard-page.tsx lays it out. What
+ * needs the team (attention.tsx's jobs and webhooks, data at rest, suppressions rising), the totals, the chart's
+ * days and what went out in them, the funnel, referrals, reminders, letting people in and the files of mail-off
+ * waves. Every read is a tally or an index (store.ts, funnel-store.ts): the page answers within the console's
+ * budget at a million sign-ups. The list of people has its own page (CONSOLE_PATHS.people); an old address of the
+ * list here (?q=, ?page=, a cursor) is sent there.
+ */
 import { counted, isAre } from "../../lib/plural";
-import { LIMITS } from "../../lib/waitlist/rules";
 import type { ServerConfig } from "../config";
+import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError } from "../invitations";
 import { createReminderStore } from "../reminders";
 import type { Sealing, Store } from "../store/types";
+import { loadAttention } from "./attention";
 import { dashboardPage, REFERRAL_WINDOW_DAYS } from "./dashboard-page";
-import { attentionSections } from "./jobs";
-import { createConsoleList, listPosition, MAX_PAGE } from "./list";
-import { message } from "./pages";
-import { pendingFilesSection, waveNotice } from "./wave-files";
+import { createFunnelStore, funnelRange } from "./funnel-store";
+import { CONSOLE_PATHS, consoleHref } from "./paths";
+import { createOverviewStore } from "./store";
+import { waveNotice } from "./wave-files";
+import { waveRecords } from "./wave-record";
 
-/** What the dashboard says after a removal (its 303 carries whether one happened, never an address). */
+/** What the overview says after a removal (its 303 carries whether one happened, never an address). */
 function removalNotice(params: URLSearchParams): string | null {
   if (params.get("removed") === "1") return "Removed: the address, everything it sent and its links are deleted.";
   if (params.get("removed") === "0") return "That address is not on the list (it may have been removed already).";
@@ -44,33 +53,29 @@ async function reminderOutcome(store: Store) {
   return { confirm, invite };
 }
 
+/** The list's own parameters, from when it was on this page: its page now. */
+const LIST_PARAMS = ["q", "page", "before", "after"];
+
 export async function dashboard(store: Store, config: ServerConfig, admin: string, url: URL, mail: boolean) {
-  const range = url.searchParams.get("range") === "90" ? 90 : 30;
-  const position = listPosition(url.searchParams);
-  if (!position) {
-    return message(
-      400,
-      "That page doesn't exist",
-      `Pages of the list are numbered from 1 to ${MAX_PAGE.toLocaleString("en")}; use the list's own links to go further.`,
-      admin,
-    );
+  if (LIST_PARAMS.some((name) => url.searchParams.has(name))) {
+    return seeOther(consoleHref(CONSOLE_PATHS.people, Object.fromEntries(url.searchParams)));
   }
-  const search = (url.searchParams.get("q") ?? "").trim().slice(0, LIMITS.email);
-  const list = createConsoleList(store.db, store.dataKeys);
+  const range = url.searchParams.get("range") === "90" ? 90 : 30;
+  const funnel = funnelRange(url.searchParams.get("funnel"));
+  const overview = createOverviewStore(store.db);
   const load = async () => ({
-    counts: await store.countByStatus(),
-    days: await store.perDay(range),
-    breakdown: await store.breakdown(range, 5),
-    referrals: await store.referrals.summary(REFERRAL_WINDOW_DAYS),
-    page: await list.page(search, position),
-    matching: search ? await list.matching(search) : null,
-    partSearch: search ? await list.partSearch() : null,
+    attention: await loadAttention(store, config),
     sealing: await store.sealing(),
+    suppressions: await overview.suppressions(),
+    counts: await store.countByStatus(),
+    chart: await overview.chart(range),
+    marks: await overview.marks(range),
+    funnel: await createFunnelStore(store.db).funnel(funnel),
+    referrals: await store.referrals.summary(REFERRAL_WINDOW_DAYS),
+    reminders: await reminderOutcome(store),
+    files: await waveRecords(store.db, store.dataKeys).pendingFiles(),
     // Notices come from the wave's row, by its id: a number typed into the address shows nothing it did not do.
     notice: (await waveNotice(store, url.searchParams)) ?? removalNotice(url.searchParams),
-    files: await pendingFilesSection(store),
-    attention: await attentionSections(store, config),
-    reminders: await reminderOutcome(store),
   });
   const data = await withTimeout(load(), config.dbTimeoutMs * 2);
   let reason: string | null = null;
@@ -80,26 +85,12 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     if (!(error instanceof InviteConfigError)) throw error;
     reason = "Set EARLY_ACCESS_URL (the product's sign-up page) on the site to let people in from here.";
   }
-  const matching = data.matching ?? { count: data.counts.total, capped: false };
   return dashboardPage({
+    ...data,
     admin,
     range,
-    counts: data.counts,
-    days: data.days,
-    breakdown: data.breakdown,
-    referrals: data.referrals,
     atRest: atRestWarning(config, data.sealing),
-    newest: {
-      ...data.page,
-      ...matching,
-      page: position.page,
-      search,
-      partSearch: data.partSearch,
-    },
+    webhooksOn: Boolean(config.webhook),
     invite: { ready: reason === null, reason, mail },
-    notice: data.notice,
-    files: data.files,
-    attention: data.attention,
-    reminders: data.reminders,
   });
 }

@@ -2,7 +2,8 @@
  * The operators' console below the browser (src/server/console/handler.ts) on an embedded Postgres, with a real SMTP
  * server on 127.0.0.1: sign-in by link and by token, the session cookie's attributes, every action refused without
  * a live session or from another origin, the headers of every answer, and what it says of data at rest. Downloads
- * and waves: console-waves.test.ts. The whole story in a browser: tests/e2e/console.spec.ts.
+ * and waves: console-waves.test.ts. The overview's own answers: console-overview.test.ts. The whole story in a
+ * browser: tests/e2e/console.spec.ts and console-overview.spec.ts.
  */
 import type { Context } from "@netlify/functions";
 import { describe, expect, it } from "vitest";
@@ -206,13 +207,13 @@ describe("every answer", () => {
     expect(res.headers.get("set-cookie")).toBeNull();
     const html = await res.text();
     expect(html).not.toMatch(/<script/i);
-    expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
+    expect(html).toContain('<meta name="robots" content="noindex, nofollow"/>');
   });
 });
 
 describe("data at rest", () => {
   const PLAIN_TEXT =
-    "Sign-ups are stored as plain text: anyone with a copy of the database (a preview&#39;s branch, a backup) can read them. Set DATA_KEY (openssl rand -base64 32) in the Production context, then run npm run waitlist -- encrypt.";
+    "Sign-ups are stored as plain text: anyone with a copy of the database (a preview&#x27;s branch, a backup) can read them. Set DATA_KEY (openssl rand -base64 32) in the Production context, then run npm run waitlist -- encrypt.";
 
   it("the dashboard says so while sign-ups are plain text, and not once DATA_KEY seals them all", async () => {
     let cookie = await signInByLink();

@@ -1,0 +1,180 @@
+/**
+ * The first page's funnel by source: for the sign-ups of the last 30 or 90 days or of all time, how each source,
+ * medium, campaign, referring site and the share links carried people from signing up to confirming, being
+ * invited and joining, with each step's share of the step before (funnel-store.ts reads it). The groups with the
+ * most sign-ups are shown; the CSV (funnel-csv.ts) holds every one.
+ */
+import { Fragment } from "react";
+import { counted } from "../../lib/plural";
+import { type Funnel, type FunnelField, type FunnelRange, type FunnelRow, percent } from "./funnel-store";
+import { CONSOLE_PATH, CONSOLE_PATHS, consoleHref } from "./paths";
+import { Section } from "./ui/parts";
+
+/** Groups shown per field on the page; the rest are in the CSV. */
+export const FUNNEL_SHOWN = 6;
+
+/** Each field's heading and the name of its column. */
+const FIELDS: Record<FunnelField, [title: string, column: string]> = {
+  source: ["By source", "Source"],
+  medium: ["By medium", "Medium"],
+  campaign: ["By campaign", "Campaign"],
+  referrer: ["By referring site", "Site"],
+  share: ["By share link", "How they came"],
+};
+
+export const RANGE_WORDS: Record<FunnelRange, string> = { "30": "30 days", "90": "90 days", all: "All time" };
+
+/** A group's name in words: what the row recorded, or that it recorded nothing. */
+export function groupName(field: FunnelField, value: string | null): string {
+  if (field === "share") return value === null ? "Came by a share link" : value;
+  return value ?? "None recorded";
+}
+
+/** Everyone who did not come by a share link: the line the share links are read against. */
+export function notShared(everyone: FunnelRow, shared: FunnelRow | undefined): FunnelRow {
+  return {
+    value: "Came another way",
+    signedUp: everyone.signedUp - (shared?.signedUp ?? 0),
+    confirmed: everyone.confirmed - (shared?.confirmed ?? 0),
+    invited: everyone.invited - (shared?.invited ?? 0),
+    joined: everyone.joined - (shared?.joined ?? 0),
+  };
+}
+
+/** The groups of a field as the page and the CSV show them (the share links beside everyone else). */
+export function groupsOf(funnel: Funnel, field: FunnelField): FunnelRow[] {
+  const rows = funnel.fields[field];
+  if (field !== "share") return rows;
+  const shared = rows[0];
+  return [...(shared ? [shared] : []), notShared(funnel.everyone, shared)].filter((row) => row.signedUp > 0);
+}
+
+/** The steps after signing up: each's word, count and share of the step before. */
+const steps = (row: FunnelRow): Array<[word: string, n: number, share: number | null]> => [
+  ["confirmed", row.confirmed, percent(row.confirmed, row.signedUp)],
+  ["invited", row.invited, percent(row.invited, row.confirmed)],
+  ["joined", row.joined, percent(row.joined, row.invited)],
+];
+
+function Step({ n, of, label }: { n: number; of: number; label: string }) {
+  const share = percent(n, of);
+  return (
+    <td className="n" data-label={label}>
+      {n.toLocaleString("en")}
+      {share === null ? null : <span className="pct">{share}%</span>}
+    </td>
+  );
+}
+
+function StepCells({ row }: { row: FunnelRow }) {
+  return (
+    <>
+      <td className="n" data-label="Signed up">
+        {row.signedUp.toLocaleString("en")}
+      </td>
+      <Step n={row.confirmed} of={row.signedUp} label="Confirmed" />
+      <Step n={row.invited} of={row.confirmed} label="Invited" />
+      <Step n={row.joined} of={row.invited} label="Joined" />
+    </>
+  );
+}
+
+function FieldTable({ funnel, field }: { funnel: Funnel; field: FunnelField }) {
+  const [title, column] = FIELDS[field];
+  const rows = groupsOf(funnel, field);
+  const more = rows.length - FUNNEL_SHOWN;
+  return (
+    <div className="scroll">
+      <table className="funnel cards">
+        <caption>
+          <h3>{title}</h3>
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">{column}</th>
+            <th scope="col" className="n">
+              Signed up
+            </th>
+            <th scope="col" className="n">
+              Confirmed
+            </th>
+            <th scope="col" className="n">
+              Invited
+            </th>
+            <th scope="col" className="n">
+              Joined
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.slice(0, FUNNEL_SHOWN).map((row) => (
+            <tr key={row.value ?? ""}>
+              <th scope="row" className={row.value === null && field !== "share" ? "none" : undefined}>
+                {groupName(field, row.value)}
+              </th>
+              <StepCells row={row} />
+            </tr>
+          ))}
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={5} className="note">
+                No sign-ups in this range.
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+      {more > 0 ? <p className="note">And {counted(more, "more")}, in the CSV.</p> : null}
+    </div>
+  );
+}
+
+/** The funnel's section; `chartRange` is kept in its range links so the chart above stays as it was. */
+export function FunnelSection({ funnel, chartRange }: { funnel: Funnel; chartRange: 30 | 90 }) {
+  const { everyone } = funnel;
+  const href = (range: FunnelRange) =>
+    `${consoleHref(CONSOLE_PATH, { range: chartRange === 30 ? undefined : chartRange, funnel: range === "30" ? undefined : range })}#funnel`;
+  return (
+    <Section id="funnel" title="How each source converts">
+      <p className="note">
+        People who signed up in the range, grouped by what their sign-up recorded (no cookie follows anyone), and how
+        many of them went on to confirm, be invited and join. Each percentage is of the step before.
+      </p>
+      <ul className="tabs" aria-label="Signed up in">
+        {(["30", "90", "all"] as const).map((range) => (
+          <li key={range}>
+            <a href={href(range)} aria-current={range === funnel.range ? "page" : undefined}>
+              {RANGE_WORDS[range]}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <p className="funnel-all">
+        {everyone.signedUp === 0 ? (
+          "Nobody signed up in this range."
+        ) : (
+          <>
+            Everyone: {counted(everyone.signedUp, "person", "people")} signed up
+            {steps(everyone).map(([word, n, share]) => (
+              <Fragment key={word}>
+                {" → "}
+                {n.toLocaleString("en")} {word}
+                {share === null ? "" : ` (${share}%)`}
+              </Fragment>
+            ))}
+          </>
+        )}
+      </p>
+      <div className="grid wide">
+        {(["source", "medium", "campaign", "referrer", "share"] as const).map((field) => (
+          <FieldTable key={field} funnel={funnel} field={field} />
+        ))}
+      </div>
+      <p>
+        <a className="button quiet" href={consoleHref(CONSOLE_PATHS.funnel, { range: funnel.range })}>
+          Download the funnel ({RANGE_WORDS[funnel.range].toLowerCase()}) as CSV
+        </a>
+      </p>
+    </Section>
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * The console's overview in a real browser at both sizes, each against a server of its own: calm (every row sealed,
+ * nothing running, suppressions steady: one calm line first) and needing attention (rows in plain text, a paused
+ * wave, suppressions rising: each said first); then the totals, the chart (bars by status, the running total, a
+ * wave's and an update's marks; its axis words at least 12 px at 375 px; its numbers in a table), the funnel by
+ * source with its ranges and its CSV. Axe on each state, no sideways scrolling, no script; a screenshot of each
+ * whole page (the test's output folder), and Playwright's comparison for the chart and the funnel, whose look is
+ * the point and whose data is fixed (days counted back from today; the dates themselves masked).
+ */
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import type { Store } from "../../src/server/app/store";
+import { createStore } from "../../src/server/app/store";
+import { readConfig } from "../../src/server/config";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
+
+const TOKEN = "overview-token-0123456789abcdef0123456789";
+const DATA_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+
+// A server of its own per test, axe twice a size, downloads: more than the default 30 s on a loaded machine.
+test.describe.configure({ timeout: 120_000 });
+
+/**
+ * Twelve sign-ups over the last 20 days (UTC noon, counted back from today, so the chart is the same every day):
+ * sources, media and campaigns, every status, two who came by a share link; a wave 3 days ago, an update 6 days ago.
+ */
+async function seedList(store: Store) {
+  const people: Array<[string, string, string | null, string | null, number]> = [
+    ["ada", "joined", "newsletter", "spring", 19],
+    ["ben", "joined", "newsletter", "spring", 16],
+    ["cy", "invited", "hn", null, 14],
+    ["dot", "invited", "newsletter", "spring", 12],
+    ["eli", "confirmed", "hn", null, 9],
+    ["fay", "confirmed", "hn", null, 7],
+    ["gil", "confirmed", null, null, 6],
+    ["hal", "confirmed", "newsletter", null, 4],
+    ["ivy", "pending", "hn", null, 3],
+    ["jo", "confirmed", null, null, 2],
+    ["kit", "pending", null, null, 1],
+    ["lu", "pending", "newsletter", "spring", 0],
+  ];
+  for (const [name, status, source, campaign, daysAgo] of people) {
+    await store.db.query(
+      `INSERT INTO waitlist (name, email, status, source, medium, campaign, created_at)
+       VALUES ($1, $1 || '@example.com', $2, $3, CASE WHEN $3 = 'newsletter' THEN 'email' END, $4,
+         date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '12 hours'
+           - make_interval(days => $5))`,
+      [name, status, source, campaign, daysAgo],
+    );
+  }
+  await store.db.query(
+    `INSERT INTO waitlist_referral (referred_id, referrer_id, outcome)
+     SELECT w.id, (SELECT id FROM waitlist WHERE name = 'ada'), 'counted' FROM waitlist w WHERE w.name IN ('hal', 'jo')`,
+  );
+  await store.db.query(
+    `INSERT INTO waitlist_invite_wave (owner, size, invited, started_at, finished_at)
+     VALUES ('done', 2, 2, now() - interval '3 days', now() - interval '3 days')`,
+  );
+  await store.db.query(
+    `INSERT INTO waitlist_update (subject, body, author, created_at, finished_at, sent)
+     VALUES ('Spring news', 'Hello', 'CLI', now() - interval '6 days', now() - interval '6 days', 7)`,
+  );
+}
+
+/** Calm: the list above, every row sealed under DATA_KEY. */
+async function seedCalm(store: Store) {
+  await seedList(store);
+  const sealed = createStore(store.db, readConfig({ DATA_KEY }).dataKeys);
+  while ((await sealed.sealNext(500)).read > 0);
+}
+
+/** Needing attention: the list in plain text, a wave paused, and four mailboxes suppressed in the last day. */
+async function seedAttention(store: Store) {
+  await seedList(store);
+  await store.db.query(
+    `INSERT INTO waitlist_invite_wave (owner, size, paused_reason, author)
+     VALUES ('paused', 3, 'Paused by ops@noosphere.test.', 'CLI')`,
+  );
+  await store.db.query(
+    `INSERT INTO mail_suppression (mailbox_key, reason, evidence, source, suppressed_at)
+     SELECT 'mailbox-' || g, (ARRAY['hard_bounce', 'hard_bounce', 'hard_bounce', 'complaint'])[g], '550', 'smtp',
+       now() - make_interval(hours => g) FROM generate_series(1, 4) g`,
+  );
+}
+
+async function signIn(page: Page, site: string) {
+  await page.goto(`${site}/admin`);
+  await page.getByLabel("Admin token").fill(TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Overview" }),
+  ).toHaveAttribute("aria-current", "page");
+}
+
+/** Axe, no sideways scrolling, no script, and a screenshot of the whole page named for the state and the width. */
+async function check(page: Page, name: string) {
+  await expectNoAxeViolations(page);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(wide, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+  expect(await page.locator("script").count()).toBe(0);
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+}
+
+test("calm: one calm line first, then the totals, the chart and the funnel; each drawn as before", async ({
+  page,
+  ownServer,
+}) => {
+  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: TOKEN, DATA_KEY }, seedCalm);
+  await signIn(page, server.url);
+  const main = page.getByRole("main");
+  // What needs the team comes first: here, nothing, said in one line right under the title.
+  await expect(main.locator("h1 + p")).toHaveText("All calm: nothing is being sent and suppressions are steady.");
+  await expect(page.locator(".totals")).toHaveText(
+    /Pending\s*3\s*pending: see them in the list\s*Confirmed\s*5.*Invited\s*2.*Joined\s*2.*In all\s*12/,
+  );
+  await expect(page.getByRole("link", { name: "See everyone" })).toHaveAttribute("href", "/admin/people");
+  await expect(page.getByRole("img", { name: /^Sign-ups per day by what became of them/ })).toBeVisible();
+  await expect(page.locator(".chart > p.note")).toHaveText(
+    /^12 sign-ups in the 30 days from .+; the most in a day: 1, on .+\. 12 people on the list in all\.$/,
+  );
+  await check(page, "overview-calm");
+
+  const growth = page.getByRole("region", { name: "Sign-ups per day" });
+  const funnel = page.getByRole("region", { name: "How each source converts" });
+  const dates = [growth.locator(".chart > p.note"), growth.locator("svg.chart-plot > g:last-child text")];
+  await expect(growth).toHaveScreenshot("overview-chart.png", { mask: dates });
+  await expect(funnel).toHaveScreenshot("overview-funnel.png");
+});
+
+test("the chart's words are at least 12 px at this width, and its numbers are in a table by status", async ({
+  page,
+  ownServer,
+}) => {
+  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: TOKEN, DATA_KEY }, seedCalm);
+  await signIn(page, server.url);
+  const words = page.locator("svg.chart-plot text");
+  await expect(words).toHaveCount(7);
+  const sizes = await words.evaluateAll((texts) =>
+    texts.map((t) => ({
+      text: t.textContent,
+      size: Number.parseFloat(getComputedStyle(t).fontSize),
+      height: t.getBoundingClientRect().height,
+    })),
+  );
+  for (const { text, size, height } of sizes) {
+    expect(size, text ?? "").toBeGreaterThanOrEqual(12);
+    // Drawn at that size, not scaled down with the drawing: the box of a 12 px line is at least that tall.
+    expect(height, text ?? "").toBeGreaterThanOrEqual(12);
+  }
+  expect(sizes.map((s) => s.text)).toEqual(expect.arrayContaining(["2 a day", "1", "20 in all", "10"]));
+  // The marks: the wave and the update, in the key and in the table.
+  await expect(page.locator("ul.legend")).toHaveText(
+    /Pending\s*Confirmed\s*Invited\s*Joined\s*On the list in all \(right-hand scale\)\s*A wave went out\s*An update went out/,
+  );
+  await page.getByText("The numbers, day by day").click();
+  const table = page.getByRole("table", { name: /^Sign-ups per day \(UTC\) by what became of them, last 30 days$/ });
+  await expect(table.getByRole("row")).toHaveCount(31);
+  await expect(table.getByRole("row").last()).toHaveText(/^\d+ \w{3} \d{4}\s*1\s*0\s*0\s*0\s*1\s*12\s*$/);
+  await expect(table.getByRole("row").filter({ hasText: "a wave invited 2 people" })).toHaveCount(1);
+  await expect(table.getByRole("row").filter({ hasText: "the update “Spring news” went to 7 people" })).toHaveCount(1);
+  await expectNoAxeViolations(page);
+  const days = page.getByRole("region", { name: "Sign-ups per day" }).getByRole("link", { name: "90 days" });
+  await days.click();
+  await expect(days).toHaveAttribute("aria-current", "page");
+  await expect(page.locator("svg.chart-plot rect[fill]")).toHaveCount(12 + 1);
+});
+
+test("the funnel by source: each range, and its CSV", async ({ page, ownServer }) => {
+  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: TOKEN, DATA_KEY }, seedCalm);
+  await signIn(page, server.url);
+  const funnel = page.getByRole("region", { name: "How each source converts" });
+  await expect(funnel.getByText(/^Everyone:/)).toHaveText(
+    "Everyone: 12 people signed up → 9 confirmed (75%) → 4 invited (44%) → 2 joined (50%)",
+  );
+  const sources = funnel.getByRole("table", { name: "By source" });
+  await expect(sources.getByRole("row")).toHaveText([
+    /^Source\s*Signed up\s*Confirmed\s*Invited\s*Joined$/,
+    /^newsletter\s*5\s*4\s*80%\s*3\s*75%\s*2\s*67%$/,
+    /^hn\s*4\s*3\s*75%\s*1\s*33%\s*0\s*0%$/,
+    /^None recorded\s*3\s*2\s*67%\s*0\s*0%\s*0$/,
+  ]);
+  await expect(funnel.getByRole("table", { name: "By share link" }).getByRole("row")).toHaveText([
+    /How they came/,
+    /^Came by a share link\s*2\s*2\s*100%\s*0\s*0%\s*0$/,
+    /^Came another way\s*10\s*7\s*70%\s*4\s*57%\s*2\s*50%$/,
+  ]);
+  await page.getByRole("link", { name: "All time", exact: true }).click();
+  await expect(page.getByRole("link", { name: "All time", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(page).toHaveURL(/\/admin\?funnel=all#funnel$/);
+  await expectNoAxeViolations(page);
+
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download the funnel (all time) as CSV" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^funnel-all-time-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync(await download.path(), "utf8");
+  expect(csv.split("\r\n").slice(0, 4)).toEqual([
+    "signed_up_in,group,value,signed_up,confirmed,confirmed_pct_of_signed_up,invited,invited_pct_of_confirmed,joined,joined_pct_of_invited",
+    "all time,everyone,everyone,12,9,75.0,4,44.4,2,50.0",
+    "all time,source,newsletter,5,4,80.0,3,75.0,2,66.7",
+    "all time,source,hn,4,3,75.0,1,33.3,0,0.0",
+  ]);
+  expect(csv).toContain("all time,share link,Came by a share link,2,2,100.0,0,0.0,0,\r\n");
+});
+
+test("needing attention: plain text, a paused wave and suppressions rising, said first", async ({
+  page,
+  ownServer,
+}) => {
+  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: TOKEN }, seedAttention);
+  await signIn(page, server.url);
+  const first = page.locator("main > h1 + .attention");
+  await expect(first.getByRole("status").first()).toHaveText(/^Sign-ups are stored as plain text/);
+  await expect(first.getByText(/^Suppressions are rising/)).toHaveText(
+    "Suppressions are rising: 4 mailboxes suppressed in the last 24 hours (3 hard bounces, 1 spam complaint), against none in the 7 days before. Nothing is sent to them any more; look at the latest update's bounces and complaints before the next send. Open Updates",
+  );
+  const underWay = first.getByRole("region", { name: "Under way" });
+  await expect(underWay).toContainText("Paused");
+  await expect(page.locator("p.calm")).toHaveCount(0);
+  await check(page, "overview-attention");
+});
