@@ -9,10 +9,13 @@ SELECT id, at, actor, action, details FROM waitlist_audit
     WHERE ($2::bigint IS NULL OR id < $2::bigint) ORDER BY id DESC LIMIT $1;
 
 -- AUDIT_SQL.actions
-SELECT a.id, a.at, a.actor, a.action, a.details FROM waitlist_audit a
+SELECT a.id, a.at, a.actor, a.action, coalesce(s.details, '{}'::jsonb) || a.details AS details
+    FROM waitlist_audit a
+    LEFT JOIN waitlist_audit s ON a.details ? 'started' AND s.id = (a.details ->> 'started')::bigint
     WHERE ($2::bigint IS NULL OR a.id < $2::bigint)
       AND NOT (a.details ->> 'phase' = 'started' AND EXISTS (
-        SELECT 1 FROM waitlist_audit e WHERE e.details ? 'started' AND (e.details ->> 'started')::bigint = a.id))
+        SELECT 1 FROM waitlist_audit e WHERE e.details ? 'started' AND (e.details ->> 'started')::bigint = a.id
+          OFFSET 0))
     ORDER BY a.id DESC LIMIT $1;
 
 -- AUDIT_SQL.purge

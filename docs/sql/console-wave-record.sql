@@ -34,3 +34,6 @@ UPDATE waitlist w SET invite_code_hash = c.hash, invite_reminder_code_hash = NUL
 
 -- SQL.arrived
 UPDATE waitlist_invite_wave SET file_pending = false WHERE id = $1 AND file_pending RETURNING id;
+
+-- SQL.named
+SELECT id, name, email, message, organization, why, connect, key_id, sealed, created_at, source, referrals FROM waitlist WHERE id = ANY($1::bigint[]);

@@ -1,6 +1,6 @@
 /**
  * The dashboard's word on waves, from their rows (wave-record.ts): the notice after a wave, by its id, and the
- * files of mail-off waves that the console still offers.
+ * file of a mail-off wave again, or the admin's word that it arrived (the dashboard lists those files).
  *
  * Why a mail-off wave's people are invited when its file is made, and the file offered again, rather than nobody
  * invited until the file is delivered: no server can see a file reach a browser. Netlify reads a function's whole
@@ -11,15 +11,15 @@
  * people still invited (whoever joined meanwhile is left out), and the lost file's codes stop working, so a file
  * that turns up later lets nobody in twice.
  */
+import { counted } from "../../lib/plural";
 import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
-import { escapeHtml as h } from "../http/form-page";
 import { isId } from "../http/limits";
 import { attachment, seeOther } from "../http/responses";
 import { earlyAccessBase, inviteCsvRow, inviteLink } from "../invitations";
 import { log } from "../log";
 import type { Store } from "../store/types";
-import { CONSOLE_PATH, CONSOLE_PATHS, message } from "./pages";
+import { CONSOLE_PATH, message } from "./pages";
 import { waveRecords } from "./wave-record";
 
 /** The notice after a wave: that wave's counts as its row holds them; nothing for an id no wave has. */
@@ -29,27 +29,14 @@ export async function waveNotice(store: Store, params: URLSearchParams): Promise
   const record = await waveRecords(store.db, store.dataKeys).read(Number(id));
   if (!record) return null;
   const { invited, refused } = record;
-  const people = `${invited} ${invited === 1 ? "person" : "people"}`;
+  const people = counted(invited, "person", "people");
   const parts = [
     record.finished ? `Invited ${people}.` : `This wave is under way or paused: invited ${people} so far.`,
   ];
-  if (refused > 0) parts.push(`${refused} e-mail${refused === 1 ? " was" : "s were"} refused: they stay confirmed.`);
+  if (refused > 0) parts.push(`${counted(refused, "e-mail was", "e-mails were")} refused: they stay confirmed.`);
   if (record.stopped)
     parts.push("The SMTP server could not be used, so the wave stopped early: invite again to go on.");
   return parts.join(" ");
-}
-
-/** The dashboard's section for mail-off waves whose file may not have arrived; empty when there are none. */
-export async function pendingFilesSection(store: Store): Promise<string> {
-  const files = await waveRecords(store.db, store.dataKeys).pendingFiles();
-  if (files.length === 0) return "";
-  const item = (file: { id: number; people: number }) =>
-    `<li><form method="post" action="${CONSOLE_PATHS.invite}" class="row"><input type="hidden" name="file" value="${file.id}">
-<span>${h(`Wave ${file.id}: ${file.people} ${file.people === 1 ? "person" : "people"} invited with mail off.`)}</span>
-<button type="submit" name="action" value="again">Download this wave's file again</button><button type="submit" name="action" value="arrived" class="quiet">The file arrived</button></form></li>`;
-  return `<section><h2>Invitation files</h2><p class="note">${h(
-    "If a wave's file did not reach you, download it again: it holds new codes, and the codes of the earlier file stop working. Once you have it, say so and this goes away.",
-  )}</p><ul>${files.map(item).join("\n")}</ul></section>`;
 }
 
 /** POST /admin/invite with file=<wave>: its file again (new codes), or the admin's word that it arrived. */

@@ -5,11 +5,20 @@
  *   confirmation of the same preview (a double click, two tabs) finds that wave instead of starting another;
  * - each request that sends part of a wave adds its counts to the row; the dashboard reads them by the wave's id;
  * - with mail off, the row keeps who is in the wave's CSV, and whether the console still offers that file again.
+ * And who a preview names: the first people in line (store/line.ts), with when they signed up and from where.
  */
 
 import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import { newInviteCode } from "../invitations";
+import { createLine } from "../store/line";
+import { CONSOLE_PATHS, consoleHref } from "./paths";
+
+/** How many people a wave's preview names: the rest are counted ("and 180 more"). */
+export const PREVIEW_NAMED = 20;
+
+/** The People list filtered to wave `id`: who it invited. */
+export const waveListHref = (id: number) => consoleHref(CONSOLE_PATHS.people, { wave: id });
 
 export const SQL = {
   claim: `INSERT INTO waitlist_invite_wave (owner, size, ticket) VALUES ($1, $2, $3)
@@ -30,7 +39,33 @@ export const SQL = {
   reissue: `UPDATE waitlist w SET invite_code_hash = c.hash, invite_reminder_code_hash = NULL, invite_expires_at = now() + make_interval(days => $2::int)
     FROM unnest($1::bigint[], $3::text[]) AS c(id, hash) WHERE w.id = c.id AND w.status = 'invited' RETURNING w.id`,
   arrived: "UPDATE waitlist_invite_wave SET file_pending = false WHERE id = $1 AND file_pending RETURNING id",
+  /** People `$1` (the first of the line, in its order), as a preview names them. */
+  named: `SELECT id, ${PERSON_COLUMNS}, created_at, source, referrals FROM waitlist WHERE id = ANY($1::bigint[])`,
 } as const;
+
+/** A person a preview names. */
+export interface NamedPerson {
+  id: number;
+  email: string;
+  createdAt: string;
+  source: string | null;
+  referrals: number;
+}
+
+/** The first PREVIEW_NAMED people a wave of `next` would invite, in line order (the line's head is its prefix). */
+export async function previewPeople(db: Db, dataKeys: DataKeys | null, next: number, places: number) {
+  const { ids } = await createLine(db, places).next(Math.min(next, PREVIEW_NAMED));
+  if (ids.length === 0) return [];
+  type Row = StoredPerson & { id: number; created_at: unknown; source: string | null; referrals: number };
+  const rows = new Map((await db.query<Row>(SQL.named, [ids])).map((row) => [Number(row.id), row]));
+  return ids.flatMap((id): NamedPerson[] => {
+    const row = rows.get(id);
+    if (!row) return [];
+    const { email } = personOf(dataKeys, row);
+    const createdAt = new Date(row.created_at as string).toISOString();
+    return [{ id, email, createdAt, source: row.source, referrals: Number(row.referrals) }];
+  });
+}
 
 export type WaveRecord = {
   invited: number;

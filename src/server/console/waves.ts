@@ -1,5 +1,6 @@
 /**
- * Letting people in from the console: a preview, then a wave (invitations/wave.ts). With e-mail on, the confirming
+ * Letting people in from the console: a preview naming whom it takes (wave-preview.tsx), then a wave
+ * (invitations/wave.ts). With e-mail on, the confirming
  * click reserves the wave's people and starts it in the background (src/server/jobs/): the operator lands on the
  * wave's own page (jobs.ts: its bar, Pause, Resume, Cancel), and the wave runs to the end with no further request,
  * any size the CLI allows. A reserved wave keeps its people, so nobody is taken by another wave or mailed twice.
@@ -10,10 +11,9 @@
 import { randomBytes } from "node:crypto";
 import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
-import { escapeHtml as h } from "../http/form-page";
 import { isId } from "../http/limits";
 import { attachment, seeOther } from "../http/responses";
-import { isTicket, newTicket } from "../http/ticket";
+import { isTicket } from "../http/ticket";
 import type { WaveSlice } from "../invitations";
 import {
   earlyAccessBase,
@@ -29,8 +29,9 @@ import { log } from "../log";
 import type { Store } from "../store/types";
 import { adminIdentity } from "./identity";
 import { type JobDeps, jobPath, startJob } from "./jobs";
-import { CONSOLE_PATH, CONSOLE_PATHS, CONSOLE_WAVE_MAX, CONSOLE_WAVE_MAX_MAIL, message, page } from "./pages";
-import { waveRecords } from "./wave-record";
+import { CONSOLE_PATH, CONSOLE_WAVE_MAX, CONSOLE_WAVE_MAX_MAIL, message } from "./pages";
+import { invitePreviewPage } from "./wave-preview";
+import { previewPeople, waveRecords } from "./wave-record";
 
 /**
  * How long one request writes a mail-off wave's file: the rows are bounded by CONSOLE_WAVE_MAX, and this bounds
@@ -90,7 +91,8 @@ export async function invite(request: WaveRequest): Promise<Response> {
   }
   if (!starting) {
     const preview = await previewWave(store, next, config.referralPlaces);
-    return invitePreviewPage(admin, preview, next, mail, config.referralPlaces);
+    const named = await previewPeople(store.db, store.dataKeys, next, config.referralPlaces);
+    return invitePreviewPage(admin, preview, named, next, mail, config.referralPlaces);
   }
   const records = waveRecords(store.db, store.dataKeys);
   // Unique per request, so two requests of one process never pass for each other's wave.
@@ -148,41 +150,4 @@ export async function invite(request: WaveRequest): Promise<Response> {
   // The file is the answer. Its people are invited now, so if it never reaches the browser the dashboard offers it
   // again (wave-files.ts says why this, not waiting for the download, which no server sees).
   return attachment(csv, "text/csv", "invitations", "csv");
-}
-
-export function invitePreviewPage(
-  admin: string,
-  preview: { count: number; first: string | null; last: string | null; interrupted: number; movedUp: number },
-  next: number,
-  mail: boolean,
-  places = 0,
-): Response {
-  if (preview.count === 0 && preview.interrupted === 0) {
-    return message(200, "Nobody to invite", "No confirmed sign-up is waiting.", admin);
-  }
-  const resume =
-    preview.interrupted > 0
-      ? mail
-        ? `<p class="note">An unfinished wave still holds ${preview.interrupted}: it goes on by itself (or waits, paused, on its page); this wave takes other people.</p>`
-        : `<p class="note">An unfinished wave still holds ${preview.interrupted}; if it has stopped or was paused, this completes it first and invites nobody else.</p>`
-      : "";
-  const who =
-    preview.count > 0
-      ? `Invite ${preview.count} ${preview.count === 1 ? "person" : "people"}, who signed up from ${preview.first?.slice(0, 10)} to ${preview.last?.slice(0, 10)} (UTC)?`
-      : "Complete the unfinished wave?";
-  const order =
-    preview.count > 0 && places > 0
-      ? `<p class="note">In line order: ${preview.movedUp === 0 ? "nobody" : `${preview.movedUp} ${preview.movedUp === 1 ? "person" : "people"}`} of them moved up by referrals (each counted referral moves its referrer ${places} ${places === 1 ? "place" : "places"}).</p>`
-      : "";
-  const how = mail
-    ? "Each gets an e-mail with a single-use code."
-    : "E-mail is off: you'll download a CSV of email, name and invite link for your own mail tool.";
-  return page(
-    200,
-    "Let people in",
-    `<h1>Let people in</h1><section><p>${h(who)}</p>${order}<p class="note">${h(how)}</p>${resume}
-<form method="post" action="${CONSOLE_PATHS.invite}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="confirm" value="yes"><input type="hidden" name="ticket" value="${newTicket()}">
-<div class="row"><button type="submit">${preview.count > 0 ? `Invite ${preview.count}` : "Complete the wave"}</button><a href="${CONSOLE_PATH}">Cancel</a></div></form></section>`,
-    admin,
-  );
 }

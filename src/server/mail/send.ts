@@ -81,26 +81,8 @@ export function sendConfirmation(
   consent: ConsentStore,
   mailer: Mailer,
   to: Recipient,
-  kind?: Confirmation,
-): Promise<void>;
-/** TEMPORARY, the positional form console/person-actions.tsx still calls: delete it once that passes a Recipient. */
-export function sendConfirmation(
-  consent: ConsentStore,
-  mailer: Mailer,
-  email: string,
-  site: string,
-  mailboxKey: string,
-): Promise<void>;
-export function sendConfirmation(
-  consent: ConsentStore,
-  mailer: Mailer,
-  to: Recipient | string,
-  kindOrSite = "",
-  mailboxKey = "",
+  kind: Confirmation = "confirmation",
 ): Promise<void> {
-  // TEMPORARY: the positional form above.
-  if (typeof to === "string") return sendConfirmation(consent, mailer, { email: to, site: kindOrSite, mailboxKey });
-  const kind: Confirmation = kindOrSite === "reminder" ? "reminder" : "confirmation";
   return issueAndSend(consent, to, {
     kind,
     tokens: 2,

@@ -21,6 +21,8 @@ const text = (html: string) =>
     .replace(/<[^>]+>/g, " ")
     .replace(/\s+/g, " ")
     .replaceAll("&#39;", "'")
+    .replaceAll("&#x27;", "'")
+    .replaceAll("&quot;", '"')
     .replaceAll("&lt;", "<")
     .replaceAll("&gt;", ">")
     .replaceAll("&amp;", "&");
@@ -58,19 +60,21 @@ it("a person's page shows the suppression and its evidence; Lift and Stop all ma
   );
   const page = text(await (await call(`/admin/person?id=${id}`, { cookie })).text());
   expect(page).toMatch(
-    /No e-mail goes to this address: their server refused the address for good \(a hard bounce\), \d{4}-\d\d-\d\d \d\d:\d\d UTC, from smtp\. Evidence: smtp: 550 5\.1\.1 <ada@example\.com>: user unknown Lift the suppression/,
+    /Mail Suppressed No e-mail goes to this address: their server refused the address for good \(a hard bounce\), \d{4}-\d\d-\d\d \d\d:\d\d UTC, from smtp\. Evidence: smtp: 550 5\.1\.1 <ada@example\.com>: user unknown Lift the suppression/,
   );
 
   const lifted = await form("/admin/person", { id: String(id), action: "lift" }, { cookie });
   expect(lifted.headers.get("location")).toBe(`/admin/person?id=${id}&done=lifted`);
   const after = text(await (await call(lifted.headers.get("location") ?? "", { cookie })).text());
   expect(after).toContain("Lifted: the product's e-mails go to this address again.");
-  expect(after).toMatch(/Suppressed, then lifted: .* Lifted \d{4}-\d\d-\d\d \d\d:\d\d UTC by ops@noosphere\.test\./);
+  expect(after).toMatch(
+    /Lifted Suppressed, then lifted: .* Lifted \d{4}-\d\d-\d\d \d\d:\d\d UTC by ops@noosphere\.test\./,
+  );
 
   const stopped = await form("/admin/person", { id: String(id), action: "suppress" }, { cookie });
   expect(stopped.headers.get("location")).toBe(`/admin/person?id=${id}&done=suppressed`);
   expect(text(await (await call(`/admin/person?id=${id}`, { cookie })).text())).toContain(
-    "No e-mail goes to this address: an operator stopped all mail to them",
+    "Suppressed No e-mail goes to this address: an operator stopped all mail to them",
   );
 
   const entries = (await createAuditLog(h.store.db).page(50, null)).filter((e) => e.id > since).reverse();

@@ -101,7 +101,12 @@ const WALK: Record<string, string[]> = {
   "/admin/webhooks retry": ["webhook-retry started", "webhook-retry ended"],
   "/admin/webhooks resume": ["webhooks-resume started", "webhooks-resume ended"],
   "/admin/person resend": ["resend-confirmation started", "resend-confirmation ended"],
+  "/admin/person invite ask": [],
   "/admin/person invite": ["wave started", "wave ended"],
+  "/admin/people/selected invite ask": [],
+  "/admin/people/selected invite": ["invite-selected started", "invite-selected ended"],
+  "/admin/people/selected remove ask": [],
+  "/admin/people/selected remove": ["remove-selected started", "remove-selected ended"],
 };
 const named = (e: { action: string; details: Record<string, unknown> }) =>
   e.details["phase"] ? `${e.action} ${e.details["phase"]}` : e.action;
@@ -173,9 +178,24 @@ it("every console action that changes something is in the audit log, written bef
   await walk("/admin/person resend", () =>
     form("/admin/person", { id: String(pat?.id), action: "resend" }, { cookie }),
   );
-  await walk("/admin/person invite", () =>
+  await walk("/admin/person invite ask", () =>
     form("/admin/person", { id: String(ann?.id), action: "invite" }, { cookie }),
   );
+  await walk("/admin/person invite", () =>
+    form("/admin/person", { id: String(ann?.id), action: "invite", confirm: "yes" }, { cookie }),
+  );
+  // The People list's bulk actions: each asks first (naming how many), then acts.
+  await h.store.db.query(
+    "INSERT INTO waitlist (email, status) VALUES ('gus@example.com', 'confirmed'), ('hal@example.com', 'confirmed')",
+  );
+  const [gus] = await h.store.db.query<{ id: number }>("SELECT id FROM waitlist WHERE email = 'gus@example.com'");
+  const [hal] = await h.store.db.query<{ id: number }>("SELECT id FROM waitlist WHERE email = 'hal@example.com'");
+  const bulk = (ids: string, action: string, confirm?: string) =>
+    form("/admin/people/selected", { ids, action, ...(confirm ? { confirm } : {}) }, { cookie });
+  await walk("/admin/people/selected invite ask", () => bulk(String(gus?.id), "invite"));
+  await walk("/admin/people/selected invite", () => bulk(String(gus?.id), "invite", "yes"));
+  await walk("/admin/people/selected remove ask", () => bulk(String(hal?.id), "remove"));
+  await walk("/admin/people/selected remove", () => bulk(String(hal?.id), "remove", "yes"));
   await walk("/admin/export", async () => (await form("/admin/export", { format: "csv" }, { cookie })).text());
   await walk("/admin/remove ask", () => form("/admin/remove", { email: "pat@example.com" }, { cookie }));
   await walk("/admin/remove confirm", () =>
@@ -212,9 +232,9 @@ it("every console action that changes something is in the audit log, written bef
   const entries = await auditSince(first);
   // A completion names the entry that started it.
   const ended = entries.filter((e) => e.details["phase"] === "ended");
-  expect(ended.length).toBe(15);
+  expect(ended.length).toBe(17);
   for (const end of ended) {
     expect(entries.find((e) => e.id === end.details["started"])?.details["phase"]).toBe("started");
   }
-  expect(JSON.stringify(entries)).not.toMatch(/(ann|pat|kim|lee|new)@example\.com/);
+  expect(JSON.stringify(entries)).not.toMatch(/(ann|pat|kim|lee|new|gus|hal)@example\.com/);
 });

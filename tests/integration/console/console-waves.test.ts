@@ -109,6 +109,57 @@ describe("downloads and waves within Netlify's limits", () => {
     }
   });
 
+  it("a wave's preview names the first 20 it would invite, with when and where from, and counts the rest", async () => {
+    const cookie = await signInByLink();
+    await seed(22);
+    await h.store.db.query(
+      `UPDATE waitlist SET source = CASE WHEN n % 2 = 0 THEN 'newsletter' END, created_at = created_at + (n % 3) * interval '1 day'
+       FROM (SELECT id AS person, substring(email FROM 'p(\\d+)@')::int AS n FROM waitlist) p WHERE p.person = waitlist.id`,
+    );
+    const html = await (await form("/admin/invite", { next: "21" }, { cookie })).text();
+    const main = (/<main id="main">([\s\S]*)<\/main>/.exec(html)?.[1] ?? "").replace(
+      /name="ticket" value="[\w-]+"/,
+      "",
+    );
+    const read = (part: string) =>
+      part
+        .replace(/<[^>]+>/g, " ")
+        .replaceAll("&#x27;", "'")
+        .replace(/\s+/g, " ")
+        .trim();
+    expect(read(/<h1>([^<]*)<\/h1>/.exec(main)?.[1] ?? "")).toBe("Invite 21 people?");
+    const who = /<section aria-labelledby="wave-who">([\s\S]*?)<\/section>/.exec(main)?.[1] ?? "";
+    expect(read(/<p>([\s\S]*?)<\/p>/.exec(who)?.[1] ?? "")).toBe(
+      "The next 21 people in line, who signed up between January 1, 2026 and January 3, 2026 (UTC).",
+    );
+    // In line order (sign-up order: REFERRAL_PLACES is 0 here), each a link to their page.
+    const rows = [
+      ...who.matchAll(
+        /<tr><td data-label="Person"><a href="\/admin\/person\?id=(\d+)">([^<]+)<\/a><\/td><td data-label="Signed up">([^<]+)<\/td><td data-label="Source">([\s\S]*?)<\/td><\/tr>/g,
+      ),
+    ];
+    expect(rows).toHaveLength(20);
+    const ids = await h.store.db.query<{ id: number; email: string }>(
+      "SELECT id, email FROM waitlist ORDER BY created_at, id LIMIT 20",
+    );
+    expect(rows.map((r) => `${r[2]} ${r[3]} ${read(r[4] ?? "")}`).slice(0, 4)).toEqual([
+      "p3@example.com 2026-01-01 00:03 None recorded",
+      "p6@example.com 2026-01-01 00:06 newsletter",
+      "p9@example.com 2026-01-01 00:09 None recorded",
+      "p12@example.com 2026-01-01 00:12 newsletter",
+    ]);
+    expect(rows.map((r) => [Number(r[1]), r[2]])).toEqual(ids.map((p) => [Number(p.id), p.email]));
+    expect(read(/<p>(And [^<]*)<\/p>/.exec(who)?.[1] ?? "")).toBe("And 1 more person.");
+    expect(main).toContain(
+      '<button type="submit">Invite 21 people</button><a class="button quiet" href="/admin">Cancel</a>',
+    );
+    // A wave that names everyone it takes says so, with no "more".
+    const small = await (await form("/admin/invite", { next: "2" }, { cookie })).text();
+    expect(small).toContain('<caption class="sr-only">Everyone it invites</caption>');
+    expect(small).not.toContain("more");
+    expect(h.smtp.messages.filter((m) => m.to.startsWith("p")).length).toBe(0);
+  });
+
   it("a wave from the console runs to the end by itself, on its own page; a second confirmation finds it", async () => {
     const cookie = await signInByLink();
     await seed(10);
@@ -133,12 +184,13 @@ describe("downloads and waves within Netlify's limits", () => {
     expect(page).toContain(
       '<p class="notice" role="status">Started: it runs by itself from here, and this page follows it.</p>',
     );
-    expect(page).toContain('<p role="status">Done</p>');
+    expect(page).toContain('<p role="status" class="job-state"><span class="badge tone-good">Finished</span></p>');
     expect(page).toContain(`<progress id="job-wave-${wave}" max="10" value="10">100%</progress>`);
     expect(page).toContain(
-      "<div><dt>Invited</dt><dd>10</dd></div><div><dt>Refused</dt><dd>0</dd></div><div><dt>Left</dt><dd>0</dd></div>",
+      "<div><dt>Invited</dt><dd>10</dd></div><div><dt>Refused by the mail server</dt><dd>0</dd></div><div><dt>Still to invite</dt><dd>0</dd></div>",
     );
     expect(page).toContain(`<div><dt>Started by</dt><dd>${ADMIN}</dd></div>`);
+    expect(page).toContain(`<a class="button quiet" href="/admin/people?wave=${wave}">See who it invited</a>`);
     // Done: the page no longer refreshes itself, and offers no Pause.
     expect(page).not.toContain('http-equiv="refresh"');
     expect(page).not.toContain(">Pause<");
@@ -156,7 +208,9 @@ describe("downloads and waves within Netlify's limits", () => {
     expect(await notice("/admin?invited=500&refused=0&stopped=1")).toBeNull();
     expect(await notice("/admin?wave=999999")).toBeNull();
     // With e-mail on, the form's max is what the CLI allows.
-    expect(await (await call("/admin", { cookie })).text()).toContain('name="next" type="number" min="1" max="999999"');
+    expect(await (await call("/admin", { cookie })).text()).toMatch(
+      /<input id="next" type="number" min="1" max="999999"/,
+    );
   });
 
   it("Pause stops a running wave before its next e-mail; Resume finishes it; each is audited", async () => {
@@ -171,10 +225,10 @@ describe("downloads and waves within Netlify's limits", () => {
     ).toString();
     const path = `/admin/jobs?kind=wave&id=${wave}`;
     const running = await (await peek(path, { cookie })).text();
-    expect(running).toContain('<p role="status">Running</p>');
+    expect(running).toContain('<p role="status" class="job-state"><span class="badge tone-live">Running</span></p>');
     expect(running).toContain('<meta http-equiv="refresh" content="3"/>');
     expect(running).toContain(`<progress id="job-wave-${wave}" max="6" value="2">33%</progress>`);
-    expect(running).toContain('value="pause"><button type="submit" class="quiet">Pause</button>');
+    expect(running).toContain('value="pause"/><button type="submit" class="quiet">Pause</button>');
 
     const paused = await peekForm("/admin/jobs", { kind: "wave", id: wave, action: "pause" }, cookie);
     expect(paused.headers.get("location")).toBe(`${path}&done=paused`);
@@ -184,10 +238,10 @@ describe("downloads and waves within Netlify's limits", () => {
     expect(await h.store.countByStatus()).toMatchObject({ confirmed: 3, invited: 3 });
     const page = await (await call(path, { cookie })).text();
     expect(page).toContain(
-      `<p role="status">Paused: paused by ${ADMIN}. Nothing more is sent until it is resumed.</p>`,
+      `<p role="status" class="job-state"><span class="badge tone-warn">Paused</span> Nothing more goes out until it is resumed. Paused by ${ADMIN}.</p>`,
     );
     expect(page).not.toContain('http-equiv="refresh"');
-    expect(page).toContain('value="resume"><button type="submit">Resume</button>');
+    expect(page).toContain('value="resume"/><button type="submit">Resume</button>');
 
     const resumed = await form("/admin/jobs", { kind: "wave", id: wave, action: "resume" }, { cookie });
     expect(resumed.headers.get("location")).toBe(`${path}&done=resumed`);
@@ -211,8 +265,10 @@ describe("downloads and waves within Netlify's limits", () => {
       (await h.store.db.query<{ id: number }>("SELECT max(id) AS id FROM waitlist_invite_wave"))[0]?.id ?? 0
     ).toString();
     const asked = await (await peekForm("/admin/jobs", { kind: "wave", id: wave, action: "cancel" }, cookie)).text();
-    expect(asked).toContain(`<h1>Cancel Wave ${wave}?</h1>`);
-    expect(asked).toContain("3 still to go will stay unsent.");
+    expect(asked).toContain("<h1>Cancel inviting 4 people?</h1>");
+    expect(asked).toContain(
+      "<p>3 people not invited yet go back to their place in line. Those invited stay invited.</p>",
+    );
     const cancelled = await peekForm(
       "/admin/jobs",
       { kind: "wave", id: wave, action: "cancel", confirm: "yes" },
@@ -225,8 +281,11 @@ describe("downloads and waves within Netlify's limits", () => {
     expect(await h.store.countByStatus()).toMatchObject({ confirmed: 2, invited: 2 });
     expect((await h.store.db.query("SELECT 1 FROM waitlist WHERE invite_wave_id IS NOT NULL")).length).toBe(0);
     const page = await (await call(`/admin/jobs?kind=wave&id=${wave}`, { cookie })).text();
-    expect(page).toContain('<p role="status">Cancelled: the rest stay unsent</p>');
+    expect(page).toContain(
+      '<p role="status" class="job-state"><span class="badge tone-muted">Cancelled</span> The rest stay unsent.</p>',
+    );
     expect(page).not.toContain(">Resume<");
+    expect(page).not.toContain("See who it invited");
   });
 
   it("with mail off, a wave's file lost with the connection is offered again: new codes, the lost ones void", async () => {
@@ -245,8 +304,8 @@ describe("downloads and waves within Netlify's limits", () => {
     expect(await h.store.countByStatus()).toMatchObject({ invited: 3 });
     const home = await (await call("/admin", { cookie })).text();
     const wave = /name="file" value="(\d+)"/.exec(home)?.[1] ?? "";
-    expect(home).toContain(`Wave ${wave}: 3 people invited with mail off.`);
-    expect(home).toContain("Download this wave's file again");
+    expect(home).toContain("A wave of 3 people, invited with e-mail off");
+    expect(home).toContain("Download its file again");
 
     const again = await form("/admin/invite", { file: wave, action: "again" }, { cookie });
     const rows = (await again.text()).split("\r\n");

@@ -1,0 +1,229 @@
+/**
+ * A page per person (GET /admin/person?id=N, from the list or a search): their status as a badge, their answers,
+ * where they came from and who brought them, their share code and referrals, what they agreed to (in words: the
+ * terms by their date, updates by how they chose), their whole timeline (person-timeline.tsx), their standing with
+ * the mail (mail-standing.tsx) and their latest webhook events; and what the team may do for them
+ * (person-actions.tsx). Versions and ids are never the words shown: dates, subjects and addresses are.
+ */
+import type { ReactNode } from "react";
+import { counted } from "../../lib/plural";
+import { FORM_TEXT } from "../../lib/waitlist/form-text";
+import { shareLink } from "../../lib/waitlist/referral";
+import type { ServerConfig } from "../config";
+import { isId } from "../http/limits";
+import type { Mailer } from "../mail/mailer";
+import type { Store } from "../store/types";
+import { termsAgreed, updatesChoice } from "./consent-words";
+import { MailStanding } from "./mail-standing";
+import { message, page } from "./pages";
+import { CONSOLE_PATHS } from "./paths";
+import { type PersonFile, readPersonFile } from "./person-data";
+import { Events, minute, personHref, Timeline } from "./person-timeline";
+import { Notice, Section, StatusBadge } from "./ui/parts";
+
+export interface PersonVisit {
+  store: Store;
+  config: ServerConfig;
+  admin: string;
+  origin: string;
+  mailer: Mailer | null;
+  fields: Record<string, string>;
+}
+
+/**
+ * What an action that changed something says on the page it redirects to (`?id=N&done=…`): a word in the address,
+ * never a sentence, so a reload shows the page again instead of sending the action twice.
+ */
+const PERSON_DONE = {
+  resent: "A new confirmation went out, unless one did in the last 10 minutes.",
+  invited: "Invited: their e-mail was accepted by the SMTP server.",
+  lifted: "Lifted: the product's e-mails go to this address again.",
+  suppressed: "Suppressed: no e-mail goes to this address until it is lifted.",
+} as const;
+
+/** GET /admin/person?id=N, with `done=…` after an action (its notice from PERSON_DONE; any other word: none). */
+export function personGet(visit: PersonVisit, query: URLSearchParams): Promise<Response> {
+  const done = query.get("done") ?? "";
+  const notice = Object.hasOwn(PERSON_DONE, done) ? PERSON_DONE[done as keyof typeof PERSON_DONE] : "";
+  return personPage(visit, query.get("id") ?? "", notice);
+}
+
+export const nobody = (admin: string, status = 404) =>
+  message(status, "Not found", "There is nobody with that number: they may have left the list.", admin);
+
+/** The person's page, with `notice` (an error when `failed`) above it. */
+export async function personPage(visit: PersonVisit, idText: string, notice = "", failed = false): Promise<Response> {
+  const { store, config, admin } = visit;
+  if (!isId(idText)) return message(404, "Not found", "There is nobody with that number.", admin);
+  const file = await readPersonFile(store, Number(idText), config.dbTimeoutMs);
+  if (!file) return nobody(admin);
+  const { row, person } = file;
+  return page(
+    200,
+    person.email,
+    <>
+      <div className="title-row">
+        <h1>{person.email}</h1>
+        <StatusBadge status={row.status} />
+      </div>
+      <Actions file={file} />
+      {notice ? <Notice tone={failed ? "error" : "done"}>{notice}</Notice> : null}
+      <div className="person-grid">
+        <Section id="who" title="Answers">
+          <Pairs
+            items={[
+              [FORM_TEXT.fields[0].label, person.name],
+              [FORM_TEXT.fields[2].label, person.organization],
+              [FORM_TEXT.fields[3].label, person.why],
+              [FORM_TEXT.fields[4].label, person.connect],
+            ].map(([label, value]) => [label, value ?? <NotGiven />] as const)}
+          />
+        </Section>
+        <CameFrom file={file} />
+        <Referrals file={file} origin={visit.origin} />
+        <Consent file={file} />
+      </div>
+      <Section id="timeline" title="Timeline (UTC)">
+        <Timeline file={file} />
+      </Section>
+      <MailStanding id={row.id} suppression={file.suppression} />
+      <Section id="hooks" title="Webhooks">
+        <Events events={file.events} />
+      </Section>
+    </>,
+    admin,
+    {},
+    { area: "people" },
+  );
+}
+
+const NotGiven = () => <span className="note">Not given</span>;
+
+const SOURCE_LABELS = {
+  source: "Source",
+  medium: "Medium",
+  campaign: "Campaign",
+  referrer: "Referring site",
+  page: "Landing page",
+} as const;
+
+/** Why a share link's referral counted or not (waitlist_referral.outcome), as the team reads it. */
+const OUTCOMES: Record<string, string> = {
+  pending: "it counts for them once this person confirms",
+  counted: "it counted for them",
+  self: "it did not count: it was their own link",
+  disposable: "it did not count: a throwaway address",
+  duplicate: "it did not count: this mailbox was on the list or counted already",
+  "over-limit": "it did not count: they had reached the day's limit of referrals",
+  "referrer-left": "it did not count: they had left the list",
+};
+
+function CameFrom({ file }: { file: PersonFile }) {
+  const { row, referredBy } = file;
+  const entries = Object.entries(SOURCE_LABELS) as Array<[keyof typeof SOURCE_LABELS, string]>;
+  return (
+    <Section id="from" title="Where they came from">
+      <Pairs items={entries.map(([key, label]) => [label, row.sources[key] ?? <NotGiven />] as const)} />
+      {row.referral ? (
+        <p>
+          {referredBy ? (
+            <>
+              Came by the share link of <a href={personHref(referredBy.id)}>{referredBy.email}</a>:{" "}
+            </>
+          ) : (
+            "Came by the share link of someone who has since left the list: "
+          )}
+          {OUTCOMES[row.referral.outcome] ?? row.referral.outcome}.
+        </p>
+      ) : null}
+    </Section>
+  );
+}
+
+function Referrals({ file, origin }: { file: PersonFile; origin: string }) {
+  const { row, revokedTotal } = file;
+  return (
+    <Section id="share" title="Their share link">
+      <Pairs
+        items={[
+          ["Share code", <code key="code">{row.referralCode}</code>],
+          ["Share link", <code key="link">{shareLink(origin, row.referralCode)}</code>],
+          [
+            "Referrals",
+            revokedTotal > 0
+              ? `${counted(row.referrals, "counts", "count")} now; ${counted(revokedTotal, "was", "were")} taken back`
+              : counted(row.referrals, "counted", "counted"),
+          ],
+        ]}
+      />
+    </Section>
+  );
+}
+
+function Consent({ file }: { file: PersonFile }) {
+  const { row } = file;
+  const choice = updatesChoice(row.updatesConsent, row.updatesConsentWords);
+  const since = row.updatesConsentAt ? ` since ${minute(row.updatesConsentAt)} UTC` : "";
+  return (
+    <Section id="consent" title="Consent">
+      <Pairs
+        items={[
+          ["Terms agreed at sign-up", termsAgreed(row.termsVersion)],
+          ["Address", row.confirmedAt ? `Confirmed ${minute(row.confirmedAt)} UTC` : "Not confirmed yet"],
+          [
+            "Updates",
+            <>
+              {choice.answer === null ? choice.how : `${choice.answer}${since}${choice.how ? `, ${choice.how}` : ""}`}
+              {choice.words ? <blockquote>{choice.words}</blockquote> : null}
+            </>,
+          ],
+        ]}
+      />
+    </Section>
+  );
+}
+
+/** What the team may do for them, under their name: each a form of its own, the ones that change much asking first. */
+function Actions({ file }: { file: PersonFile }) {
+  const { row, person } = file;
+  return (
+    <fieldset className="person-actions">
+      <legend className="sr-only">Actions</legend>
+      {row.status === "pending" || row.status === "confirmed" ? (
+        <form method="post" action={CONSOLE_PATHS.person} className="inline">
+          <input type="hidden" name="id" value={row.id} />
+          {row.status === "pending" ? (
+            <button type="submit" name="action" value="resend" className="quiet">
+              Resend the confirmation
+            </button>
+          ) : (
+            <button type="submit" name="action" value="invite">
+              Invite now…
+            </button>
+          )}
+        </form>
+      ) : null}
+      <form method="post" action={CONSOLE_PATHS.remove} className="inline">
+        <input type="hidden" name="email" value={person.email} />
+        <button type="submit" className="danger">
+          Remove…
+        </button>
+      </form>
+    </fieldset>
+  );
+}
+
+/** Facts of one person as label and value, one pair a line (two columns wide enough, stacked on a phone). */
+function Pairs({ items }: { items: ReadonlyArray<readonly [ReactNode, ReactNode]> }) {
+  return (
+    <dl className="pairs">
+      {items.map(([label, value], i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, rendered once on the server
+        <div key={i}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

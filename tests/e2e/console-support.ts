@@ -1,0 +1,120 @@
+/**
+ * What the person, delivery-log and audit browser tests share (console-person.spec.ts, console-audit.spec.ts): the
+ * seeded people, signing in by link, what every console page must be (its areas, no script, axe clean), opening a
+ * person from the People list, and a screenshot compared once the font is in.
+ */
+import type { Page } from "@playwright/test";
+import type { Store } from "../../src/server/app/store";
+import type { TestSmtp } from "../support/smtp";
+import { expect, expectNoAxeViolations } from "./fixtures";
+
+export const ADMIN = "ops@noosphere.test";
+/** A test value (whsec_ and 32 bytes of base64), not a secret. */
+export const WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwVeJMTd8T6fgy";
+
+/** The seeded people's ids, read back from the seed. */
+export const ids = { ada: 0, cy: 0, pat: 0 };
+
+/**
+ * Ada: confirmed, with every answer (one with markup in it), sources, the terms, a yes to updates on her status
+ * page, a counted referral (Cy) and an update sent to her. Cy: confirmed, came by Ada's share link. Pat: pending,
+ * nothing but the address.
+ */
+export async function seed(store: Store) {
+  const insert = async (values: Record<string, string | number | boolean | null>) => {
+    const columns = Object.keys(values);
+    const [row] = await store.db.query<{ id: number }>(
+      `INSERT INTO waitlist (${columns.join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")}) RETURNING id`,
+      Object.values(values),
+    );
+    return Number(row?.id);
+  };
+  ids.ada = await insert({
+    email: "ada@example.com",
+    name: "Ada Lovelace",
+    organization: "Analytical Engines",
+    why: 'Notes <b>on</b> the "engine" & more',
+    connect: "Testing the first programs",
+    status: "confirmed",
+    source: "newsletter",
+    medium: "email",
+    campaign: "spring-launch",
+    referrer: "t.co",
+    page: "/product",
+    terms_version: "2d81b8fd62c70c2e",
+    created_at: "2026-03-01T10:00:00Z",
+    confirmed_at: "2026-03-01T10:07:00Z",
+    updates_consent: true,
+    updates_consent_at: "2026-03-01T10:08:00Z",
+    updates_consent_words: "2e1a39c2c8aee653",
+    referral_code: "ada2345678",
+    referrals: 1,
+  });
+  ids.pat = await insert({
+    email: "pat@example.com",
+    status: "pending",
+    created_at: "2026-03-02T10:00:00Z",
+    referral_code: "pat2345678",
+  });
+  ids.cy = await insert({
+    email: "cy@example.com",
+    name: "Cy",
+    status: "confirmed",
+    terms_version: "2d81b8fd62c70c2e",
+    created_at: "2026-03-03T09:00:00Z",
+    confirmed_at: "2026-03-03T09:05:00Z",
+    referral_code: "cy23456789",
+  });
+  await store.db.query(
+    `INSERT INTO waitlist_referral (referred_id, referrer_id, outcome, created_at, counted_at)
+     VALUES ($1, $2, 'counted', '2026-03-03T09:00:00Z', '2026-03-03T09:05:00Z')`,
+    [ids.cy, ids.ada],
+  );
+  const [update] = await store.db.query<{ id: number }>(
+    "INSERT INTO waitlist_update (subject, body, author) VALUES ('March news', 'Hello.', 'CLI') RETURNING id",
+  );
+  await store.db.query(
+    "INSERT INTO waitlist_update_recipient (update_id, waitlist_id, state, done_at) VALUES ($1, $2, 'sent', '2026-03-10T12:00:00Z')",
+    [update?.id, ids.ada],
+  );
+}
+
+/** Asks for a sign-in link, opens the `nth` one the admin received, and presses its button. */
+export async function signIn(page: Page, smtp: TestSmtp, base: string, nth: number) {
+  await page.goto(`${base}/admin`);
+  await page.getByLabel("Email").fill(ADMIN);
+  await page.getByRole("button", { name: "Send me a sign-in link" }).click();
+  const mails = await smtp.waitFor(ADMIN, nth);
+  await page.goto(mails[nth - 1]?.links[0] ?? "");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+}
+
+/** What every console page here must be: the areas, not one <script>, and no axe violation. */
+export async function expectConsolePage(page: Page) {
+  await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link")).toHaveText([
+    "Overview",
+    "People",
+    "Updates",
+    "Webhooks",
+    "Audit log",
+  ]);
+  await expect(page.locator("script")).toHaveCount(0);
+  await expectNoAxeViolations(page);
+}
+
+/** Opens a person from the People list by clicking their address. */
+export async function openFromList(page: Page, email: string, id: number) {
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "People" }).click();
+  await page.getByRole("link", { name: email, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/person\\?id=${id}$`));
+  await expect(page.getByRole("heading", { name: email, level: 1 })).toBeVisible();
+}
+
+export const region = (page: Page, name: string) => page.getByRole("region", { name, exact: true });
+
+/** A screenshot compared with the stored one, once the font is in; `mask`: what differs from run to run. */
+export async function expectLook(page: Page, name: string, mask: ReturnType<Page["locator"]>[] = []) {
+  await page.evaluate(() => document.fonts.ready);
+  await expect(page).toHaveScreenshot(name, { fullPage: true, mask });
+}
