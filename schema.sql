@@ -45,6 +45,8 @@ CREATE TABLE IF NOT EXISTS waitlist (
   joined_at timestamptz NULL,
   -- The wave that holds a confirmed person while their invitation is sent (NULL: nobody's).
   invite_wave_id bigint NULL REFERENCES waitlist_invite_wave (id) ON DELETE SET NULL,
+  -- The wave that invited them, kept once invite_wave_id lets go (0019; NULL: not invited, or before 0019).
+  invited_wave_id bigint NULL REFERENCES waitlist_invite_wave (id) ON DELETE SET NULL,
   -- Only a SHA-256 of the invite code is kept; the code itself exists only in the e-mail (or the team's CSV).
   invite_code_hash text NULL,
   -- The reminder's fresh code (0017): the first e-mail's keeps working beside it until the invitation expires.
@@ -81,6 +83,11 @@ CREATE TABLE IF NOT EXISTS waitlist (
   referrals_today integer NOT NULL DEFAULT 0,
   mailbox_key text NULL,
   status_sent_at timestamptz NULL,
+  -- Whether the sign-up came by a share link (0018): set when its waitlist_referral row is written, kept on the row
+  -- so the funnel's tally can take a removed person off the share link's counts.
+  by_share_link boolean NOT NULL DEFAULT false,
+  -- Whether that mailbox is on the suppression list now (0019: kept by the triggers at the end of this file).
+  mail_suppressed boolean NOT NULL DEFAULT false,
   -- Updates (0012, src/server/updates/): the person's choice (NULL: never asked), when, and the words they were shown.
   updates_consent boolean NULL,
   updates_consent_at timestamptz NULL,
@@ -197,10 +204,22 @@ CREATE TABLE IF NOT EXISTS waitlist_line_tally (
   hour timestamp PRIMARY KEY,
   count bigint NOT NULL
 );
--- The three statements that apply one statement's changes (rows added +1, rows removed -1; an update is both) to
--- the tallies. Rows are locked in key order, tally before day tally, at the end of the statement: two statements
--- never wait on each other in a cycle. An update that changes neither status, key nor sources nets to nothing and
--- writes nothing. Returned as text because only the trigger's own function sees its transition tables.
+-- Sign-ups by day (UTC) of created_at and by their status now (0018, the console's chart and funnel by source):
+-- field 'all' (value NULL), one row per value of each source field (NULL: none known), and 'share' (value NULL) for
+-- those who came by a share link.
+CREATE TABLE waitlist_funnel_tally (
+  day date NOT NULL,
+  field text NOT NULL CONSTRAINT waitlist_funnel_tally_field_check
+    CHECK (field IN ('all', 'source', 'medium', 'campaign', 'referrer', 'share')),
+  value text NULL,
+  status text NOT NULL,
+  count bigint NOT NULL,
+  CONSTRAINT waitlist_funnel_tally_key UNIQUE NULLS NOT DISTINCT (day, field, value, status)
+);
+-- The four statements that apply one statement's changes (rows added +1, rows removed -1; an update is both) to
+-- the tallies. Rows are locked in key order, one tally after another in this order, at the end of the statement: two
+-- statements never wait on each other in a cycle. An update that changes nothing a tally keys on nets to nothing
+-- there and writes nothing. Returned as text because only the trigger's own function sees its transition tables.
 CREATE OR REPLACE FUNCTION waitlist_tally_statements(changes text) RETURNS text[] LANGUAGE sql IMMUTABLE AS $fn$
   SELECT ARRAY[
     format($sql$
@@ -220,7 +239,15 @@ CREATE OR REPLACE FUNCTION waitlist_tally_statements(changes text) RETURNS text[
       SELECT date_trunc('hour', c.created_at AT TIME ZONE 'UTC'), sum(c.sign) FROM (%s) c
       WHERE c.status = 'confirmed'
       GROUP BY 1 HAVING sum(c.sign) <> 0 ORDER BY 1
-      ON CONFLICT (hour) DO UPDATE SET count = t.count + excluded.count$sql$, changes)
+      ON CONFLICT (hour) DO UPDATE SET count = t.count + excluded.count$sql$, changes),
+    format($sql$
+      INSERT INTO waitlist_funnel_tally AS t (day, field, value, status, count)
+      SELECT (c.created_at AT TIME ZONE 'UTC')::date, f.field, f.value, c.status, sum(c.sign) FROM (%s) c
+      CROSS JOIN LATERAL (VALUES ('all', NULL), ('source', c.source), ('medium', c.medium),
+        ('campaign', c.campaign), ('referrer', c.referrer), ('share', NULL)) AS f(field, value)
+      WHERE f.field <> 'share' OR c.by_share_link
+      GROUP BY 1, 2, 3, 4 HAVING sum(c.sign) <> 0 ORDER BY 1, 2, 3, 4
+      ON CONFLICT (day, field, value, status) DO UPDATE SET count = t.count + excluded.count$sql$, changes)
   ]
 $fn$;
 
@@ -294,17 +321,39 @@ CREATE INDEX waitlist_referral_counted_idx ON waitlist_referral (counted_at) WHE
 -- A mailbox counts once, even when two of its spellings confirm at the same moment.
 CREATE UNIQUE INDEX waitlist_referral_mailbox_key ON waitlist_referral (mailbox_key) WHERE outcome = 'counted';
 
+-- A counted referral taken back (the person it brought left): when it had counted and when it went, for the
+-- referrer's timeline, nothing of the person who left; it goes with the referrer (migration 0020).
+CREATE TABLE waitlist_referral_revoked (
+  referrer_id bigint NOT NULL REFERENCES waitlist (id) ON DELETE CASCADE,
+  counted_at timestamptz NULL,
+  revoked_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX waitlist_referral_revoked_referrer_idx ON waitlist_referral_revoked (referrer_id);
+
 CREATE OR REPLACE FUNCTION waitlist_referral_taken_back() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
   UPDATE waitlist w SET referrals = w.referrals - t.n
   FROM (SELECT referrer_id, count(*)::int AS n FROM referral_removed
         WHERE outcome = 'counted' AND referrer_id IS NOT NULL GROUP BY referrer_id ORDER BY referrer_id) t
   WHERE w.id = t.referrer_id;
+  INSERT INTO waitlist_referral_revoked (referrer_id, counted_at)
+  SELECT r.referrer_id, r.counted_at FROM referral_removed r JOIN waitlist w ON w.id = r.referrer_id
+  WHERE r.outcome = 'counted' ORDER BY r.referrer_id, r.counted_at;
   RETURN NULL;
 END
 $fn$;
 CREATE TRIGGER waitlist_referral_delete AFTER DELETE ON waitlist_referral REFERENCING OLD TABLE AS referral_removed
   FOR EACH STATEMENT EXECUTE FUNCTION waitlist_referral_taken_back();
+-- A sign-up's referral row marks its person as come by a share link (0018), in the sign-up's own statement.
+CREATE OR REPLACE FUNCTION waitlist_referral_share_trigger() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  UPDATE waitlist w SET by_share_link = true
+  FROM referral_added r WHERE w.id = r.referred_id AND NOT w.by_share_link;
+  RETURN NULL;
+END
+$fn$;
+CREATE TRIGGER waitlist_referral_share AFTER INSERT ON waitlist_referral REFERENCING NEW TABLE AS referral_added
+  FOR EACH STATEMENT EXECUTE FUNCTION waitlist_referral_share_trigger();
 
 -- Updates to the people waiting (migration 0012).
 CREATE INDEX waitlist_updates_audience_idx ON waitlist (id) WHERE status = 'confirmed' AND updates_consent;
@@ -547,6 +596,8 @@ CREATE TABLE mail_suppression (
   lifted_at timestamptz NULL,
   lifted_by text NULL
 );
+-- Suppressions by when, for the console's "suppressions rising" (0018).
+CREATE INDEX mail_suppression_at_idx ON mail_suppression (suppressed_at);
 
 -- Soft bounces (a 4xx for one address, a provider's transient bounce), each kept 30 days: the third within them
 -- suppresses the mailbox.
@@ -615,3 +666,40 @@ CREATE TABLE mail_reminder (
   sent_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (waitlist_id, kind)
 );
+
+-- The console's People page (migration 0019, src/server/console/list.ts): whether a person's mailbox is suppressed,
+-- kept by the database as either table changes (one lock, taken alone by a suppression's change and shared by rows
+-- given a mailbox key, so a suppression and a sign-up at once wait for each other), and an index per filter.
+CREATE FUNCTION mail_suppression_mark_trigger() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+  key text := CASE WHEN TG_OP = 'DELETE' THEN OLD.mailbox_key ELSE NEW.mailbox_key END;
+  suppressed boolean := TG_OP <> 'DELETE' AND NEW.lifted_at IS NULL;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('waitlist.mail_suppressed', 0));
+  UPDATE waitlist SET mail_suppressed = suppressed WHERE mailbox_key = key AND mail_suppressed <> suppressed;
+  RETURN NULL;
+END
+$fn$;
+CREATE TRIGGER mail_suppression_mark AFTER INSERT OR DELETE OR UPDATE OF lifted_at ON mail_suppression
+  FOR EACH ROW EXECUTE FUNCTION mail_suppression_mark_trigger();
+
+CREATE FUNCTION waitlist_suppressed_trigger() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  PERFORM pg_advisory_xact_lock_shared(hashtextextended('waitlist.mail_suppressed', 0));
+  NEW.mail_suppressed := EXISTS (SELECT 1 FROM mail_suppression s
+    WHERE s.mailbox_key = NEW.mailbox_key AND s.lifted_at IS NULL);
+  RETURN NEW;
+END
+$fn$;
+CREATE TRIGGER waitlist_suppressed BEFORE INSERT OR UPDATE OF mailbox_key ON waitlist
+  FOR EACH ROW WHEN (NEW.mailbox_key IS NOT NULL) EXECUTE FUNCTION waitlist_suppressed_trigger();
+
+CREATE INDEX waitlist_status_created_idx ON waitlist (status, created_at, id);
+CREATE INDEX waitlist_source_created_idx ON waitlist (source, created_at, id);
+CREATE INDEX waitlist_medium_created_idx ON waitlist (medium, created_at, id);
+CREATE INDEX waitlist_campaign_created_idx ON waitlist (campaign, created_at, id);
+CREATE INDEX waitlist_referrer_created_idx ON waitlist (referrer, created_at, id);
+CREATE INDEX waitlist_updates_created_idx ON waitlist (updates_consent, created_at, id);
+CREATE INDEX waitlist_suppressed_idx ON waitlist (created_at, id) WHERE mail_suppressed;
+CREATE INDEX waitlist_invited_wave_idx ON waitlist (invited_wave_id, created_at, id) WHERE invited_wave_id IS NOT NULL;
+CREATE INDEX waitlist_referrals_idx ON waitlist (referrals, created_at, id) WHERE referrals > 0;

@@ -188,6 +188,46 @@ async function signIn(base: string): Promise<string> {
 }
 
 /** Runs `use` with a client of the database at `url`, closed after (the database is dropped only once none is open). */
+/**
+ * The People page's filters and orders (src/server/console/list.ts), each alone and a few together: one page along
+ * its index, whether many, few or none match (the fill records no updates choice, no suppression, no wave: those
+ * rows show "Nobody matches", which is read along an index too).
+ */
+async function peopleRows(
+  older: (path: string, name?: string) => Promise<string>,
+): Promise<Array<[string, string, string]>> {
+  const people = (query: string, expected = "@example"): [string, string, string] => [
+    `people, \`?${query}\``,
+    `/admin/people?${query}`,
+    expected,
+  ];
+  return [
+    people("status=confirmed"),
+    people("status=pending&sort=oldest"),
+    people("source=hn"),
+    people("source=+"),
+    people("medium=email&sort=oldest"),
+    people("campaign=launch"),
+    people("referrer=t.co"),
+    people("updates=never"),
+    people("updates=yes", "Nobody matches"),
+    people("suppressed=yes", "Nobody matches"),
+    people("suppressed=no"),
+    people("wave=1", "Nobody matches"),
+    people("sort=oldest"),
+    people("sort=referrals"),
+    [
+      "people, most referrals, “Next” from the first page",
+      await older("/admin/people?sort=referrals", "Next"),
+      "@example",
+    ],
+    people("status=confirmed&sort=referrals"),
+    people("status=pending&source=hn&sort=referrals"),
+    people(`q=${KNOWN_PERSON.part}&status=pending`, KNOWN_PERSON.email),
+    ["people, confirmed, “Older” from the first page", await older("/admin/people?status=confirmed"), "@example"],
+  ];
+}
+
 async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -296,9 +336,9 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
       return { status: res.status, text: await res.text() };
     };
     /** The Older link's target on the page at `path`: a cursor (before=…) in the new code, page=N in the old. */
-    const older = async (path: string) => {
-      const href = /<a href="([^"]*)"[^>]*>Older<\/a>/.exec((await get(path)).text)?.[1];
-      if (!href) throw new Error(`no Older link on ${path}`);
+    const older = async (path: string, name = "Older") => {
+      const href = new RegExp(`<a href="([^"]*)"[^>]*>${name}</a>`).exec((await get(path)).text)?.[1];
+      if (!href) throw new Error(`no ${name} link on ${path}`);
       return unescapeHtml(href);
     };
     const notes: string[] = [];
@@ -312,18 +352,37 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
       return false;
     };
     const wholeAddress = KNOWN_PERSON.email;
+    // The list: on the dashboard in the before code, on the People page now (the same rows, the same labels).
+    const list = treeName === "before" ? "/admin" : "/admin/people";
+    // The overview has no list since issue 42 (the People page has it): its funnel's heading says it answered.
+    const overview = treeName === "after" ? "How each source converts" : "@example";
     const PAGES: Array<[string, string, string]> = [
-      ["dashboard, 30 days (`/admin`)", "/admin", "@example"],
-      ["dashboard, 90 days (`?range=90`)", "/admin?range=90", "@example"],
+      // The overview (the before code's dashboard, with its list): what needs attention, totals, the chart, the
+      // funnel by source in each range, and the funnel's CSV, all read from tallies (migration 0018).
+      ["dashboard, 30 days (`/admin`)", "/admin", overview],
+      ["dashboard, 90 days (`?range=90`)", "/admin?range=90", overview],
+      ...(treeName === "after"
+        ? ([
+            ["overview, funnel of 90 days (`?funnel=90`)", "/admin?funnel=90", overview],
+            ["overview, funnel of all time (`?funnel=all`)", "/admin?funnel=all", overview],
+            ["funnel CSV, 30 days (`/admin/funnel.csv?range=30`)", "/admin/funnel.csv?range=30", "last 30 days,"],
+            ["funnel CSV, all time (`/admin/funnel.csv?range=all`)", "/admin/funnel.csv?range=all", "all time,"],
+          ] as Array<[string, string, string]>)
+        : []),
       [
         `search by a whole address (\`?q=${wholeAddress}\`)`,
-        `/admin?q=${encodeURIComponent(wholeAddress)}`,
+        `${list}?q=${encodeURIComponent(wholeAddress)}`,
         wholeAddress,
       ],
-      [`search by part of an address (\`?q=${KNOWN_PERSON.part}\`)`, `/admin?q=${KNOWN_PERSON.part}`, wholeAddress],
-      ["“Older” from the first page", await older("/admin"), "@example"],
-      ["“Older” from page 399", await older("/admin?page=399"), "@example"],
-      ["page 400 by number (`?page=400`)", "/admin?page=400", "@example"],
+      [`search by part of an address (\`?q=${KNOWN_PERSON.part}\`)`, `${list}?q=${KNOWN_PERSON.part}`, wholeAddress],
+      ["“Older” from the first page", await older(list), "@example"],
+      ["“Older” from page 399", await older(`${list}?page=399`), "@example"],
+      ["page 400 by number (`?page=400`)", `${list}?page=400`, "@example"],
+      ...(treeName === "after" ? await peopleRows(older) : []),
+      // A person's page (their timeline, referrals, webhooks: all by their id) and the audit log (a page of 50,
+      // its names read by id).
+      ["a person's page (`/admin/person?id=…`)", `/admin/person?id=${SOUGHT}`, KNOWN_PERSON.email],
+      ["the audit log (`/admin/audit`)", "/admin/audit", "Audit log"],
     ];
     const pages: Record<string, Timing> = {};
     for (const [label, path, expected] of PAGES) {

@@ -2,7 +2,7 @@
 -- Written by tests/unit/sql-docs.test.ts; regenerate: UPDATE_DOCS=1 npx vitest run --project fast tests/unit/sql-docs.test.ts
 
 -- JOB_PROGRESS_SQL.update
-SELECT j.id, j.subject AS title, j.author AS started_by, j.created_at AS started_at, j.heartbeat_at,
+SELECT j.id, j.subject, j.author AS started_by, j.created_at AS started_at, j.heartbeat_at,
       CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
     WHEN j.heartbeat_at < now() - make_interval(secs => 300) THEN 'stalled' ELSE 'running' END AS state, j.paused_reason, j.sent, j.failed,
@@ -15,7 +15,7 @@ SELECT j.id, j.subject AS title, j.author AS started_by, j.created_at AS started
     FROM waitlist_update j WHERE j.id = $1;
 
 -- JOB_PROGRESS_SQL.wave
-SELECT j.id, 'Wave ' || j.id AS title, j.author AS started_by, j.started_at, j.heartbeat_at,
+SELECT j.id, NULL AS subject, j.author AS started_by, j.started_at, j.heartbeat_at,
       CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
     WHEN j.heartbeat_at < now() - make_interval(secs => 300) THEN 'stalled' ELSE 'running' END AS state, j.paused_reason, j.invited AS sent, j.refused AS failed, 0 AS skipped, 0 AS deferred,
@@ -23,7 +23,7 @@ SELECT j.id, 'Wave ' || j.id AS title, j.author AS started_by, j.started_at, j.h
     FROM waitlist_invite_wave j WHERE j.id = $1;
 
 -- JOB_PROGRESS_SQL.webhooks
-SELECT j.id, 'Webhook backlog' AS title, j.author AS started_by, j.created_at AS started_at,
+SELECT j.id, NULL AS subject, j.author AS started_by, j.created_at AS started_at,
       j.heartbeat_at, CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
     WHEN j.heartbeat_at < now() - make_interval(secs => 300) THEN 'stalled' ELSE 'running' END AS state, j.paused_reason, j.total,

@@ -1,12 +1,14 @@
 /**
  * Long jobs in the console, in a real browser at both sizes, against a server of its own (npm start's local
  * Netlify, whose background function runs the job) and a real SMTP server on 127.0.0.1: a wave's own page while it
- * runs (its bar, counts, a refresh every few seconds), paused (no refresh, Resume), and done; the first page's
- * list of open jobs; the webhook banner while a receiver fails. Axe on each, no sideways scrolling, 0 scripts, and
- * a screenshot of each state (in the test's output folder). Below the browser: tests/integration/console/console-waves.test.ts
- * and jobs-background.test.ts.
+ * runs (its state badge, bar, counts, a refresh every few seconds), paused (no refresh, Resume), and finished; the
+ * first page's list of jobs under way; the webhook banner while a receiver fails, and the delivery log. Axe on
+ * each, no sideways scrolling, 0 scripts, and a screenshot of each state (in the test's output folder); the look
+ * of a finished job's page and of the delivery log compared with their screenshots at 375 and 1280 px
+ * (tests/e2e/console-jobs.spec.ts-snapshots/; `--update-snapshots` after a change of design). Below the browser:
+ * tests/integration/console/console-waves.test.ts, jobs-background.test.ts and webhooks-console.test.ts.
  */
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import type { Store } from "../../src/server/app/store";
 import { startSmtp, type TestSmtp } from "../support/smtp";
 import { startWebhookReceiver } from "../support/webhook-receiver";
@@ -52,7 +54,8 @@ async function signIn(page: Page, smtp: TestSmtp, site: string) {
   const [mail] = await smtp.waitFor(ADMIN);
   await page.goto(mail?.links[0] ?? "");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Waitlist" })).toBeVisible();
+  const areas = page.getByRole("navigation", { name: "Console" });
+  await expect(areas.getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
 }
 
 /**
@@ -80,6 +83,11 @@ async function check(page: Page, name: string) {
   await page.unrouteAll();
 }
 
+/** The page's look against its screenshot, what changes from run to run (times, speeds, ports) masked. */
+async function expectLook(page: Page, name: string, changing: Locator) {
+  await expect(page).toHaveScreenshot(`${name}.png`, { fullPage: true, mask: [changing] });
+}
+
 test("a wave's own page: running with its bar and refresh, paused, resumed to the end", async ({
   page,
   ownServer,
@@ -93,8 +101,10 @@ test("a wave's own page: running with its bar and refresh, paused, resumed to th
   await page.getByRole("button", { name: "Preview" }).click();
   await page.getByRole("button", { name: "Invite 6" }).click();
   await held.reached;
-  await expect(page.getByRole("heading", { level: 1, name: /^Wave \d+$/ })).toBeVisible();
+  // Named by what it does, never by its id; its state a badge.
+  await expect(page.getByRole("heading", { level: 1, name: "Inviting 6 people" })).toBeVisible();
   await expect(page.getByRole("status").last()).toHaveText("Running");
+  await expect(page.locator(".job-state .badge")).toHaveText("Running");
   const bar = page.getByRole("progressbar");
   await expect(bar).toHaveAttribute("max", "6");
   await expect(bar).toHaveAttribute("value", "2");
@@ -104,26 +114,36 @@ test("a wave's own page: running with its bar and refresh, paused, resumed to th
 
   // The first page lists it with its bar.
   await page.goto(`${server.url}/admin`);
-  const open = page.getByRole("region", { name: "Running now" });
-  await expect(open.getByRole("progressbar")).toHaveAttribute("value", "2");
+  const open = page.getByRole("region", { name: "Under way" });
+  await expect(open.getByRole("progressbar", { name: "Inviting 6 people: 2 of 6 (33%)" })).toHaveAttribute(
+    "value",
+    "2",
+  );
+  await expect(open.locator(".badge")).toHaveText("Running");
   await check(page, "first-page-running");
-  await open.getByRole("link", { name: "Its page" }).click();
+  await open.getByRole("link", { name: "Follow it: Inviting 6 people" }).click();
 
   await page.getByRole("button", { name: "Pause" }).click();
   await expect(page.getByRole("status").first()).toHaveText("Paused: the run stops before its next message.");
   held.release();
   await expect(page.getByRole("status").last()).toHaveText(
-    `Paused: paused by ${ADMIN}. Nothing more is sent until it is resumed.`,
+    `Paused Nothing more goes out until it is resumed. Paused by ${ADMIN}.`,
   );
+  await expect(page.getByRole("button", { name: "Resume" })).toBeVisible();
   await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
   await check(page, "wave-paused");
 
   await page.getByRole("button", { name: "Resume" }).click();
-  await expect(page.getByRole("status").last()).toHaveText("Done", { timeout: 20_000 });
-  await expect(page.getByRole("progressbar")).toHaveAttribute("value", "6");
+  await expect(page.getByRole("status").last()).toHaveText("Finished", { timeout: 20_000 });
+  await expect(page.getByRole("progressbar", { name: "Inviting 6 people: 6 of 6 (100%)" })).toHaveAttribute(
+    "value",
+    "6",
+  );
   await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Pause" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Overview", exact: true })).toHaveAttribute("aria-current", "page");
   await check(page, "wave-done");
+  await expectLook(page, "wave-finished", page.locator("dl.facts div").filter({ hasText: /^(Speed|Started\d)/ }));
   const invited = await Promise.all(Array.from({ length: 6 }, (_, i) => smtp.waitFor(`p${i + 1}@example.com`)));
   expect(invited.map((mails) => mails.length)).toEqual([1, 1, 1, 1, 1, 1]);
 });
@@ -149,23 +169,32 @@ test("the first page's banner while webhook deliveries fail; the log reads on a 
     await signIn(page, smtp, server.url);
     const banner = page.getByRole("alert").filter({ hasText: "Webhook deliveries are failing" });
     await expect(banner).toContainText(
-      "Webhook deliveries are failing: the oldest waiting event is 10 minutes old. 3 waiting. Last answer: answered 500: Internal Server Error.",
+      "Webhook deliveries are failing: the oldest waiting event is 10 minutes old. 3 events waiting. Last answer: answered 500: Internal Server Error.",
     );
     await check(page, "webhook-banner");
     await banner.getByRole("link", { name: "Open the delivery log" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Webhooks", exact: true })).toHaveAttribute("aria-current", "page");
     await expect(page.locator("tr.failing")).toHaveCount(3);
+    await expect(page.locator('td[data-label="Status"]')).toHaveText(["Failing", "Failing", "Failing"]);
+    await expect(page.getByRole("region", { name: "Deliveries" }).locator(".job-state .badge")).toHaveText("Failing");
     await page.getByRole("link", { name: "Failed (0)" }).click();
     await expect(page.getByText("No failed events.")).toBeVisible();
     await page.getByRole("link", { name: "Waiting (3)" }).click();
     await expect(page.getByRole("link", { name: "Waiting (3)" })).toHaveAttribute("aria-current", "page");
     await check(page, "webhook-log");
+    await expectLook(
+      page,
+      "webhook-log",
+      // The receiver's address has the port it was given.
+      page.locator('td[data-label="At (UTC)"], td[data-label="Next try"], #state ~ .job-state > code'),
+    );
 
     // The receiver comes back: everything waiting goes now, in the background, once each.
     receiver.state.answer = () => 200;
     await page.getByRole("button", { name: "Deliver everything waiting now" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Webhook backlog" })).toBeVisible();
-    await expect(page.getByRole("status").last()).toHaveText("Done", { timeout: 20_000 });
+    await expect(page.getByRole("heading", { level: 1, name: "Delivering 3 waiting webhook events" })).toBeVisible();
+    await expect(page.getByRole("status").last()).toHaveText("Finished", { timeout: 20_000 });
     await check(page, "webhook-drained");
     expect(receiver.acknowledged()).toHaveLength(3);
     expect(new Set(receiver.acknowledged().map((d) => d.id)).size).toBe(3);

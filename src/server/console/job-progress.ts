@@ -1,9 +1,11 @@
 /**
  * What the console shows of a long job, read from its row and its people's or events' rows (the database is the
- * one record of progress: a page shows what every run has done, whichever process ran it): counts, who started
- * it and when, its state (running, waiting for its next run, paused with the reason, cancelled, done), and the
- * list of jobs still open for the first page.
+ * one record of progress: a page shows what every run has done, whichever process ran it): what it does in words
+ * (an update by its subject, a wave and a backlog by their size: never their ids), counts, who started it and
+ * when, its state (running, waiting for its next run, paused with the reason, cancelled, done), and the list of
+ * jobs still open for the first page.
  */
+import { counted } from "../../lib/plural";
 import type { Db } from "../db/types";
 import { JOB_STALE_SECONDS, type JobKind, WAITING } from "../jobs";
 
@@ -12,7 +14,7 @@ export type JobState = "running" | "waiting" | "stalled" | "paused" | "cancelled
 export interface JobProgress {
   kind: JobKind;
   id: number;
-  /** What it is, for people: the update's subject, "Wave 12", "Webhook backlog". */
+  /** What it does, for people: "Sending “Spring news”", "Inviting 6 people", "Delivering 3 waiting webhook events". */
   title: string;
   startedBy: string | null;
   startedAt: string;
@@ -23,7 +25,7 @@ export interface JobProgress {
   /** All it has to deal with, and how many are dealt with. */
   total: number;
   done: number;
-  /** The words and figures of its counts, in order (sent, failed, deferred, left…). */
+  /** The names and figures of its counts, in order ("Sent", "Failed", "Waiting to retry", … "Still to go"). */
   counts: Array<[string, number]>;
   left: number;
 }
@@ -34,7 +36,7 @@ const STATE = `CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.fini
     WHEN j.heartbeat_at < now() - make_interval(secs => ${JOB_STALE_SECONDS}) THEN 'stalled' ELSE 'running' END`;
 
 export const JOB_PROGRESS_SQL: Record<JobKind | "open", string> = {
-  update: `SELECT j.id, j.subject AS title, j.author AS started_by, j.created_at AS started_at, j.heartbeat_at,
+  update: `SELECT j.id, j.subject, j.author AS started_by, j.created_at AS started_at, j.heartbeat_at,
       ${STATE} AS state, j.paused_reason, j.sent, j.failed,
       (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id) AS total,
       (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id AND r.state = 'skipped') AS skipped,
@@ -43,11 +45,11 @@ export const JOB_PROGRESS_SQL: Record<JobKind | "open", string> = {
       (SELECT count(*)::int FROM waitlist_update_recipient r
         WHERE r.update_id = j.id AND r.state IN ('queued', 'attempted')) AS left
     FROM waitlist_update j WHERE j.id = $1`,
-  wave: `SELECT j.id, 'Wave ' || j.id AS title, j.author AS started_by, j.started_at, j.heartbeat_at,
+  wave: `SELECT j.id, NULL AS subject, j.author AS started_by, j.started_at, j.heartbeat_at,
       ${STATE} AS state, j.paused_reason, j.invited AS sent, j.refused AS failed, 0 AS skipped, 0 AS deferred,
       (SELECT count(*)::int FROM waitlist w WHERE w.invite_wave_id = j.id AND w.status = 'confirmed') AS left
     FROM waitlist_invite_wave j WHERE j.id = $1`,
-  webhooks: `SELECT j.id, 'Webhook backlog' AS title, j.author AS started_by, j.created_at AS started_at,
+  webhooks: `SELECT j.id, NULL AS subject, j.author AS started_by, j.created_at AS started_at,
       j.heartbeat_at, ${STATE} AS state, j.paused_reason, j.total,
       (SELECT count(*)::int FROM waitlist_webhook_event e WHERE e.state = 'delivered' AND e.delivered_at >= j.created_at) AS sent,
       (SELECT count(*)::int FROM waitlist_webhook_event e
@@ -65,7 +67,7 @@ export const JOB_PROGRESS_SQL: Record<JobKind | "open", string> = {
 
 type Row = {
   id: number;
-  title: string;
+  subject: string | null;
   started_by: string | null;
   started_at: unknown;
   heartbeat_at: unknown;
@@ -87,10 +89,10 @@ export async function jobProgress(db: Db, kind: JobKind, id: number): Promise<Jo
   const [sent, failed, skipped, deferred, left] = [row.sent, row.failed, row.skipped, row.deferred, row.left].map(
     Number,
   ) as [number, number, number, number, number];
-  const words: Record<JobKind, [string, string]> = {
-    update: ["sent", "failed"],
-    wave: ["invited", "refused"],
-    webhooks: ["delivered", "not acknowledged"],
+  const words: Record<JobKind, [string, string, string]> = {
+    update: ["Sent", "Failed", "Still to send"],
+    wave: ["Invited", "Refused by the mail server", "Still to invite"],
+    webhooks: ["Delivered", "Not acknowledged", "Still to deliver"],
   };
   // An update's total is its recipients; a wave's, whom it invited, refused and still holds; a backlog's, what
   // was waiting when it was pressed, or more if more came since.
@@ -100,12 +102,18 @@ export async function jobProgress(db: Db, kind: JobKind, id: number): Promise<Jo
     [words[kind][0], sent],
     [words[kind][1], failed],
   ];
-  if (kind === "update") counts.push(["deferred", deferred], ["skipped", skipped]);
-  counts.push(["left", left]);
+  if (kind === "update") counts.push(["Waiting to retry", deferred], ["Skipped: stopped updates or left", skipped]);
+  counts.push([words[kind][2], left]);
+  const title =
+    kind === "update"
+      ? `Sending “${row.subject ?? ""}”`
+      : kind === "wave"
+        ? `Inviting ${counted(total, "person", "people")}`
+        : `Delivering ${counted(total, "waiting webhook event")}`;
   return {
     kind,
     id: Number(row.id),
-    title: row.title,
+    title,
     startedBy: row.started_by,
     startedAt: iso(row.started_at) ?? "",
     lastStepAt: iso(row.heartbeat_at),

@@ -4,7 +4,7 @@
  * (`page`), and the small pages (a message, the console off, signing in, a removal's confirmation). Every answer
  * is noindex and never cached (ui/render.tsx).
  */
-import type { ReactNode } from "react";
+import type { ReactElement } from "react";
 import { CONSOLE_PATH, CONSOLE_PATHS } from "./paths";
 import { type Area, Layout } from "./ui/Layout";
 import { Notice, Section } from "./ui/parts";
@@ -28,14 +28,11 @@ export interface PageOptions {
   refreshSeconds?: number;
 }
 
-/**
- * A whole page: `body` inside the console's layout. A string body is HTML made before the pages were JSX
- * (LegacyHtml); every page is moving to elements.
- */
+/** A whole page: `body` (elements, escaped by React) inside the console's layout. */
 export function page(
   status: number,
   title: string,
-  body: ReactNode,
+  body: ReactElement,
   admin: string | null = null,
   headers: Record<string, string> = {},
   options: PageOptions = {},
@@ -43,16 +40,10 @@ export function page(
   return respond(
     status,
     <Layout title={title} admin={admin} area={options.area} refreshSeconds={options.refreshSeconds}>
-      {typeof body === "string" ? <LegacyHtml html={body} /> : body}
+      {body}
     </Layout>,
     headers,
   );
-}
-
-/** HTML a page still joins by hand (its values escaped by escapeHtml): only until that page is JSX. */
-function LegacyHtml({ html }: { html: string }) {
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: transitional, see above
-  return <div dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 /** A short page that says one thing, with a way back. */

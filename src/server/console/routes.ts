@@ -15,6 +15,7 @@ import type { Store } from "../store/types";
 import { auditPage } from "./audit";
 import { dashboard } from "./dashboard";
 import { type DownloadDeps, exportPage, exportPart } from "./downloads";
+import { funnelDownload } from "./funnel-csv";
 import { JOB_NOTICES, type JobDeps, jobAction, jobPage } from "./jobs";
 import {
   CONSOLE_PATH,
@@ -25,7 +26,10 @@ import {
   type SignInMode,
   signInPage,
 } from "./pages";
-import { type PersonVisit, personAction, personGet } from "./person";
+import { peopleGet } from "./people";
+import { peopleBulk } from "./people-bulk";
+import { type PersonVisit, personGet } from "./person";
+import { personAction } from "./person-actions";
 import { createSessions, SIGN_IN_LINK_MINUTES } from "./sessions";
 import { confirmSignIn, sessionCookie, signIn } from "./sign-in";
 import { UPDATES_MAX_BODY, type UpdateVisit, updatesAction, updatesHome } from "./updates";
@@ -97,6 +101,8 @@ export const PAGES: Record<string, Route> = {
   [CONSOLE_PATHS.exportPart]: {
     run: ({ req, store, config, who, logId }) => exportPart(req, store, config, who, logId(who)),
   },
+  // The funnel by source as a file: counts only, a GET that changes nothing (funnel-csv.ts).
+  [CONSOLE_PATHS.funnel]: { run: ({ store, url, config }) => funnelDownload(store, url, config.dbTimeoutMs) },
   [CONSOLE_PATHS.updates]: { run: (visit) => updatesHome(updateVisit(visit)) },
   [CONSOLE_PATHS.jobs]: {
     run: (visit) =>
@@ -114,6 +120,7 @@ export const PAGES: Record<string, Route> = {
   },
   [CONSOLE_PATHS.audit]: { run: ({ store, config, who, url }) => auditPage(store, config, who, url) },
   [CONSOLE_PATHS.person]: { run: (visit) => personGet(personVisit(visit), visit.url.searchParams) },
+  [CONSOLE_PATHS.people]: { run: ({ store, config, who, url }) => peopleGet({ store, config, admin: who, url }) },
 };
 
 /** The actions: a POST from one of the console's forms. */
@@ -175,6 +182,10 @@ export const ACTIONS: Record<string, Route> = {
     run: ({ store, config, who, fields, origin, deps }) => webhooksAction(store, config, who, fields, { origin, deps }),
   },
   [CONSOLE_PATHS.person]: { run: (visit) => personAction(personVisit(visit)) },
+  [CONSOLE_PATHS.peopleBulk]: {
+    run: ({ store, config, who, origin, mailer, fields, logId, deps }) =>
+      peopleBulk({ store, config, admin: who, origin, mailer, fields, logId: logId(who), deps }),
+  },
 };
 
 /** Every path that takes a POST: tests/integration/console/console-trust.test.ts walks each and reads its audit entry. */

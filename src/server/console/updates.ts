@@ -1,9 +1,9 @@
 /**
  * The console's Updates area (src/server/updates/ sends them): write a subject and a plain text, preview the e-mail
  * and how many it reaches, send a test to yourself, then send after a confirmation. The confirmed send runs in the
- * background (src/server/jobs/), and the operator lands on its own page (jobs.ts: its bar, Pause, Resume, Cancel);
- * the list of past updates has their counts. Plain forms, no JavaScript; the draft travels in hidden fields between
- * the steps.
+ * background (src/server/jobs/), and the operator lands on its own page (job-page.tsx: its bar, Pause, Resume,
+ * Cancel); the list of past updates has their counts. Plain forms, no JavaScript; the draft travels in hidden fields
+ * between the steps. Here: which step answers with which page (updates-page.tsx, update-preview.tsx).
  */
 import { randomUUID } from "node:crypto";
 import { auditStart } from "../audit";
@@ -26,7 +26,8 @@ import {
 } from "../updates";
 import { jobPath, startJob } from "./jobs";
 import { message } from "./pages";
-import { alreadyPage, composePage, confirmPage, previewPage, type UpdateVisit } from "./updates-page";
+import { confirmPage, previewPage } from "./update-preview";
+import { alreadyPage, composePage, MAIL_OFF, type UpdateVisit } from "./updates-page";
 
 export type { UpdateVisit } from "./updates-page";
 
@@ -67,7 +68,7 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
   const { draft } = checked;
   if (action === "preview") return previewPage(visit, draft);
   if (!visit.config.mail || !visit.mailer) {
-    return composePage(visit, draft, { error: "E-mail is off: set SMTP_URL and MAIL_FROM to send updates." }, 400);
+    return composePage(visit, draft, { error: MAIL_OFF }, 400);
   }
   if (action === "test") {
     if (visit.admin === "token") return previewPage(visit, draft);
@@ -92,11 +93,11 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
     } catch (error) {
       const why = isRefusal(error) ? "refused it" : "could not be used";
       await entry.end({ sent: false });
-      return previewPage(visit, draft, `The test was not sent: the SMTP server ${why} (${reason(error)}).`);
+      return previewPage(visit, draft, { error: `The test was not sent: the SMTP server ${why} (${reason(error)}).` });
     }
     await entry.end({ sent: true });
     log("info", "admin.update_test", { admin: visit.logId });
-    return previewPage(visit, draft, `A test went to ${visit.admin} only.`);
+    return previewPage(visit, draft, { notice: `A test went to ${visit.admin} only.` });
   }
   const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
   const audience = await withTimeout(updates.audience(), visit.config.dbTimeoutMs);

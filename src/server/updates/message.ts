@@ -51,7 +51,8 @@ export function readUnsubscribeToken(root: RootKey, token: string): { update: nu
 export const messageId = (root: RootKey, site: string, update: number, person: number) =>
   `<${mac(root, "message-id", update, person).subarray(0, 18).toString("base64url")}@${new URL(site).hostname}>`;
 
-const LINK = /\bhttps?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'"]/g;
+/** A link in an update's text, as written (the console's preview finds them by the same rule). */
+export const LINK = /\bhttps?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'"]/g;
 
 /** Escaped text with its http(s) links made clickable, as written (no redirect, nothing added). */
 const linked = (text: string, styled: boolean) => {

@@ -212,6 +212,9 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0015_long_jobs" },
           { name: "0016_suppression" },
           { name: "0017_invite_reminder" },
+          { name: "0018_console_funnel" },
+          { name: "0019_console_people" },
+          { name: "0020_referral_revocations" },
         ]);
       } finally {
         await fresh.drop();

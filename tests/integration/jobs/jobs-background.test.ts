@@ -173,13 +173,19 @@ describe("the console's update", () => {
     const id = /id=(\d+)/.exec(location)?.[1];
     expect(sentTo(before).sort()).toEqual(everyone);
     const page = await (await call(location, { cookie })).text();
-    expect(page).toContain("<h1>Update: Our news</h1>");
-    expect(page).toContain(`<progress id="job-update-${id}" max="5" value="5">100%</progress>`);
+    // Named by what it does (never its id), in the Updates area; its state a badge.
+    expect(page).toContain("<h1>Sending “Our news”</h1>");
+    expect(page).toContain('<a href="/admin/updates" aria-current="page">Updates</a>');
+    expect(page).toContain('<p role="status" class="job-state"><span class="badge tone-good">Finished</span></p>');
     expect(page).toContain(
-      "<div><dt>Sent</dt><dd>5</dd></div><div><dt>Failed</dt><dd>0</dd></div><div><dt>Deferred</dt><dd>0</dd></div><div><dt>Skipped</dt><dd>0</dd></div><div><dt>Left</dt><dd>0</dd></div>",
+      `<label for="job-update-${id}" class="bar-label">Sending “Our news”: 5 of 5 (100%)</label><progress id="job-update-${id}" max="5" value="5">100%</progress>`,
+    );
+    expect(page).toContain(
+      "<div><dt>Sent</dt><dd>5</dd></div><div><dt>Failed</dt><dd>0</dd></div><div><dt>Waiting to retry</dt><dd>0</dd></div><div><dt>Skipped: stopped updates or left</dt><dd>0</dd></div><div><dt>Still to send</dt><dd>0</dd></div>",
     );
     expect(page).toContain(`<div><dt>Started by</dt><dd>${ADMIN}</dd></div>`);
-    expect(page).toMatch(/<div><dt>Started at<\/dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/dd><\/div>/);
+    expect(page).toMatch(/<div><dt>Started<\/dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/dd><\/div>/);
+    expect(page).toContain('<a href="/admin/updates">Back to Updates</a>');
     expect(page).not.toContain('http-equiv="refresh"');
     // A second press of the same confirmation: the same words are that update, already sent; nobody mailed again.
     const again = await form("/admin/updates", { ...draft, action: "send", ticket }, { cookie });

@@ -2,7 +2,8 @@
  * Updates to the list below the browser: who receives an update (exactly the consenting confirmed people, once
  * each), its headers as RFC 8058 asks, the status link it carries, the provider's one-click POST and a forged token,
  * the page a link opens. On PGlite, PostgreSQL and Neon's HTTP protocol, with a real SMTP server. When sending goes
- * wrong: updates-delivery.test.ts; the console's flow in the browser: tests/e2e/updates.spec.ts.
+ * wrong: updates-delivery.test.ts; in the browser: tests/e2e/updates-console.spec.ts (the team's flow) and
+ * updates-choice.spec.ts (a person's).
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";

@@ -23,11 +23,15 @@ it("shows the receiver's last answer, escaped, and shortened with the whole behi
   const cookie = await signInByLink();
   const html = await (await call("/admin/webhooks", { cookie })).text();
   expect(html).toContain(
-    `<td data-label="Last answer">500 (answered 500)<br><span class="note">&lt;b&gt;Busy&lt;/b&gt; try later</span></td>`,
+    `<td data-label="Last answer"><div>500 (answered 500)<br/><span class="note">&lt;b&gt;Busy&lt;/b&gt; try later</span></div></td>`,
   );
   expect(html).toContain(
-    `<td data-label="Last answer">502 (answered 502)<details><summary class="note">&lt;i&gt;${"é".repeat(77)}…</summary><pre>&lt;i&gt;${"é".repeat(100)}&lt;/i&gt;</pre></details></td>`,
+    `<td data-label="Last answer"><div>502 (answered 502)<details><summary class="note">&lt;i&gt;${"é".repeat(77)}…</summary><pre>&lt;i&gt;${"é".repeat(100)}&lt;/i&gt;</pre></details></div></td>`,
   );
+  // Each event in words, its type beside it, its state a badge: these two will not be tried again.
+  expect(html).toContain('<td data-label="Event"><div>Someone signed up<code class="note">waitlist.signed_up</code>');
+  expect(html.match(/<td data-label="Status"><span class="badge tone-bad">Failed<\/span><\/td>/g)).toHaveLength(2);
+  expect(html).toContain('aria-label="Retry now: Someone confirmed their address, 2026-03-01 09:00:00 UTC"');
   expect(html).not.toContain("<script");
 });
 
@@ -123,10 +127,15 @@ it("a failing receiver: red rows, filters, payloads, a banner on the first page;
     const cookie = await signInByLink();
     const home = await (await call("/admin", { cookie })).text();
     expect(home).toContain(
-      '<p class="error" role="alert">Webhook deliveries are failing: the oldest waiting event is 10 minutes old. 12 waiting. Last answer: answered 500: Internal error. <a href="/admin/webhooks">Open the delivery log</a></p>',
+      '<p class="error" role="alert">Webhook deliveries are failing: the oldest waiting event is 10 minutes old. 12 events waiting. Last answer: answered 500: Internal error. <a href="/admin/webhooks">Open the delivery log</a></p>',
     );
     const log = await (await call("/admin/webhooks?show=waiting", { cookie })).text();
     expect(log.match(/<tr class="failing">/g)).toHaveLength(12);
+    expect(log.match(/<span class="badge tone-bad">Failing<\/span>/g)).toHaveLength(13);
+    expect(log).toContain(
+      '<p class="error" role="alert">Failing: the oldest waiting event is 10 minutes old. Last answer: answered 500: Internal error.</p>',
+    );
+    expect(log).toContain('<a href="/admin/webhooks" aria-current="page">Webhooks</a>');
     expect(log).toContain('<a href="/admin/webhooks?show=waiting" aria-current="page">Waiting (12)</a>');
     expect(log).toContain("&quot;message&quot;: &quot;A test event from the waitlist console.&quot;");
     expect(await (await call("/admin/webhooks?show=delivered", { cookie })).text()).toContain("No delivered events.");
@@ -139,8 +148,12 @@ it("a failing receiver: red rows, filters, payloads, a banner on the first page;
     expect(new Set(receiver.requests).size).toBe(12);
     expect(await createWebhookStore(h.store.db).counts()).toMatchObject({ pending: 0, delivered: 12 });
     const page = await (await call(location, { cookie })).text();
-    expect(page).toContain('<p role="status">Done</p>');
+    // Named by what it does, in the Webhooks area, its state a badge.
+    expect(page).toContain("<h1>Delivering 12 waiting webhook events</h1>");
+    expect(page).toContain('<a href="/admin/webhooks" aria-current="page">Webhooks</a>');
+    expect(page).toContain('<p role="status" class="job-state"><span class="badge tone-good">Finished</span></p>');
     expect(page).toContain("<div><dt>Delivered</dt><dd>12</dd></div>");
+    expect(page).toContain('<a href="/admin/webhooks">Back to the webhook log</a>');
     expect(await (await call("/admin", { cookie })).text()).not.toContain("Webhook deliveries are");
   } finally {
     await receiver.close();
@@ -159,8 +172,12 @@ it("shows WEBHOOK_URL as its scheme and host only: its user, password, path and 
   try {
     const cookie = await signInByLink();
     const html = await (await call("/admin/webhooks", { cookie })).text();
-    expect(html).toContain("events go to https://hooks.example.com:8443 (the rest of WEBHOOK_URL is not shown");
-    for (const secret of ["user", "pass", "PATHSECRET", "QUERYSECRET"]) expect(html).not.toContain(secret);
+    expect(html).toContain(
+      '<span class="badge tone-good">On</span> Events go to <code>https://hooks.example.com:8443</code> (the rest of WEBHOOK_URL is not shown: it may hold a secret), signed with WEBHOOK_SECRET.',
+    );
+    // Read without the stylesheet, whose rules name input[type=password].
+    const shown = html.replace(/<style>[\s\S]*<\/style>/, "");
+    for (const secret of ["user", "pass", "PATHSECRET", "QUERYSECRET"]) expect(shown).not.toContain(secret);
   } finally {
     h.config = before;
   }

@@ -79,12 +79,74 @@ nav.pages{display:flex;flex-wrap:wrap;gap:16px;margin-top:12px}
 .tabs{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 8px;padding:0;list-style:none}
 .tabs a{display:inline-block;padding:6px 14px;border-radius:999px;border:1px solid var(--color-ink-200);text-decoration:none;min-height:44px;line-height:30px}
 .tabs a[aria-current]{background:var(--color-brand-700);border-color:var(--color-brand-700);color:#fff}
+/* Long jobs, Updates, the webhook log, downloads: state badges by tone, a job's state line, the list of jobs under way */
+.badge.tone-live{background:#eff8ff;color:#175cd3;border-color:#b2ddff}
+.badge.tone-good{background:#ecfdf3;color:var(--color-success-700);border-color:#abefc6}
+.badge.tone-warn{background:#fffaeb;color:#93370d;border-color:#fedf89}
+.badge.tone-bad{background:var(--color-danger-50);color:var(--color-danger-700);border-color:#fecdca}
+.badge.tone-muted{background:var(--color-ink-50);color:var(--color-ink-700);border-color:var(--color-ink-200)}
+.job-state .badge,.job-line .badge{margin-right:6px}
+ul.jobs{list-style:none;margin:0;padding:0}ul.jobs li{padding:8px 0;border-bottom:1px solid var(--color-ink-100)}ul.jobs li:last-child{border-bottom:0}
+.job-line{margin:0}.job-line .note{margin-right:6px}
+.row.actions{margin-top:16px}
+table.log td>div{min-width:0}table.log code.note{font-size:13px;margin:2px 0 4px;white-space:normal;overflow:visible;overflow-wrap:anywhere}
+ol.parts li{margin:6px 0}
+td.when{font-variant-numeric:tabular-nums;white-space:nowrap}
+.job-facts .facts{grid-template-columns:repeat(auto-fit,minmax(max(140px,22%),1fr))}
+/* The person page, the audit log and a wave's preview (person.tsx, audit.tsx, wave-preview.tsx). */
+.title-row{display:flex;flex-wrap:wrap;align-items:center;gap:8px 12px;margin:8px 0 16px}.title-row h1{margin:0;overflow-wrap:anywhere}
+ol.timeline{list-style:none;margin:0;padding:0}ol.timeline li{padding:6px 0 6px 16px;border-left:2px solid var(--color-ink-100);overflow-wrap:anywhere}
+ol.timeline time{font-variant-numeric:tabular-nums;color:var(--color-ink-700);margin-right:6px}
+blockquote{margin:6px 0 0;padding:0 0 0 10px;border-left:3px solid var(--color-ink-200);color:var(--color-ink-700);font-size:14px}
+code.note{font-size:13px}
+details.raw summary{cursor:pointer;color:var(--color-ink-700);font-size:14px}details.raw code{display:block;white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px}
+fieldset.person-actions{display:flex;flex-wrap:wrap;gap:8px;border:0;padding:0;margin:0 0 16px;min-width:0}
+.person-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,420px),1fr));gap:0 16px}
+dl.pairs{margin:0}dl.pairs div{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:4px 16px;padding:8px 0;border-bottom:1px solid var(--color-ink-100)}
+dl.pairs div:last-child{border-bottom:0}dl.pairs dt{color:var(--color-ink-700);font-size:14px}dl.pairs dd{margin:0;overflow-wrap:anywhere}
+@media (max-width:640px){dl.pairs div{grid-template-columns:1fr;gap:0}}
+/* The overview (dashboard-page.tsx, dashboard-attention.tsx, chart.tsx, funnel.tsx): the calm line, the totals' links, the chart and its key, the funnel's tables */
+p.calm{margin:0 0 16px;padding:10px 14px;border-radius:12px;background:#fff;border:1px solid var(--color-ink-100);color:var(--color-ink-700)}
+p.calm::before{content:"";display:inline-block;width:10px;height:10px;border-radius:50%;background:var(--color-success-700);margin-right:8px}
+.attention{margin:0 0 16px}
+.totals dt .badge{font-size:14px}.totals dd a{color:inherit;text-decoration:none}.totals dd a:hover{text-decoration:underline}
+form.find{margin-top:16px}form.find .row>div{flex:1 1 220px}
+svg.chart-plot{display:block;width:100%;height:236px;overflow:visible;margin:12px 0 8px}
+ul.legend{display:flex;flex-wrap:wrap;gap:6px 16px;margin:4px 0 12px;padding:0;list-style:none;font-size:14px}ul.legend li{display:inline-flex;align-items:center;gap:6px}
+details>summary{cursor:pointer;min-height:24px}
+.grid.wide{grid-template-columns:repeat(auto-fit,minmax(min(100%,420px),1fr))}
+table.funnel caption h3{margin:4px 0 8px}table.funnel th[scope=row]{font-weight:500;color:var(--color-ink-900);overflow-wrap:anywhere}
+table.funnel th.none{font-style:italic;color:var(--color-ink-700)}
+td .pct{display:block;font-size:13px;color:var(--color-ink-700)}table.funnel th,table.funnel td{padding:6px}
+p.funnel-all{font-weight:600}
+ul.files{list-style:none;margin:0;padding:0}ul.files li{padding:8px 0;border-top:1px solid var(--color-ink-100)}
 @media (max-width:640px){
 main{padding:12px}section{padding:16px}
 table.cards thead{position:absolute;left:-999px}
 table.cards tr{display:block;border-bottom:1px solid var(--color-ink-100);padding:8px 0}
 table.cards td{display:flex;gap:8px;border:0;padding:2px 0}
 table.cards td::before{content:attr(data-label);font-weight:600;min-width:96px;color:var(--color-ink-700)}
+table.funnel th[scope=row],table.days th[scope=row]{display:block;border:0;padding:0 0 4px;font-weight:600;color:var(--color-ink-900)}table.funnel td.n,table.days td.n{text-align:left}table.days td:empty{display:none}table.funnel.cards td{display:inline-flex;align-items:baseline;gap:4px;margin:0 14px 2px 0}table.funnel.cards td::before{min-width:0;font-weight:500}
+}
+/* The People page (people.tsx, people-parts.tsx, people-bulk.tsx): the filters and their chips, the list with a
+   checkbox per row (a 44 px target around it), the bulk actions; on a phone each person is a card, checkbox at left */
+.filter-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,200px),1fr));gap:12px;margin:0 0 16px}
+.filter-grid .wide{grid-column:1/-1}.filter-grid select{width:100%}
+ul.chips{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 8px;padding:0;list-style:none}
+ul.chips a{display:inline-flex;align-items:center;gap:6px;min-height:44px;padding:4px 14px;border-radius:999px;border:1px solid var(--color-brand-300);background:var(--color-brand-100);color:var(--color-brand-700);text-decoration:none;font-size:14px;font-weight:500;overflow-wrap:anywhere}
+ul.chips a:hover{border-color:var(--color-brand-700)}
+.bulk{display:flex;flex-wrap:wrap;gap:8px 12px;align-items:center;margin:0 0 8px}.bulk a{display:inline-flex;align-items:center;min-height:44px}
+table.people th.pick,table.people td.pick{width:48px;padding:0}
+label.pick{display:flex;align-items:center;justify-content:center;min-width:44px;min-height:44px;margin:0;cursor:pointer}
+table.people td.who a{font-weight:600}table.people td.who .note{display:block;font-size:13px}
+ul.chosen{list-style:none;margin:0 0 16px;padding:0}ul.chosen li{padding:8px 0;border-bottom:1px solid var(--color-ink-100);overflow-wrap:anywhere}
+ul.chosen .why{display:block;font-size:14px;color:#93370d}
+@media (max-width:640px){
+.filter-grid{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}
+table.people td.n{text-align:left}
+table.people tbody tr{display:flex;flex-direction:column;position:relative;border:1px solid var(--color-ink-100);border-radius:12px;padding:8px 12px 8px 52px;margin:0 0 10px}
+table.people td.pick{position:absolute;left:4px;top:4px;width:auto}table.people td.pick::before,table.people td.who::before{content:none}
+table.people td.who{order:-1;flex-direction:column;gap:0;padding-bottom:4px}
 }
 `;
 

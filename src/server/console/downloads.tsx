@@ -8,8 +8,10 @@
  *   arrives without it and gets the sign-in's 401, and no other origin can read the file (no CORS);
  * - its range is signed with a key derived from the server's secret, so the console reads only the ranges its
  *   page made: a link edited by hand is a 400, never a read of the whole table.
+ * The page is in the People area: it is the list of people, taken away.
  */
 import { createHmac } from "node:crypto";
+import { counted } from "../../lib/plural";
 import { audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { derivedKey, rootKey } from "../crypto/secret";
@@ -26,10 +28,10 @@ import {
   partFilename,
   planParts,
 } from "../export";
-import { escapeHtml as h } from "../http/form-page";
 import { log } from "../log";
 import type { Store } from "../store/types";
-import { CONSOLE_PATH, CONSOLE_PATHS, message, page } from "./pages";
+import { CONSOLE_PATHS, message, page } from "./pages";
+import { Section } from "./ui/parts";
 
 /** What the console's downloads take beyond the handler's own: the size of a part (tests cut small ones). */
 export interface DownloadDeps {
@@ -88,28 +90,45 @@ export async function exportPage(
     return message(200, "Download the list", "There are no sign-ups yet: nothing to download.", admin);
   const { extension } = EXPORT_TYPES[format];
   const total = parts.reduce((sum, part) => sum + part.rows, 0);
-  const item = async (range: PartRange, index: number) => {
-    const link: PartLink = { format, from: range.from, to: range.to, part: index + 1, of: parts.length };
-    const query = new URLSearchParams({
-      ...Object.fromEntries(Object.entries(link).map(([name, value]) => [name, String(value)])),
-      sig: await signature(config, store, link),
-    });
-    return `<li><a href="${h(`${CONSOLE_PATHS.exportPart}?${query}`)}">${h(partFilename(extension, link.part, link.of))}</a> <span class="note">${range.rows.toLocaleString("en")} sign-up${range.rows === 1 ? "" : "s"}</span></li>`;
-  };
-  const items = (await Promise.all(parts.map(item))).join("\n");
+  const links = await Promise.all(
+    parts.map(async (range: PartRange, index) => {
+      const link: PartLink = { format, from: range.from, to: range.to, part: index + 1, of: parts.length };
+      const query = new URLSearchParams({
+        ...Object.fromEntries(Object.entries(link).map(([name, value]) => [name, String(value)])),
+        sig: await signature(config, store, link),
+      });
+      return { href: `${CONSOLE_PATHS.exportPart}?${query}`, name: partFilename(extension, link.part, link.of), range };
+    }),
+  );
   const when = new Date().toISOString().slice(0, 16).replace("T", " ");
   const most = `${size.bytes / 1_000_000} MB`;
   return page(
     200,
     "Download the list",
-    `<h1>Download the list</h1><section>
-<p>${h(`${FORMAT_NAMES[format]}: the list as it was at ${when} UTC, ${total.toLocaleString("en")} sign-up${total === 1 ? "" : "s"} in ${parts.length} part${parts.length === 1 ? "" : "s"}.`)}</p>
-<p class="note">${h(`Download each part in turn: each is a whole file with its own header, of at most ${most} (less on the wire: it comes compressed). Sign-ups that arrive from now on are in none of them, and none is in two; a sign-up removed since is left out.`)}</p>
-<ol>
-${items}
-</ol>
-<p><a href="${CONSOLE_PATH}">Back to the console</a></p></section>`,
+    <>
+      <h1>Download the list</h1>
+      <Section id="parts" title={`${counted(parts.length, "file")} to download`}>
+        <p>
+          {`${FORMAT_NAMES[format]}: the list as it was at ${when} UTC, ${counted(total, "sign-up")} in ${counted(parts.length, "part")}.`}
+        </p>
+        <p className="note">
+          {`Download each part in turn: each is a whole file with its own header, of at most ${most} (less on the wire: it comes compressed). Sign-ups that arrive from now on are in none of them, and none is in two; a sign-up removed since is left out.`}
+        </p>
+        <ol className="parts">
+          {links.map(({ href, name, range }) => (
+            <li key={name}>
+              <a href={href}>{name}</a> <span className="note">{counted(range.rows, "sign-up")}</span>
+            </li>
+          ))}
+        </ol>
+      </Section>
+      <p>
+        <a href={CONSOLE_PATHS.people}>Back to the people</a>
+      </p>
+    </>,
     admin,
+    {},
+    { area: "people" },
   );
 }
 

@@ -1,0 +1,145 @@
+/**
+ * The delivery log (GET /admin/webhooks): whether deliveries work, are failing, are paused by a 410 or are off (a
+ * badge and a sentence, by webhookHealth's one rule), the counts, and the recent events (all, or those waiting,
+ * failed or delivered), each named in words with its type beside, its state as a badge, its tries, the
+ * receiver's last answer (a row whose last try failed is marked in red), its next try and its payload; "Retry
+ * now" for one, "Deliver everything waiting now", "Send a test event", and "Re-enable deliveries" after a 410.
+ * The actions are webhooks.ts's.
+ */
+import type { ServerConfig } from "../config";
+import { shownWebhookUrl } from "../config/webhooks";
+import { withTimeout } from "../http/timeout";
+import type { Store } from "../store/types";
+import { createWebhookStore, webhookHealth } from "../webhooks";
+import { StateBadge, type Tone } from "./job-parts";
+import { CONSOLE_PATHS, consoleHref, page } from "./pages";
+import { Figures, Notice, Section } from "./ui/parts";
+import { EventRows } from "./webhook-rows";
+
+/** The log's filters, by the word in its address, and the state each shows. */
+const FILTERS = { waiting: "pending", failed: "failed", delivered: "delivered" } as const;
+type Filter = keyof typeof FILTERS;
+const isFilter = (value: string | null): value is Filter => value !== null && Object.hasOwn(FILTERS, value);
+
+const RECENT = 50;
+const when = (iso: string) => iso.slice(0, 19).replace("T", " ");
+
+/** One of the page's buttons: a form of its own with its action. */
+function Action({ action, quiet, children }: { action: string; quiet?: boolean; children: string }) {
+  return (
+    <form method="post" action={CONSOLE_PATHS.webhooks} className="inline">
+      <input type="hidden" name="action" value={action} />
+      <button type="submit" className={quiet ? "quiet" : undefined}>
+        {children}
+      </button>
+    </form>
+  );
+}
+
+/** Whether deliveries work, in a badge and a sentence, with what the team can do about it. */
+function Deliveries({
+  config,
+  health,
+  target,
+}: {
+  config: ServerConfig;
+  health: Awaited<ReturnType<typeof webhookHealth>> | null;
+  target: { pausedAt: string | null; pausedReason: string | null };
+}) {
+  if (!config.webhook || !health)
+    return <p className="note">Off: set WEBHOOK_URL and WEBHOOK_SECRET to send the list's changes to another tool.</p>;
+  const [label, tone]: [string, Tone] =
+    health.state === "paused" ? ["Paused", "warn"] : health.state === "failing" ? ["Failing", "bad"] : ["On", "good"];
+  const heard = health.state !== "ok" && health.lastAnswer ? ` Last answer: ${health.lastAnswer}.` : "";
+  const why =
+    health.state === "paused"
+      ? `Paused since ${when(target.pausedAt ?? "")} UTC: ${target.pausedReason ?? "paused"}. Nothing is sent until deliveries are re-enabled.`
+      : health.state === "failing"
+        ? `Failing: ${health.why}.${heard}`
+        : "";
+  return (
+    <>
+      <p className="job-state">
+        <StateBadge tone={tone}>{label}</StateBadge> Events go to <code>{shownWebhookUrl(config.webhook.url)}</code>{" "}
+        (the rest of WEBHOOK_URL is not shown: it may hold a secret), signed with WEBHOOK_SECRET.
+      </p>
+      {why ? <Notice tone={health.state === "paused" ? "warn" : "error"}>{why}</Notice> : null}
+    </>
+  );
+}
+
+export async function webhooksPage(
+  store: Store,
+  config: ServerConfig,
+  admin: string,
+  notice = "",
+  show: string | null = null,
+): Promise<Response> {
+  const hooks = createWebhookStore(store.db);
+  // Named "chosen": Tailwind reads every file under src/ for class names, and the bare English word for it is a
+  // utility that adds fifteen @property rules to every public page's CSS (/product went past its first round trip).
+  const chosen = isFilter(show) ? show : null;
+  const [state, counts, events, health] = await withTimeout(
+    Promise.all([
+      hooks.state(),
+      hooks.counts(),
+      hooks.recent(RECENT, null, chosen ? FILTERS[chosen] : null),
+      config.webhook ? webhookHealth(store) : null,
+    ]),
+    config.dbTimeoutMs,
+  );
+  const paused = state.pausedAt !== null;
+  const tab = (word: Filter | null, label: string) => (
+    <li>
+      <a href={consoleHref(CONSOLE_PATHS.webhooks, { show: word })} aria-current={word === chosen ? "page" : undefined}>
+        {label}
+      </a>
+    </li>
+  );
+  return page(
+    200,
+    "Webhooks",
+    <>
+      <h1>Webhooks</h1>
+      {notice ? <Notice>{notice}</Notice> : null}
+      <Section id="state" title="Deliveries">
+        <Deliveries config={config} health={health} target={state} />
+        <Figures
+          className="totals"
+          items={[
+            ["Waiting", counts.pending.toLocaleString("en")],
+            ["Delivered", counts.delivered.toLocaleString("en")],
+            ["Failed", counts.failed.toLocaleString("en")],
+          ]}
+        />
+        {config.webhook ? (
+          <div className="row actions">
+            {paused ? <Action action="resume">Re-enable deliveries</Action> : null}
+            {!paused && counts.pending > 0 ? <Action action="drain">Deliver everything waiting now</Action> : null}
+            <Action action="test" quiet>
+              Send a test event
+            </Action>
+          </div>
+        ) : null}
+      </Section>
+      <Section id="recent" title="Recent events">
+        <nav aria-label="Show">
+          <ul className="tabs">
+            {tab(null, "All")}
+            {tab("waiting", `Waiting (${counts.pending})`)}
+            {tab("failed", `Failed (${counts.failed})`)}
+            {tab("delivered", `Delivered (${counts.delivered})`)}
+          </ul>
+        </nav>
+        {events.length > 0 ? (
+          <EventRows events={events} store={store} />
+        ) : (
+          <p className="note">{chosen ? `No ${chosen} events.` : "No events yet."}</p>
+        )}
+      </Section>
+    </>,
+    admin,
+    {},
+    { area: "webhooks" },
+  );
+}
