@@ -14,6 +14,7 @@ import { page } from "./pages";
 import { CONSOLE_PATHS, consoleHref } from "./paths";
 import { personHref } from "./person-timeline";
 import { Section } from "./ui/parts";
+import { CardTable, Head } from "./ui/table";
 import { waveListHref } from "./wave-record";
 
 const PER_PAGE = 50;
@@ -36,22 +37,14 @@ export async function auditPage(store: Store, config: ServerConfig, admin: strin
       <Section id="log" title="What the team did, newest first">
         <p className="note">Kept {config.auditDays} days (AUDIT_DAYS). Never a signed-up person's address.</p>
         {shown.length ? (
-          <div className="scroll">
-            <table className="cards">
-              <thead>
-                <tr>
-                  <th scope="col">When (UTC)</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">What</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((entry) => (
-                  <Row key={entry.id} entry={entry} names={names} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CardTable>
+            <Head columns={["When (UTC)", "Who", "What"]} />
+            <tbody>
+              {shown.map((entry) => (
+                <Row key={entry.id} entry={entry} names={names} />
+              ))}
+            </tbody>
+          </CardTable>
         ) : (
           <p className="note">Nothing yet.</p>
         )}

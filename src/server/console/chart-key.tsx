@@ -8,6 +8,7 @@ import { ENTRY_STATUSES } from "../entry";
 import { LINE_COLOUR, longDayLabel, MARK_COLOUR, markWords, STATUS_COLOURS } from "./chart-scale";
 import type { ChartDay, ChartMark } from "./store";
 import { STATUS_LABELS } from "./ui/parts";
+import { CardTable } from "./ui/table";
 
 /** The key to the colours, the line and the marks, in words beside each. */
 export function Legend({ marks }: { marks: readonly ChartMark[] }) {
@@ -59,47 +60,45 @@ export function Numbers({
   return (
     <details>
       <summary>The numbers, day by day</summary>
-      <div className="scroll">
-        <table className="days cards">
-          <caption className="note">Sign-ups per day (UTC) by what became of them, last {range} days</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              {ENTRY_STATUSES.map((s) => (
-                <th key={s} scope="col" className="n">
-                  {STATUS_LABELS[s]}
-                </th>
-              ))}
-              <th scope="col" className="n">
-                Signed up
+      <CardTable className="days cards">
+        <caption className="note">Sign-ups per day (UTC) by what became of them, last {range} days</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            {ENTRY_STATUSES.map((s) => (
+              <th key={s} scope="col" className="n">
+                {STATUS_LABELS[s]}
               </th>
-              <th scope="col" className="n">
-                On the list
-              </th>
-              <th scope="col">Went out</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => (
-              <tr key={day.day}>
-                <th scope="row">{longDayLabel(day.day)}</th>
-                {ENTRY_STATUSES.map((s) => (
-                  <td key={s} className="n" data-label={STATUS_LABELS[s]}>
-                    {day.counts[s].toLocaleString("en")}
-                  </td>
-                ))}
-                <td className="n" data-label="Signed up">
-                  {day.total.toLocaleString("en")}
-                </td>
-                <td className="n" data-label="On the list">
-                  {day.running.toLocaleString("en")}
-                </td>
-                <td data-label="Went out">{went(day.day)}</td>
-              </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+            <th scope="col" className="n">
+              Signed up
+            </th>
+            <th scope="col" className="n">
+              On the list
+            </th>
+            <th scope="col">Went out</th>
+          </tr>
+        </thead>
+        <tbody>
+          {days.map((day) => (
+            <tr key={day.day}>
+              <th scope="row">{longDayLabel(day.day)}</th>
+              {ENTRY_STATUSES.map((s) => (
+                <td key={s} className="n" data-label={STATUS_LABELS[s]}>
+                  {day.counts[s].toLocaleString("en")}
+                </td>
+              ))}
+              <td className="n" data-label="Signed up">
+                {day.total.toLocaleString("en")}
+              </td>
+              <td className="n" data-label="On the list">
+                {day.running.toLocaleString("en")}
+              </td>
+              <td data-label="Went out">{went(day.day)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </CardTable>
     </details>
   );
 }

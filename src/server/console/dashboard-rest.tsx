@@ -6,7 +6,8 @@
 import { counted } from "../../lib/plural";
 import type { ReferralSummary } from "../store/types";
 import { CONSOLE_PATHS, CONSOLE_WAVE_MAX, CONSOLE_WAVE_MAX_MAIL, consoleHref } from "./pages";
-import { Section } from "./ui/parts";
+import { Field, Section } from "./ui/parts";
+import { Head } from "./ui/table";
 
 /** The window of "top referrers": long enough to see a ring form, short enough to be news. */
 export const REFERRAL_WINDOW_DAYS = 30;
@@ -54,14 +55,7 @@ export function Referrals({ referrals }: { referrals: ReferralSummary }) {
         <div className="scroll">
           <table>
             <caption>Top referrers, last {REFERRAL_WINDOW_DAYS} days</caption>
-            <thead>
-              <tr>
-                <th scope="col">Referrer</th>
-                <th scope="col" className="n">
-                  Counted
-                </th>
-              </tr>
-            </thead>
+            <Head columns={["Referrer", { label: "Counted", numeric: true }]} />
             <tbody>
               {top.map((r) => (
                 <tr key={r.code}>
@@ -140,19 +134,17 @@ export function LetPeopleIn({
           </p>
           <form method="post" action={CONSOLE_PATHS.invite}>
             <div className="row">
-              <div>
-                <label htmlFor="next">How many</label>
-                <input
-                  id="next"
-                  name="next"
-                  type="number"
-                  min={1}
-                  max={invite.mail ? CONSOLE_WAVE_MAX_MAIL : CONSOLE_WAVE_MAX}
-                  defaultValue={Math.min(100, Math.max(1, confirmed))}
-                  required
-                  inputMode="numeric"
-                />
-              </div>
+              <Field
+                label="How many"
+                id="next"
+                name="next"
+                type="number"
+                min={1}
+                max={invite.mail ? CONSOLE_WAVE_MAX_MAIL : CONSOLE_WAVE_MAX}
+                defaultValue={Math.min(100, Math.max(1, confirmed))}
+                required
+                inputMode="numeric"
+              />
               <button type="submit">Preview</button>
             </div>
           </form>

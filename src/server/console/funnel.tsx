@@ -9,6 +9,7 @@ import { counted } from "../../lib/plural";
 import { type Funnel, type FunnelField, type FunnelRange, type FunnelRow, percent } from "./funnel-store";
 import { CONSOLE_PATH, CONSOLE_PATHS, consoleHref } from "./paths";
 import { Section } from "./ui/parts";
+import { Head } from "./ui/table";
 
 /** Groups shown per field on the page; the rest are in the CSV. */
 export const FUNNEL_SHOWN = 6;
@@ -89,23 +90,15 @@ function FieldTable({ funnel, field }: { funnel: Funnel; field: FunnelField }) {
         <caption>
           <h3>{title}</h3>
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">{column}</th>
-            <th scope="col" className="n">
-              Signed up
-            </th>
-            <th scope="col" className="n">
-              Confirmed
-            </th>
-            <th scope="col" className="n">
-              Invited
-            </th>
-            <th scope="col" className="n">
-              Joined
-            </th>
-          </tr>
-        </thead>
+        <Head
+          columns={[
+            column,
+            { label: "Signed up", numeric: true },
+            { label: "Confirmed", numeric: true },
+            { label: "Invited", numeric: true },
+            { label: "Joined", numeric: true },
+          ]}
+        />
         <tbody>
           {rows.slice(0, FUNNEL_SHOWN).map((row) => (
             <tr key={row.value ?? ""}>

@@ -14,7 +14,7 @@ import { isMoving, isOver, JobBar, JobStatus, jobPath, REFRESH_SECONDS } from ".
 import { type JobProgress, jobProgress } from "./job-progress";
 import { CONSOLE_PATHS, message, page } from "./pages";
 import type { Area } from "./ui/Layout";
-import { Figures, Notice, Section } from "./ui/parts";
+import { ConfirmForm, Figures, Notice, Section } from "./ui/parts";
 import { waveListHref } from "./wave-record";
 
 /** Where each kind of job is started from: its page is in that area, and leads back there. */
@@ -172,20 +172,14 @@ export function cancelPage(admin: string, job: JobProgress): Response {
       <h1>{title}</h1>
       <Section id="cancel-what" title="This cannot be undone">
         <p>{whatStays(job)}</p>
-        <form method="post" action={CONSOLE_PATHS.jobs}>
-          <input type="hidden" name="kind" value={job.kind} />
-          <input type="hidden" name="id" value={job.id} />
-          <input type="hidden" name="action" value="cancel" />
-          <input type="hidden" name="confirm" value="yes" />
-          <div className="row">
-            <button type="submit" className="danger">
-              Cancel the rest
-            </button>
-            <a className="button quiet" href={jobPath(job.kind, job.id)}>
-              Keep it going
-            </a>
-          </div>
-        </form>
+        <ConfirmForm
+          action={CONSOLE_PATHS.jobs}
+          fields={{ kind: job.kind, id: job.id, action: "cancel" }}
+          label="Cancel the rest"
+          danger
+          back={jobPath(job.kind, job.id)}
+          backLabel="Keep it going"
+        />
       </Section>
     </>,
     admin,

@@ -123,17 +123,13 @@ const likePattern = (part: string, where: PartSearch) => {
   return where === "anywhere" ? `%${escaped}%` : `${escaped}%`;
 };
 
-type Row = StoredPerson & {
-  at_us: string;
-  id: string | number;
-  created_at: Date | string;
-  status: EntryStatus;
-  source: string | null;
-  medium: string | null;
-  campaign: string | null;
-  referrer: string | null;
-  referrals: number;
-};
+/** A row as the database sends it: the entry's own columns as listed, its id and time as the driver gives them. */
+type Row = StoredPerson &
+  Pick<ListedEntry, "status" | "source" | "medium" | "campaign" | "referrer" | "referrals"> & {
+    at_us: string;
+    id: string | number;
+    created_at: Date | string;
+  };
 
 /** A filter, or (as before the People page) a search alone. */
 const filterOf = (given: PeopleFilter | string): PeopleFilter =>

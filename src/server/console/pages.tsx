@@ -7,7 +7,7 @@
 import type { ReactElement } from "react";
 import { CONSOLE_PATH, CONSOLE_PATHS } from "./paths";
 import { type Area, Layout } from "./ui/Layout";
-import { Notice, Section } from "./ui/parts";
+import { ConfirmForm, Field, Notice, Section } from "./ui/parts";
 import { respond } from "./ui/render";
 
 export { CONSOLE_PATH, CONSOLE_PATHS, consoleHref } from "./paths";
@@ -28,14 +28,15 @@ export interface PageOptions {
   refreshSeconds?: number;
 }
 
+/** Who is signed in (null: nobody), headers to add, and the page's options: what every page may pass its shell. */
+type Shell = [admin?: string | null, headers?: Record<string, string>, options?: PageOptions];
+
 /** A whole page: `body` (elements, escaped by React) inside the console's layout. */
 export function page(
   status: number,
   title: string,
   body: ReactElement,
-  admin: string | null = null,
-  headers: Record<string, string> = {},
-  options: PageOptions = {},
+  ...[admin = null, headers = {}, options = {}]: Shell
 ) {
   return respond(
     status,
@@ -47,13 +48,7 @@ export function page(
 }
 
 /** A short page that says one thing, with a way back. */
-export function message(
-  status: number,
-  title: string,
-  text: string,
-  admin: string | null = null,
-  headers: Record<string, string> = {},
-) {
+export function message(status: number, title: string, text: string, ...shell: Shell) {
   return page(
     status,
     title,
@@ -66,8 +61,7 @@ export function message(
         </p>
       </section>
     </>,
-    admin,
-    headers,
+    ...shell,
   );
 }
 
@@ -140,22 +134,17 @@ export function signInPage(mode: SignInMode, note: SignInNote = {}, status = 200
         <form method="post" action={CONSOLE_PATHS.signIn}>
           <div className="row">
             {mode === "email" ? (
-              <div>
-                <label htmlFor="email">Email</label>
-                <input id="email" name="email" type="email" autoComplete="email" required maxLength={255} />
-              </div>
+              <Field label="Email" id="email" name="email" type="email" autoComplete="email" required maxLength={255} />
             ) : (
-              <div>
-                <label htmlFor="token">Admin token</label>
-                <input
-                  id="token"
-                  name="token"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                  maxLength={512}
-                />
-              </div>
+              <Field
+                label="Admin token"
+                id="token"
+                name="token"
+                type="password"
+                autoComplete="current-password"
+                required
+                maxLength={512}
+              />
             )}
             <button type="submit">{mode === "email" ? "Send me a sign-in link" : "Sign in"}</button>
           </div>
@@ -190,18 +179,13 @@ export function removeConfirmPage(admin: string, email: string): Response {
       <h1>Remove {email}?</h1>
       <Section id="remove-what" title="This cannot be undone">
         <p>This deletes the address, everything it sent and its links, as an erasure request asks.</p>
-        <form method="post" action={CONSOLE_PATHS.remove}>
-          <input type="hidden" name="email" value={email} />
-          <input type="hidden" name="confirm" value="yes" />
-          <div className="row">
-            <button type="submit" className="danger">
-              Remove for good
-            </button>
-            <a className="button quiet" href={CONSOLE_PATHS.people}>
-              Cancel
-            </a>
-          </div>
-        </form>
+        <ConfirmForm
+          action={CONSOLE_PATHS.remove}
+          fields={{ email }}
+          label="Remove for good"
+          danger
+          back={CONSOLE_PATHS.people}
+        />
       </Section>
     </>,
     admin,

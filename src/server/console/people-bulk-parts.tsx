@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 import { PER_PAGE } from "./list";
 import { CONSOLE_PATHS, consoleHref, page } from "./pages";
 import type { ChosenPerson } from "./people-data";
-import { StatusBadge } from "./ui/parts";
+import { ConfirmForm, StatusBadge } from "./ui/parts";
 
 const IDS = /^\d{1,15}(,\d{1,15})*$/;
 const SELECTED = /^select-(\d{1,15})$/;
@@ -68,25 +68,22 @@ export function bulkPage(status: number, title: string, body: ReactNode, admin: 
   );
 }
 
-/** The confirmation's form: the same people (by id), the same action, confirmed. */
-export function ConfirmForm(props: { action: string; ids: number[]; back: string; label: string; danger?: boolean }) {
+/** The confirmation's form: the same people (by id), the same action, confirmed; Cancel back to the list. */
+export function BulkConfirmForm(props: {
+  action: string;
+  people: ChosenPerson[];
+  back: string;
+  /** The page's question ("Invite 3 people?"): its button says it. */
+  title: string;
+  danger?: boolean;
+}) {
   return (
-    <form method="post" action={CONSOLE_PATHS.peopleBulk}>
-      <input type="hidden" name="action" value={props.action} />
-      <input type="hidden" name="ids" value={props.ids.join(",")} />
-      <input type="hidden" name="back" value={props.back} />
-      <input type="hidden" name="confirm" value="yes" />
-      <div className="row">
-        <button type="submit" className={props.danger ? "danger" : undefined}>
-          {props.label}
-        </button>
-        <a
-          className="button quiet"
-          href={consoleHref(CONSOLE_PATHS.people, Object.fromEntries(new URLSearchParams(props.back)))}
-        >
-          Cancel
-        </a>
-      </div>
-    </form>
+    <ConfirmForm
+      action={CONSOLE_PATHS.peopleBulk}
+      fields={{ action: props.action, ids: props.people.map((p) => p.id).join(","), back: props.back }}
+      label={props.title.replace("?", "")}
+      danger={props.danger ?? false}
+      back={consoleHref(CONSOLE_PATHS.people, Object.fromEntries(new URLSearchParams(props.back)))}
+    />
   );
 }

@@ -9,31 +9,25 @@
 import { randomBytes } from "node:crypto";
 import { counted } from "../../lib/plural";
 import { auditStart } from "../audit";
-import type { ServerConfig } from "../config";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError, runWave, waveOwner } from "../invitations";
 import { describeError, log } from "../log";
 import type { Mailer } from "../mail/mailer";
-import type { Store } from "../store/types";
 import { type JobDeps, jobPath, startJob } from "./jobs";
 import { PER_PAGE } from "./list";
 import { CONSOLE_PATHS, consoleHref } from "./pages";
 import { listParams } from "./people";
-import { bulkPage, ChosenList, ConfirmForm, chosenIds, notInvited } from "./people-bulk-parts";
+import { BulkConfirmForm, bulkPage, ChosenList, chosenIds, notInvited } from "./people-bulk-parts";
 import { type ChosenPerson, peopleData } from "./people-data";
 import { peopleQuery } from "./people-filter";
+import type { PersonVisit } from "./person";
 import { Notice, Section } from "./ui/parts";
 import { waveRecords } from "./wave-record";
 import { WAVE_SLICE_MS, type WaveDeps } from "./waves";
 
-export interface BulkVisit {
-  store: Store;
-  config: ServerConfig;
-  admin: string;
-  origin: string;
-  mailer: Mailer | null;
-  fields: Record<string, string>;
+/** What a bulk action is given: what a person's page is, and how jobs start. */
+export interface BulkVisit extends PersonVisit {
   /** How the admin is named in the logs (a keyed hash). */
   logId: string;
   deps: JobDeps & WaveDeps;
@@ -100,13 +94,7 @@ export async function peopleBulk(visit: BulkVisit): Promise<Response> {
           <p>This deletes their addresses, everything they sent and their links, as an erasure request asks.</p>
           {goneNote}
           <ChosenList people={people} />
-          <ConfirmForm
-            action="remove"
-            ids={people.map((p) => p.id)}
-            back={backQuery}
-            label={title.replace("?", "")}
-            danger
-          />
+          <BulkConfirmForm action="remove" people={people} back={backQuery} title={title} danger />
         </Section>
       );
       return bulkPage(200, title, body, admin, back);
@@ -156,7 +144,7 @@ export async function peopleBulk(visit: BulkVisit): Promise<Response> {
           </p>
           {goneNote}
           <ChosenList people={ready} />
-          <ConfirmForm action="invite" ids={ready.map((p) => p.id)} back={backQuery} label={title.replace("?", "")} />
+          <BulkConfirmForm action="invite" people={ready} back={backQuery} title={title} />
         </Section>
         {leftOut}
       </>

@@ -19,6 +19,7 @@ import {
   UPDATES_CHOICES,
 } from "./people-filter";
 import { STATUS_LABELS, StatusBadge } from "./ui/parts";
+import { CardTable } from "./ui/table";
 
 export const FIELD_LABELS: Record<BreakdownField, string> = {
   source: "Source",
@@ -180,53 +181,51 @@ const cameFrom = (r: ListedEntry) => [r.medium, r.campaign].filter(Boolean).join
 /** The list: a checkbox per row (its name says who), the person's page by their address, status as a badge. */
 export function PeopleTable(props: { rows: ListedEntry[]; checked: boolean; caption: string }) {
   return (
-    <div className="scroll">
-      <table className="cards people">
-        <caption className="sr-only">{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col" className="pick">
-              <span className="sr-only">Select</span>
-            </th>
-            <th scope="col">Signed up (UTC)</th>
-            <th scope="col">Person</th>
-            <th scope="col">Status</th>
-            <th scope="col">Source</th>
-            <th scope="col">Referring site</th>
-            <th scope="col" className="n">
-              Referrals
-            </th>
+    <CardTable className="cards people">
+      <caption className="sr-only">{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col" className="pick">
+            <span className="sr-only">Select</span>
+          </th>
+          <th scope="col">Signed up (UTC)</th>
+          <th scope="col">Person</th>
+          <th scope="col">Status</th>
+          <th scope="col">Source</th>
+          <th scope="col">Referring site</th>
+          <th scope="col" className="n">
+            Referrals
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((r) => (
+          <tr key={r.id}>
+            <td className="pick">
+              <label className="pick">
+                <input type="checkbox" name={`select-${r.id}`} value="yes" defaultChecked={props.checked} />
+                <span className="sr-only">Select {r.email}</span>
+              </label>
+            </td>
+            <td data-label="Signed up (UTC)">{r.created_at.slice(0, 16).replace("T", " ")}</td>
+            <td data-label="Person" className="who">
+              <a href={consoleHref(CONSOLE_PATHS.person, { id: r.id })}>{r.email}</a>
+              {r.name ? <span className="note">{r.name}</span> : null}
+            </td>
+            <td data-label="Status">
+              <StatusBadge status={r.status} />
+            </td>
+            <td data-label="Source">
+              {r.source ?? <span className="note">none</span>}
+              {cameFrom(r) ? <span className="note"> · {cameFrom(r)}</span> : null}
+            </td>
+            <td data-label="Referring site">{r.referrer ?? <span className="note">none</span>}</td>
+            <td data-label="Referrals" className="n">
+              {r.referrals.toLocaleString("en")}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((r) => (
-            <tr key={r.id}>
-              <td className="pick">
-                <label className="pick">
-                  <input type="checkbox" name={`select-${r.id}`} value="yes" defaultChecked={props.checked} />
-                  <span className="sr-only">Select {r.email}</span>
-                </label>
-              </td>
-              <td data-label="Signed up (UTC)">{r.created_at.slice(0, 16).replace("T", " ")}</td>
-              <td data-label="Person" className="who">
-                <a href={consoleHref(CONSOLE_PATHS.person, { id: r.id })}>{r.email}</a>
-                {r.name ? <span className="note">{r.name}</span> : null}
-              </td>
-              <td data-label="Status">
-                <StatusBadge status={r.status} />
-              </td>
-              <td data-label="Source">
-                {r.source ?? <span className="note">none</span>}
-                {cameFrom(r) ? <span className="note"> · {cameFrom(r)}</span> : null}
-              </td>
-              <td data-label="Referring site">{r.referrer ?? <span className="note">none</span>}</td>
-              <td data-label="Referrals" className="n">
-                {r.referrals.toLocaleString("en")}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </CardTable>
   );
 }

@@ -21,7 +21,7 @@ import { CONSOLE_PATHS } from "./paths";
 import { nobody, type PersonVisit, personPage } from "./person";
 import { readPerson } from "./person-data";
 import { personHref } from "./person-timeline";
-import { Section } from "./ui/parts";
+import { ConfirmForm, Section } from "./ui/parts";
 
 const SUFFIX: Record<string, string> = { one: "st", two: "nd", few: "rd", other: "th" };
 const ordinals = new Intl.PluralRules("en", { type: "ordinal" });
@@ -96,17 +96,12 @@ async function inviteConfirmPage(visit: PersonVisit, id: number, email: string, 
           They get an e-mail now with a single-use link to the product, good for {counted(ttlDays, "day")}, and leave
           the line.
         </p>
-        <form method="post" action={CONSOLE_PATHS.person}>
-          <input type="hidden" name="id" value={id} />
-          <input type="hidden" name="action" value="invite" />
-          <input type="hidden" name="confirm" value="yes" />
-          <div className="row">
-            <button type="submit">Invite now</button>
-            <a className="button quiet" href={personHref(id)}>
-              Cancel
-            </a>
-          </div>
-        </form>
+        <ConfirmForm
+          action={CONSOLE_PATHS.person}
+          fields={{ id, action: "invite" }}
+          label="Invite now"
+          back={personHref(id)}
+        />
       </Section>
     </>,
     visit.admin,

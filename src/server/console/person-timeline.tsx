@@ -14,6 +14,7 @@ import { StateBadge, type Tone } from "./job-parts";
 import { REASONS } from "./mail-standing";
 import { CONSOLE_PATHS } from "./paths";
 import type { PersonFile } from "./person-data";
+import { CardTable, Head } from "./ui/table";
 
 /** One step: when (ISO), and what happened, in words (with links to the people it names). */
 export interface Step {
@@ -125,30 +126,22 @@ const DELIVERY = {
 export function Events({ events }: { events: EventRow[] }) {
   if (events.length === 0) return <p className="note">No webhook events for this person.</p>;
   return (
-    <div className="scroll">
-      <table className="cards">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">At (UTC)</th>
-            <th scope="col">Delivery</th>
+    <CardTable>
+      <Head columns={["Event", "At (UTC)", "Delivery"]} />
+      <tbody>
+        {events.map((e) => (
+          <tr key={e.id}>
+            <td data-label="Event">
+              {EVENT_WORDS[e.type] ?? e.type} <code className="note">{e.type}</code>
+            </td>
+            <td data-label="At">{minute(e.occurredAt)}</td>
+            <td data-label="Delivery">
+              <StateBadge tone={DELIVERY[e.state][1]}>{DELIVERY[e.state][0]}</StateBadge>{" "}
+              {counted(e.attempts, "attempt")}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {events.map((e) => (
-            <tr key={e.id}>
-              <td data-label="Event">
-                {EVENT_WORDS[e.type] ?? e.type} <code className="note">{e.type}</code>
-              </td>
-              <td data-label="At">{minute(e.occurredAt)}</td>
-              <td data-label="Delivery">
-                <StateBadge tone={DELIVERY[e.state][1]}>{DELIVERY[e.state][0]}</StateBadge>{" "}
-                {counted(e.attempts, "attempt")}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </CardTable>
   );
 }

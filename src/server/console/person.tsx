@@ -19,7 +19,7 @@ import { message, page } from "./pages";
 import { CONSOLE_PATHS } from "./paths";
 import { type PersonFile, readPersonFile } from "./person-data";
 import { Events, minute, personHref, Timeline } from "./person-timeline";
-import { Notice, Section, StatusBadge } from "./ui/parts";
+import { Figures, Notice, Section, StatusBadge } from "./ui/parts";
 
 export interface PersonVisit {
   store: Store;
@@ -215,15 +215,5 @@ function Actions({ file }: { file: PersonFile }) {
 
 /** Facts of one person as label and value, one pair a line (two columns wide enough, stacked on a phone). */
 function Pairs({ items }: { items: ReadonlyArray<readonly [ReactNode, ReactNode]> }) {
-  return (
-    <dl className="pairs">
-      {items.map(([label, value], i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, rendered once on the server
-        <div key={i}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <Figures items={items} className="pairs" />;
 }

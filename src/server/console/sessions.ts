@@ -36,29 +36,25 @@ export interface Sessions {
 }
 
 export function createSessions(db: Db): Sessions {
+  /** A new secret for `admin`, stored as its hash by `sql`: a session or a sign-in link alike. */
+  const mint = async (sql: string, admin: string) => {
+    const { token: value, hash } = newToken();
+    await db.query(sql, [hash, admin]);
+    return value;
+  };
+  /** The admin a secret names through `sql` (found, or used up), or null; a malformed one never reaches SQL. */
+  const adminBy = async (sql: string, secret: string) => {
+    if (!SECRET_PATTERN.test(secret)) return null;
+    const [row] = await db.query<{ admin: string }>(sql, [hashToken(secret)]);
+    return row?.admin ?? null;
+  };
   return {
-    async open(admin) {
-      const { token: value, hash } = newToken();
-      await db.query(SQL.open, [hash, admin]);
-      return value;
-    },
-    async find(id) {
-      if (!SECRET_PATTERN.test(id)) return null;
-      const [row] = await db.query<{ admin: string }>(SQL.find, [hashToken(id)]);
-      return row?.admin ?? null;
-    },
+    open: (admin) => mint(SQL.open, admin),
+    find: (id) => adminBy(SQL.find, id),
     async end(id) {
       if (SECRET_PATTERN.test(id)) await db.query(SQL.end, [hashToken(id)]);
     },
-    async issueSignIn(admin) {
-      const { token: value, hash } = newToken();
-      await db.query(SQL.issue, [hash, admin]);
-      return value;
-    },
-    async redeemSignIn(token) {
-      if (!SECRET_PATTERN.test(token)) return null;
-      const [row] = await db.query<{ admin: string }>(SQL.use, [hashToken(token)]);
-      return row?.admin ?? null;
-    },
+    issueSignIn: (admin) => mint(SQL.issue, admin),
+    redeemSignIn: (token) => adminBy(SQL.use, token),
   };
 }

@@ -11,6 +11,7 @@ import type { Store } from "../store/types";
 import { createSuppressionStore, mustPause, rateText } from "../suppression";
 import type { PastUpdate } from "../updates";
 import { Notice, Section } from "./ui/parts";
+import { CardTable, Head } from "./ui/table";
 
 export async function reputationSection(
   store: Store,
@@ -35,39 +36,28 @@ export async function reputationSection(
       <p className="note">
         {`Rates are of the e-mails accepted. An update pauses by itself past ${pauseComplaintRate} % complaints or ${pauseBounceRate} % hard bounces (PAUSE_COMPLAINT_RATE, PAUSE_BOUNCE_RATE).`}
       </p>
-      <div className="scroll">
-        <table className="cards">
-          <thead>
-            <tr>
-              <th scope="col">Subject</th>
-              <th scope="col" className="n">
-                Hard bounces
-              </th>
-              <th scope="col" className="n">
-                Complaints
-              </th>
-              <th scope="col" className="n">
-                Soft bounces
-              </th>
+      <CardTable>
+        <Head
+          columns={[
+            "Subject",
+            { label: "Hard bounces", numeric: true },
+            { label: "Complaints", numeric: true },
+            { label: "Soft bounces", numeric: true },
+          ]}
+        />
+        <tbody>
+          {counted.map(({ u, r }) => (
+            <tr key={u.id}>
+              <td data-label="Subject">{u.subject}</td>
+              <td data-label="Hard bounces" className="n">{`${r.hardBounces} (${rateText(r.hardBounces, r.sent)})`}</td>
+              <td data-label="Complaints" className="n">{`${r.complaints} (${rateText(r.complaints, r.sent)})`}</td>
+              <td data-label="Soft bounces" className="n">
+                {r.softBounces}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {counted.map(({ u, r }) => (
-              <tr key={u.id}>
-                <td data-label="Subject">{u.subject}</td>
-                <td
-                  data-label="Hard bounces"
-                  className="n"
-                >{`${r.hardBounces} (${rateText(r.hardBounces, r.sent)})`}</td>
-                <td data-label="Complaints" className="n">{`${r.complaints} (${rateText(r.complaints, r.sent)})`}</td>
-                <td data-label="Soft bounces" className="n">
-                  {r.softBounces}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </CardTable>
     </Section>
   );
 }

@@ -12,6 +12,7 @@ import type { JobDeps } from "./jobs";
 import { CONSOLE_PATHS, page } from "./pages";
 import type { PersonVisit } from "./person";
 import { Notice, Section } from "./ui/parts";
+import { CardTable, Head } from "./ui/table";
 import { reputationSection } from "./update-reputation";
 
 /** How many past updates the compose page lists. */
@@ -59,48 +60,40 @@ function PastState({ update, job }: { update: PastUpdate; job: JobProgress | und
 function PastTable({ past, jobs }: { past: PastUpdate[]; jobs: Map<number, JobProgress> }) {
   if (past.length === 0) return <p className="note">No update has been sent yet.</p>;
   return (
-    <div className="scroll">
-      <table className="cards">
-        <thead>
-          <tr>
-            <th scope="col">Started (UTC)</th>
-            <th scope="col">Subject</th>
-            <th scope="col" className="n">
-              Sent
-            </th>
-            <th scope="col" className="n">
-              Failed
-            </th>
-            <th scope="col" className="n">
-              Unsubscribed since
-            </th>
-            <th scope="col">State</th>
+    <CardTable>
+      <Head
+        columns={[
+          "Started (UTC)",
+          "Subject",
+          { label: "Sent", numeric: true },
+          { label: "Failed", numeric: true },
+          { label: "Unsubscribed since", numeric: true },
+          "State",
+        ]}
+      />
+      <tbody>
+        {past.map((u) => (
+          <tr key={u.id}>
+            <td data-label="Started" className="when">
+              {minute(u.createdAt)}
+            </td>
+            <td data-label="Subject">{u.subject}</td>
+            <td data-label="Sent" className="n">
+              {u.sent}
+            </td>
+            <td data-label="Failed" className="n">
+              {u.failed}
+            </td>
+            <td data-label="Unsubscribed since" className="n">
+              {u.unsubscribed}
+            </td>
+            <td data-label="State">
+              <PastState update={u} job={jobs.get(u.id)} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {past.map((u) => (
-            <tr key={u.id}>
-              <td data-label="Started" className="when">
-                {minute(u.createdAt)}
-              </td>
-              <td data-label="Subject">{u.subject}</td>
-              <td data-label="Sent" className="n">
-                {u.sent}
-              </td>
-              <td data-label="Failed" className="n">
-                {u.failed}
-              </td>
-              <td data-label="Unsubscribed since" className="n">
-                {u.unsubscribed}
-              </td>
-              <td data-label="State">
-                <PastState update={u} job={jobs.get(u.id)} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </CardTable>
   );
 }
 

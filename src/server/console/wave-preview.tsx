@@ -10,7 +10,8 @@ import { newTicket } from "../http/ticket";
 import { message, page } from "./pages";
 import { CONSOLE_PATH, CONSOLE_PATHS } from "./paths";
 import { minute, personHref } from "./person-timeline";
-import { Section } from "./ui/parts";
+import { ConfirmForm, Section } from "./ui/parts";
+import { CardTable, Head } from "./ui/table";
 import type { NamedPerson } from "./wave-record";
 
 export interface PreviewFacts {
@@ -56,31 +57,23 @@ export function invitePreviewPage(
               ? ` In line order: ${moved} of them moved up by referrals (each counted referral moves its referrer ${counted(places, "place")}).`
               : ""}
           </p>
-          <div className="scroll">
-            <table className="cards">
-              <caption className="sr-only">
-                {more > 0 ? `The first ${named.length} of them` : "Everyone it invites"}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Person</th>
-                  <th scope="col">Signed up (UTC)</th>
-                  <th scope="col">Source</th>
+          <CardTable>
+            <caption className="sr-only">
+              {more > 0 ? `The first ${named.length} of them` : "Everyone it invites"}
+            </caption>
+            <Head columns={["Person", "Signed up (UTC)", "Source"]} />
+            <tbody>
+              {named.map((person) => (
+                <tr key={person.id}>
+                  <td data-label="Person">
+                    <a href={personHref(person.id)}>{person.email}</a>
+                  </td>
+                  <td data-label="Signed up">{minute(person.createdAt)}</td>
+                  <td data-label="Source">{person.source ?? <span className="note">None recorded</span>}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {named.map((person) => (
-                  <tr key={person.id}>
-                    <td data-label="Person">
-                      <a href={personHref(person.id)}>{person.email}</a>
-                    </td>
-                    <td data-label="Signed up">{minute(person.createdAt)}</td>
-                    <td data-label="Source">{person.source ?? <span className="note">None recorded</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </CardTable>
           {more > 0 ? <p>And {counted(more, "more person", "more people")}.</p> : null}
         </Section>
       ) : null}
@@ -97,19 +90,12 @@ export function invitePreviewPage(
               : `An unfinished wave still holds ${counted(preview.interrupted, "person", "people")}; if it has stopped or was paused, this completes it first and invites nobody else.`}
           </p>
         ) : null}
-        <form method="post" action={CONSOLE_PATHS.invite}>
-          <input type="hidden" name="next" value={next} />
-          <input type="hidden" name="confirm" value="yes" />
-          <input type="hidden" name="ticket" value={newTicket()} />
-          <div className="row">
-            <button type="submit">
-              {preview.count > 0 ? `Invite ${counted(preview.count, "person", "people")}` : "Complete the wave"}
-            </button>
-            <a className="button quiet" href={CONSOLE_PATH}>
-              Cancel
-            </a>
-          </div>
-        </form>
+        <ConfirmForm
+          action={CONSOLE_PATHS.invite}
+          fields={{ next, ticket: newTicket() }}
+          label={preview.count > 0 ? `Invite ${counted(preview.count, "person", "people")}` : "Complete the wave"}
+          back={CONSOLE_PATH}
+        />
       </Section>
     </>,
     admin,

@@ -9,6 +9,7 @@ import type { Store } from "../store/types";
 import { type EventRow, eventBody } from "../webhooks";
 import { StateBadge, type Tone } from "./job-parts";
 import { CONSOLE_PATHS } from "./paths";
+import { CardTable } from "./ui/table";
 
 /** What each event type says happened, for the team (the receiver reads the type). */
 const EVENT_WORDS: Record<string, string> = {
@@ -140,29 +141,27 @@ function Row({ event: e, store }: { event: EventRow; store: Store }) {
 
 export function EventRows({ events, store }: { events: EventRow[]; store: Store }) {
   return (
-    <div className="scroll">
-      <table className="cards log">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">At (UTC)</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="n">
-              Tries
-            </th>
-            <th scope="col">Last answer</th>
-            <th scope="col">Next try</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((e) => (
-            <Row key={e.id} event={e} store={store} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable className="cards log">
+      <thead>
+        <tr>
+          <th scope="col">Event</th>
+          <th scope="col">At (UTC)</th>
+          <th scope="col">Status</th>
+          <th scope="col" className="n">
+            Tries
+          </th>
+          <th scope="col">Last answer</th>
+          <th scope="col">Next try</th>
+          <th scope="col">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {events.map((e) => (
+          <Row key={e.id} event={e} store={store} />
+        ))}
+      </tbody>
+    </CardTable>
   );
 }

@@ -48,13 +48,16 @@ export function Section({
   );
 }
 
-/** Figures with their names: a <dl> of cards (className "totals" for big numbers, "facts" for words). */
+/**
+ * Figures with their names: a <dl> of cards (className "totals" for big numbers, "facts" for words), or of
+ * label-and-value lines ("pairs", a person's facts).
+ */
 export function Figures({
   items,
   className = "facts",
 }: {
   items: ReadonlyArray<readonly [label: ReactNode, value: ReactNode]>;
-  className?: "facts" | "totals";
+  className?: "facts" | "totals" | "pairs";
 }) {
   return (
     <dl className={className}>
@@ -66,5 +69,51 @@ export function Figures({
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * The form that answers a question page ("Remove …?", "Invite now?", "Cancel …?"): the same request again with
+ * `confirm=yes`, one button that does it (danger when it cannot be undone), and a way back that does nothing.
+ */
+export function ConfirmForm({
+  action,
+  fields,
+  label,
+  danger = false,
+  back,
+  backLabel = "Cancel",
+}: {
+  action: string;
+  fields: Record<string, string | number>;
+  label: ReactNode;
+  danger?: boolean;
+  back: string;
+  backLabel?: string;
+}) {
+  return (
+    <form method="post" action={action}>
+      {Object.entries({ ...fields, confirm: "yes" }).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <div className="row">
+        <button type="submit" className={danger ? "danger" : undefined}>
+          {label}
+        </button>
+        <a className="button quiet" href={back}>
+          {backLabel}
+        </a>
+      </div>
+    </form>
+  );
+}
+
+/** A labelled input: the label names it (htmlFor its id), the input takes every attribute an <input> may. */
+export function Field({ label, ...input }: ComponentProps<"input"> & { id: string; label: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={input.id}>{label}</label>
+      <input {...input} />
+    </div>
   );
 }
