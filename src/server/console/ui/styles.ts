@@ -42,7 +42,7 @@ section{background:#fff;border:1px solid var(--color-ink-100);border-radius:var(
 .facts dd{margin:0;overflow-wrap:anywhere}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:16px}
 .scroll{overflow-x:auto}
-table{border-collapse:collapse;width:100%;font-size:14px}
+table{border-collapse:collapse;width:100%;font-size:14px;font-variant-numeric:tabular-nums}
 caption{text-align:left}
 th,td{text-align:left;padding:8px;border-bottom:1px solid var(--color-ink-100);vertical-align:top}
 th{color:var(--color-ink-700);font-weight:600}
