@@ -8,35 +8,21 @@
  * (tests/e2e/console-jobs.spec.ts-snapshots/; `--update-snapshots` after a change of design). Below the browser:
  * tests/integration/console/console-waves.test.ts, jobs-background.test.ts and webhooks-console.test.ts.
  */
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import type { Store } from "../../src/server/app/store";
-import { startSmtp, type TestSmtp } from "../support/smtp";
+import type { TestSmtp } from "../support/smtp";
 import { startWebhookReceiver } from "../support/webhook-receiver";
-import { test as base, expect, expectNoAxeViolations } from "./fixtures";
+import { ADMIN, checkState, consoleEnv, expectLook, signIn } from "./console-support";
+import { expect, test } from "./fixtures";
 
-const ADMIN = "ops@noosphere.test";
 const SECRET = "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
-
-const test = base.extend<{ smtp: TestSmtp }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's parameters; this one needs none
-  smtp: async ({}, use) => {
-    const smtp = await startSmtp();
-    await use(smtp);
-    await smtp.close();
-  },
-});
 
 // A server of its own, a wave and a backlog each: more than the default 30 s on a loaded machine.
 test.describe.configure({ timeout: 240_000 });
 
-const env = (smtp: TestSmtp, extra: Record<string, string> = {}) => ({
-  // A held message must outlast the checks made while it is held: the mailer's 20 s of silence, lengthened.
-  SMTP_URL: `${smtp.url}?socketTimeout=180000`,
-  MAIL_FROM: "Noosphere <hello@noosphere.test>",
-  ADMIN_EMAILS: ADMIN,
-  EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
-  ...extra,
-});
+/** A held message must outlast the checks made while it is held: the mailer's 20 s of silence, lengthened. */
+const env = (smtp: TestSmtp, extra: Record<string, string> = {}) =>
+  consoleEnv(smtp, { SMTP_URL: `${smtp.url}?socketTimeout=180000`, ...extra });
 
 const seedConfirmed = (n: number) => async (store: Store) => {
   await store.db.query(
@@ -47,21 +33,10 @@ const seedConfirmed = (n: number) => async (store: Store) => {
   );
 };
 
-async function signIn(page: Page, smtp: TestSmtp, site: string) {
-  await page.goto(`${site}/admin`);
-  await page.getByLabel("Email").fill(ADMIN);
-  await page.getByRole("button", { name: "Send me a sign-in link" }).click();
-  const [mail] = await smtp.waitFor(ADMIN);
-  await page.goto(mail?.links[0] ?? "");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  const areas = page.getByRole("navigation", { name: "Console" });
-  await expect(areas.getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
-}
-
 /**
- * Axe, no sideways scrolling, no script, and a screenshot named for the state and the viewport. A page that
- * refreshes itself is checked as loaded again with its refresh taken out (its presence is asserted apart): axe on a
- * loaded machine can outlast the 3 seconds, and a reload under it is no finding.
+ * Each state checked whole (console-support.ts's checkState). A page that refreshes itself is checked as loaded
+ * again with its refresh taken out (its presence is asserted apart): axe on a loaded machine can outlast the 3
+ * seconds, and a reload under it is no finding.
  */
 async function check(page: Page, name: string) {
   if ((await page.locator('meta[http-equiv="refresh"]').count()) > 0) {
@@ -74,18 +49,8 @@ async function check(page: Page, name: string) {
     await page.goto(url);
     await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
   }
-  await expectNoAxeViolations(page);
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(wide, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
-  expect(await page.locator("script").count()).toBe(0);
-  const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  await checkState(page, name);
   await page.unrouteAll();
-}
-
-/** The page's look against its screenshot, what changes from run to run (times, speeds, ports) masked. */
-async function expectLook(page: Page, name: string, changing: Locator) {
-  await expect(page).toHaveScreenshot(`${name}.png`, { fullPage: true, mask: [changing] });
 }
 
 test("a wave's own page: running with its bar and refresh, paused, resumed to the end", async ({
@@ -143,7 +108,7 @@ test("a wave's own page: running with its bar and refresh, paused, resumed to th
   await expect(page.getByRole("button", { name: "Pause" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Overview", exact: true })).toHaveAttribute("aria-current", "page");
   await check(page, "wave-done");
-  await expectLook(page, "wave-finished", page.locator("dl.facts div").filter({ hasText: /^(Speed|Started\d)/ }));
+  await expectLook(page, "wave-finished.png", [page.locator("dl.facts div").filter({ hasText: /^(Speed|Started\d)/ })]);
   const invited = await Promise.all(Array.from({ length: 6 }, (_, i) => smtp.waitFor(`p${i + 1}@example.com`)));
   expect(invited.map((mails) => mails.length)).toEqual([1, 1, 1, 1, 1, 1]);
 });
@@ -183,12 +148,10 @@ test("the first page's banner while webhook deliveries fail; the log reads on a 
     await page.getByRole("link", { name: "Waiting (3)" }).click();
     await expect(page.getByRole("link", { name: "Waiting (3)" })).toHaveAttribute("aria-current", "page");
     await check(page, "webhook-log");
-    await expectLook(
-      page,
-      "webhook-log",
+    await expectLook(page, "webhook-log.png", [
       // The receiver's address has the port it was given.
       page.locator('td[data-label="At (UTC)"], td[data-label="Next try"], #state ~ .job-state > code'),
-    );
+    ]);
 
     // The receiver comes back: everything waiting goes now, in the background, once each.
     receiver.state.answer = () => 200;

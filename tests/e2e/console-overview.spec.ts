@@ -12,7 +12,8 @@ import type { Page } from "@playwright/test";
 import type { Store } from "../../src/server/app/store";
 import { createStore } from "../../src/server/app/store";
 import { readConfig } from "../../src/server/config";
-import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { checkState } from "./console-support";
+import { expect, expectNoAxeViolations, type OwnServer, type Seed, test } from "./fixtures";
 
 const TOKEN = "overview-token-0123456789abcdef0123456789";
 const DATA_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
@@ -83,8 +84,10 @@ async function seedAttention(store: Store) {
   );
 }
 
-async function signIn(page: Page, site: string) {
-  await page.goto(`${site}/admin`);
+/** A server of the test's own with `env` and the token (`seed` written first); signed in by the token, on the overview. */
+async function openOverview(page: Page, ownServer: OwnServer, env: Record<string, string>, seed: Seed) {
+  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: TOKEN, ...env }, seed);
+  await page.goto(`${server.url}/admin`);
   await page.getByLabel("Admin token").fill(TOKEN);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
@@ -93,125 +96,114 @@ async function signIn(page: Page, site: string) {
   ).toHaveAttribute("aria-current", "page");
 }
 
-/** Axe, no sideways scrolling, no script, and a screenshot of the whole page named for the state and the width. */
-async function check(page: Page, name: string) {
-  await expectNoAxeViolations(page);
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(wide, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
-  expect(await page.locator("script").count()).toBe(0);
-  const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
-}
+test.describe("the calm list, signed in by the token on the overview", () => {
+  test.beforeEach(async ({ page, ownServer }) => {
+    await openOverview(page, ownServer, { DATA_KEY }, seedCalm);
+  });
 
-test("calm: one calm line first, then the totals, the chart and the funnel; each drawn as before", async ({
-  page,
-  ownServer,
-}) => {
-  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: TOKEN, DATA_KEY }, seedCalm);
-  await signIn(page, server.url);
-  const main = page.getByRole("main");
-  // What needs the team comes first: here, nothing, said in one line right under the title.
-  await expect(main.locator("h1 + p")).toHaveText("All calm: nothing is being sent and suppressions are steady.");
-  await expect(page.locator(".totals")).toHaveText(
-    /Pending\s*3\s*pending: see them in the list\s*Confirmed\s*5.*Invited\s*2.*Joined\s*2.*In all\s*12/,
-  );
-  await expect(page.getByRole("link", { name: "See everyone" })).toHaveAttribute("href", "/admin/people");
-  await expect(page.getByRole("img", { name: /^Sign-ups per day by what became of them/ })).toBeVisible();
-  await expect(page.locator(".chart > p.note")).toHaveText(
-    /^12 sign-ups in the 30 days from .+; the most in a day: 1, on .+\. 12 people on the list in all\.$/,
-  );
-  await check(page, "overview-calm");
+  test("calm: one calm line first, then the totals, the chart and the funnel; each drawn as before", async ({
+    page,
+  }) => {
+    const main = page.getByRole("main");
+    // What needs the team comes first: here, nothing, said in one line right under the title.
+    await expect(main.locator("h1 + p")).toHaveText("All calm: nothing is being sent and suppressions are steady.");
+    await expect(page.locator(".totals")).toHaveText(
+      /Pending\s*3\s*pending: see them in the list\s*Confirmed\s*5.*Invited\s*2.*Joined\s*2.*In all\s*12/,
+    );
+    await expect(page.getByRole("link", { name: "See everyone" })).toHaveAttribute("href", "/admin/people");
+    await expect(page.getByRole("img", { name: /^Sign-ups per day by what became of them/ })).toBeVisible();
+    await expect(page.locator(".chart > p.note")).toHaveText(
+      /^12 sign-ups in the 30 days from .+; the most in a day: 1, on .+\. 12 people on the list in all\.$/,
+    );
+    await checkState(page, "overview-calm");
 
-  const growth = page.getByRole("region", { name: "Sign-ups per day" });
-  const funnel = page.getByRole("region", { name: "How each source converts" });
-  const dates = [growth.locator(".chart > p.note"), growth.locator("svg.chart-plot > g:last-child text")];
-  await expect(growth).toHaveScreenshot("overview-chart.png", { mask: dates });
-  await expect(funnel).toHaveScreenshot("overview-funnel.png");
-});
+    const growth = page.getByRole("region", { name: "Sign-ups per day" });
+    const funnel = page.getByRole("region", { name: "How each source converts" });
+    const dates = [growth.locator(".chart > p.note"), growth.locator("svg.chart-plot > g:last-child text")];
+    await expect(growth).toHaveScreenshot("overview-chart.png", { mask: dates });
+    await expect(funnel).toHaveScreenshot("overview-funnel.png");
+  });
 
-test("the chart's words are at least 12 px at this width, and its numbers are in a table by status", async ({
-  page,
-  ownServer,
-}) => {
-  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: TOKEN, DATA_KEY }, seedCalm);
-  await signIn(page, server.url);
-  const words = page.locator("svg.chart-plot text");
-  await expect(words).toHaveCount(7);
-  const sizes = await words.evaluateAll((texts) =>
-    texts.map((t) => ({
-      text: t.textContent,
-      size: Number.parseFloat(getComputedStyle(t).fontSize),
-      height: t.getBoundingClientRect().height,
-    })),
-  );
-  for (const { text, size, height } of sizes) {
-    expect(size, text ?? "").toBeGreaterThanOrEqual(12);
-    // Drawn at that size, not scaled down with the drawing: the box of a 12 px line is at least that tall.
-    expect(height, text ?? "").toBeGreaterThanOrEqual(12);
-  }
-  expect(sizes.map((s) => s.text)).toEqual(expect.arrayContaining(["2 a day", "1", "20 in all", "10"]));
-  // The marks: the wave and the update, in the key and in the table.
-  await expect(page.locator("ul.legend")).toHaveText(
-    /Pending\s*Confirmed\s*Invited\s*Joined\s*On the list in all \(right-hand scale\)\s*A wave went out\s*An update went out/,
-  );
-  await page.getByText("The numbers, day by day").click();
-  const table = page.getByRole("table", { name: /^Sign-ups per day \(UTC\) by what became of them, last 30 days$/ });
-  await expect(table.getByRole("row")).toHaveCount(31);
-  await expect(table.getByRole("row").last()).toHaveText(/^\d+ \w{3} \d{4}\s*1\s*0\s*0\s*0\s*1\s*12\s*$/);
-  await expect(table.getByRole("row").filter({ hasText: "a wave invited 2 people" })).toHaveCount(1);
-  await expect(table.getByRole("row").filter({ hasText: "the update “Spring news” went to 7 people" })).toHaveCount(1);
-  await expectNoAxeViolations(page);
-  const days = page.getByRole("region", { name: "Sign-ups per day" }).getByRole("link", { name: "90 days" });
-  await days.click();
-  await expect(days).toHaveAttribute("aria-current", "page");
-  await expect(page.locator("svg.chart-plot rect[fill]")).toHaveCount(12 + 1);
-});
+  test("the chart's words are at least 12 px at this width, and its numbers are in a table by status", async ({
+    page,
+  }) => {
+    const words = page.locator("svg.chart-plot text");
+    await expect(words).toHaveCount(7);
+    const sizes = await words.evaluateAll((texts) =>
+      texts.map((t) => ({
+        text: t.textContent,
+        size: Number.parseFloat(getComputedStyle(t).fontSize),
+        height: t.getBoundingClientRect().height,
+      })),
+    );
+    for (const { text, size, height } of sizes) {
+      expect(size, text ?? "").toBeGreaterThanOrEqual(12);
+      // Drawn at that size, not scaled down with the drawing: the box of a 12 px line is at least that tall.
+      expect(height, text ?? "").toBeGreaterThanOrEqual(12);
+    }
+    expect(sizes.map((s) => s.text)).toEqual(expect.arrayContaining(["2 a day", "1", "20 in all", "10"]));
+    // The marks: the wave and the update, in the key and in the table.
+    await expect(page.locator("ul.legend")).toHaveText(
+      /Pending\s*Confirmed\s*Invited\s*Joined\s*On the list in all \(right-hand scale\)\s*A wave went out\s*An update went out/,
+    );
+    await page.getByText("The numbers, day by day").click();
+    const table = page.getByRole("table", { name: /^Sign-ups per day \(UTC\) by what became of them, last 30 days$/ });
+    await expect(table.getByRole("row")).toHaveCount(31);
+    await expect(table.getByRole("row").last()).toHaveText(/^\d+ \w{3} \d{4}\s*1\s*0\s*0\s*0\s*1\s*12\s*$/);
+    await expect(table.getByRole("row").filter({ hasText: "a wave invited 2 people" })).toHaveCount(1);
+    await expect(table.getByRole("row").filter({ hasText: "the update “Spring news” went to 7 people" })).toHaveCount(
+      1,
+    );
+    await expectNoAxeViolations(page);
+    const days = page.getByRole("region", { name: "Sign-ups per day" }).getByRole("link", { name: "90 days" });
+    await days.click();
+    await expect(days).toHaveAttribute("aria-current", "page");
+    await expect(page.locator("svg.chart-plot rect[fill]")).toHaveCount(12 + 1);
+  });
 
-test("the funnel by source: each range, and its CSV", async ({ page, ownServer }) => {
-  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: TOKEN, DATA_KEY }, seedCalm);
-  await signIn(page, server.url);
-  const funnel = page.getByRole("region", { name: "How each source converts" });
-  await expect(funnel.getByText(/^Everyone:/)).toHaveText(
-    "Everyone: 12 people signed up → 9 confirmed (75%) → 4 invited (44%) → 2 joined (50%)",
-  );
-  const sources = funnel.getByRole("table", { name: "By source" });
-  await expect(sources.getByRole("row")).toHaveText([
-    /^Source\s*Signed up\s*Confirmed\s*Invited\s*Joined$/,
-    /^newsletter\s*5\s*4\s*80%\s*3\s*75%\s*2\s*67%$/,
-    /^hn\s*4\s*3\s*75%\s*1\s*33%\s*0\s*0%$/,
-    /^None recorded\s*3\s*2\s*67%\s*0\s*0%\s*0$/,
-  ]);
-  await expect(funnel.getByRole("table", { name: "By share link" }).getByRole("row")).toHaveText([
-    /How they came/,
-    /^Came by a share link\s*2\s*2\s*100%\s*0\s*0%\s*0$/,
-    /^Came another way\s*10\s*7\s*70%\s*4\s*57%\s*2\s*50%$/,
-  ]);
-  await page.getByRole("link", { name: "All time", exact: true }).click();
-  await expect(page.getByRole("link", { name: "All time", exact: true })).toHaveAttribute("aria-current", "page");
-  await expect(page).toHaveURL(/\/admin\?funnel=all#funnel$/);
-  await expectNoAxeViolations(page);
+  test("the funnel by source: each range, and its CSV", async ({ page }) => {
+    const funnel = page.getByRole("region", { name: "How each source converts" });
+    await expect(funnel.getByText(/^Everyone:/)).toHaveText(
+      "Everyone: 12 people signed up → 9 confirmed (75%) → 4 invited (44%) → 2 joined (50%)",
+    );
+    const sources = funnel.getByRole("table", { name: "By source" });
+    await expect(sources.getByRole("row")).toHaveText([
+      /^Source\s*Signed up\s*Confirmed\s*Invited\s*Joined$/,
+      /^newsletter\s*5\s*4\s*80%\s*3\s*75%\s*2\s*67%$/,
+      /^hn\s*4\s*3\s*75%\s*1\s*33%\s*0\s*0%$/,
+      /^None recorded\s*3\s*2\s*67%\s*0\s*0%\s*0$/,
+    ]);
+    await expect(funnel.getByRole("table", { name: "By share link" }).getByRole("row")).toHaveText([
+      /How they came/,
+      /^Came by a share link\s*2\s*2\s*100%\s*0\s*0%\s*0$/,
+      /^Came another way\s*10\s*7\s*70%\s*4\s*57%\s*2\s*50%$/,
+    ]);
+    await page.getByRole("link", { name: "All time", exact: true }).click();
+    await expect(page.getByRole("link", { name: "All time", exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(page).toHaveURL(/\/admin\?funnel=all#funnel$/);
+    await expectNoAxeViolations(page);
 
-  const [download] = await Promise.all([
-    page.waitForEvent("download"),
-    page.getByRole("link", { name: "Download the funnel (all time) as CSV" }).click(),
-  ]);
-  expect(download.suggestedFilename()).toMatch(/^funnel-all-time-\d{4}-\d{2}-\d{2}\.csv$/);
-  const csv = readFileSync(await download.path(), "utf8");
-  expect(csv.split("\r\n").slice(0, 4)).toEqual([
-    "signed_up_in,group,value,signed_up,confirmed,confirmed_pct_of_signed_up,invited,invited_pct_of_confirmed,joined,joined_pct_of_invited",
-    "all time,everyone,everyone,12,9,75.0,4,44.4,2,50.0",
-    "all time,source,newsletter,5,4,80.0,3,75.0,2,66.7",
-    "all time,source,hn,4,3,75.0,1,33.3,0,0.0",
-  ]);
-  expect(csv).toContain("all time,share link,Came by a share link,2,2,100.0,0,0.0,0,\r\n");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download the funnel (all time) as CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^funnel-all-time-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync(await download.path(), "utf8");
+    expect(csv.split("\r\n").slice(0, 4)).toEqual([
+      "signed_up_in,group,value,signed_up,confirmed,confirmed_pct_of_signed_up,invited,invited_pct_of_confirmed,joined,joined_pct_of_invited",
+      "all time,everyone,everyone,12,9,75.0,4,44.4,2,50.0",
+      "all time,source,newsletter,5,4,80.0,3,75.0,2,66.7",
+      "all time,source,hn,4,3,75.0,1,33.3,0,0.0",
+    ]);
+    expect(csv).toContain("all time,share link,Came by a share link,2,2,100.0,0,0.0,0,\r\n");
+  });
 });
 
 test("needing attention: plain text, a paused wave and suppressions rising, said first", async ({
   page,
   ownServer,
 }) => {
-  const server = await ownServer({ WAITLIST_ADMIN_TOKEN: TOKEN }, seedAttention);
-  await signIn(page, server.url);
+  await openOverview(page, ownServer, {}, seedAttention);
   const first = page.locator("main > h1 + .attention");
   await expect(first.getByRole("status").first()).toHaveText(/^Sign-ups are stored as plain text/);
   await expect(first.getByText(/^Suppressions are rising/)).toHaveText(
@@ -220,5 +212,5 @@ test("needing attention: plain text, a paused wave and suppressions rising, said
   const underWay = first.getByRole("region", { name: "Under way" });
   await expect(underWay).toContainText("Paused");
   await expect(page.locator("p.calm")).toHaveCount(0);
-  await check(page, "overview-attention");
+  await checkState(page, "overview-attention");
 });

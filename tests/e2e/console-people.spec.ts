@@ -11,29 +11,12 @@
  */
 import type { Page } from "@playwright/test";
 import type { Store } from "../../src/server/app/store";
-import { startSmtp, type TestSmtp } from "../support/smtp";
-import { test as base, expect, expectNoAxeViolations } from "./fixtures";
-
-const ADMIN = "ops@noosphere.test";
-
-const test = base.extend<{ smtp: TestSmtp }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's parameters; this one needs none
-  smtp: async ({}, use) => {
-    const smtp = await startSmtp();
-    await use(smtp);
-    await smtp.close();
-  },
-});
+import type { TestSmtp } from "../support/smtp";
+import { ADMIN, checkState, consoleEnv, signIn } from "./console-support";
+import { expect, test } from "./fixtures";
 
 // A server of its own, a sign-in by e-mail and a wave: more than the default 30 s on a loaded machine.
 test.describe.configure({ timeout: 120_000 });
-
-const env = (smtp: TestSmtp) => ({
-  SMTP_URL: smtp.url,
-  MAIL_FROM: "Noosphere <hello@noosphere.test>",
-  ADMIN_EMAILS: ADMIN,
-  EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
-});
 
 /**
  * Eight people a day apart (ada first), fixed dates so the page reads the same every run: status, source, medium,
@@ -75,25 +58,11 @@ async function seed(store: Store) {
   );
 }
 
-async function signIn(page: Page, smtp: TestSmtp, site: string) {
-  await page.goto(`${site}/admin`);
-  await page.getByLabel("Email").fill(ADMIN);
-  await page.getByRole("button", { name: "Send me a sign-in link" }).click();
-  const [mail] = await smtp.waitFor(ADMIN);
-  await page.goto(mail?.links[0] ?? "");
-  await page.getByRole("button", { name: "Sign in" }).click();
+/** Signed in by the e-mailed link, then on the People page by the navigation. */
+async function signInToPeople(page: Page, smtp: TestSmtp, site: string) {
+  await signIn(page, smtp, site);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "People" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "People" })).toBeVisible();
-}
-
-/** Axe, no sideways scrolling, no script, and a screenshot (in the test's output folder): every state of the page. */
-async function check(page: Page, name: string) {
-  await expectNoAxeViolations(page);
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(wide, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
-  expect(await page.locator("script").count()).toBe(0);
-  const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: test.info().outputPath(`${name.replaceAll(" ", "-")}-${width}.png`), fullPage: true });
 }
 
 /** The people listed, by the address each row links to its page with. */
@@ -101,8 +70,8 @@ const listed = (page: Page) => page.locator("table.people td.who a").allTextCont
 const names = (...people: string[]) => people.map((p) => `${p}@example.com`);
 
 test("filters and sorts find people; chips and Clear filters take them away", async ({ page, ownServer, smtp }) => {
-  const server = await ownServer(env(smtp), seed);
-  await signIn(page, smtp, server.url);
+  const server = await ownServer(consoleEnv(smtp), seed);
+  await signInToPeople(page, smtp, server.url);
   await expect(page.getByRole("link", { name: "People" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("heading", { level: 2, name: "8 people" })).toBeVisible();
   expect(await listed(page)).toEqual(names("hal", "gus", "fay", "eve", "dan", "cat", "bob", "ada"));
@@ -116,7 +85,7 @@ test("filters and sorts find people; chips and Clear filters take them away", as
     "Confirmed",
     "Confirmed",
   ]);
-  await check(page, "everyone");
+  await checkState(page, "everyone");
 
   // Status and source together: each select keeps its choice, each shows as a chip.
   await page.getByLabel("Status").selectOption("confirmed");
@@ -134,7 +103,7 @@ test("filters and sorts find people; chips and Clear filters take them away", as
   ]);
   // The referrals in a column of their own, a number only.
   await expect(page.locator("table.people td.n")).toHaveText(["0", "1", "4"]);
-  await check(page, "filtered");
+  await checkState(page, "filtered");
   await expect(page).toHaveScreenshot("people-filtered.png", { fullPage: true });
 
   // Most referrals first, then oldest first.
@@ -144,7 +113,7 @@ test("filters and sorts find people; chips and Clear filters take them away", as
   await page.getByLabel("Sort").selectOption("oldest");
   await page.getByRole("button", { name: "Show people" }).click();
   expect(await listed(page)).toEqual(names("ada", "cat", "hal"));
-  await check(page, "oldest first");
+  await checkState(page, "oldest first");
 
   // A chip takes its filter away and keeps the rest.
   await page.getByRole("link", { name: /^Source: newsletter/ }).click();
@@ -164,18 +133,18 @@ test("filters and sorts find people; chips and Clear filters take them away", as
   await expect(page.getByLabel("Suppression")).toHaveValue("yes");
   expect(await show("source=+")).toEqual(names("fay"));
   await expect(page.getByLabel("Source")).toHaveValue(" ");
-  await check(page, "none recorded");
+  await checkState(page, "none recorded");
   expect(await show("status=joined&source=hn")).toEqual([]);
   await expect(page.getByText("Nobody matches these filters.")).toBeVisible();
-  await check(page, "nobody");
+  await checkState(page, "nobody");
   await page.getByRole("link", { name: "Clear filters" }).click();
   await expect(page).toHaveURL(`${server.url}/admin/people`);
   expect(await listed(page)).toHaveLength(8);
 });
 
 test("Invite selected asks first, leaves the pending one out, then invites", async ({ page, ownServer, smtp }) => {
-  const server = await ownServer(env(smtp), seed);
-  await signIn(page, smtp, server.url);
+  const server = await ownServer(consoleEnv(smtp), seed);
+  await signInToPeople(page, smtp, server.url);
   await page.goto(`${server.url}/admin/people?source=newsletter`);
   for (const who of ["ada", "cat", "dan"])
     await page.getByRole("checkbox", { name: `Select ${who}@example.com` }).check();
@@ -187,7 +156,7 @@ test("Invite selected asks first, leaves the pending one out, then invites", asy
   const left = page.getByRole("region", { name: "Not invited: 1 person" });
   await expect(left).toContainText("dan@example.com");
   await expect(left).toContainText("Hasn't confirmed their address yet, so can't be invited.");
-  await check(page, "invite confirmation");
+  await checkState(page, "invite confirmation");
   // Cancel goes back to the list as it was.
   await page.getByRole("link", { name: "Cancel" }).click();
   await expect(page).toHaveURL(`${server.url}/admin/people?source=newsletter`);
@@ -211,12 +180,12 @@ test("Invite selected asks first, leaves the pending one out, then invites", asy
       .filter((to) => to !== ADMIN)
       .sort(),
   ).toEqual(names("ada", "cat"));
-  await check(page, "invited");
+  await checkState(page, "invited");
 });
 
 test("Remove selected asks for good, then they are gone", async ({ page, ownServer, smtp }) => {
-  const server = await ownServer(env(smtp), seed);
-  await signIn(page, smtp, server.url);
+  const server = await ownServer(consoleEnv(smtp), seed);
+  await signInToPeople(page, smtp, server.url);
   // Select all on this page, then only two of them.
   await page.getByRole("link", { name: "Select all 8 on this page" }).click();
   await expect(page.getByRole("checkbox", { checked: true })).toHaveCount(8);
@@ -228,12 +197,12 @@ test("Remove selected asks for good, then they are gone", async ({ page, ownServ
   await expect(page.getByRole("region", { name: "This cannot be undone" }).locator("li > a")).toHaveText(
     names("fay", "bob"),
   );
-  await check(page, "remove confirmation");
+  await checkState(page, "remove confirmation");
   await page.getByRole("button", { name: "Remove 2 people for good" }).click();
   await expect(page.getByRole("status")).toHaveText(
     "Removed 2 people: their addresses, everything they sent and their links are deleted.",
   );
   await expect(page.getByRole("heading", { level: 2, name: "6 people" })).toBeVisible();
   expect(await listed(page)).toEqual(names("hal", "gus", "eve", "dan", "cat", "ada"));
-  await check(page, "removed");
+  await checkState(page, "removed");
 });

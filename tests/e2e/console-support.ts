@@ -1,16 +1,53 @@
 /**
- * What the person, delivery-log and audit browser tests share (console-person.spec.ts, console-audit.spec.ts): the
- * seeded people, signing in by link, what every console page must be (its areas, no script, axe clean), opening a
- * person from the People list, and a screenshot compared once the font is in.
+ * What the console's browser tests share (console*.spec.ts; the updates suites take the mail environment, and
+ * updates-console.spec.ts the screenshot comparison): the console's environment with e-mail on (and webhooks, to a
+ * receiver of the test's own), the seeded people of the person and audit pages, signing in by link, what every
+ * console page must be (its areas, no script, axe clean; or, for a page checked state by state, no sideways
+ * scrolling and a screenshot of each state), opening a person from the People list, and a screenshot compared once
+ * the font is in.
  */
 import type { Page } from "@playwright/test";
 import type { Store } from "../../src/server/app/store";
 import type { TestSmtp } from "../support/smtp";
-import { expect, expectNoAxeViolations } from "./fixtures";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
+import { test as base, expect, expectNoAxeViolations } from "./fixtures";
 
 export const ADMIN = "ops@noosphere.test";
 /** A test value (whsec_ and 32 bytes of base64), not a secret. */
 export const WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwVeJMTd8T6fgy";
+
+/**
+ * fixtures.ts's `test`, and for a test that takes `receiver` a real webhook receiver of its own on 127.0.0.1, which
+ * verifies every signature by WEBHOOK_SECRET; the test says how it answers before anything is sent to it.
+ */
+export const test = base.extend<{ receiver: WebhookReceiver }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's parameters; this one needs none
+  receiver: async ({}, use) => {
+    const receiver = await startWebhookReceiver(WEBHOOK_SECRET);
+    await use(receiver);
+    await receiver.close();
+  },
+});
+
+/** E-mail on, through `smtp`, and ADMIN a team address: signing in by link works, invitations are not offered. */
+export const mailEnv = (smtp: TestSmtp) => ({
+  SMTP_URL: smtp.url,
+  MAIL_FROM: "Noosphere <hello@noosphere.test>",
+  ADMIN_EMAILS: ADMIN,
+});
+
+/**
+ * The console with e-mail on and invitations leading to the product's sign-up page. `extra` adds to it (webhooks)
+ * or replaces a part of it.
+ */
+export const consoleEnv = (smtp: TestSmtp, extra: Record<string, string> = {}) => ({
+  ...mailEnv(smtp),
+  EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
+  ...extra,
+});
+
+/** Webhooks on, to `receiver` (started with WEBHOOK_SECRET). */
+export const webhooksTo = (receiver: WebhookReceiver) => ({ WEBHOOK_URL: receiver.url, WEBHOOK_SECRET });
 
 /** The seeded people's ids, read back from the seed. */
 export const ids = { ada: 0, cy: 0, pat: 0 };
@@ -79,8 +116,11 @@ export async function seed(store: Store) {
   );
 }
 
-/** Asks for a sign-in link, opens the `nth` one the admin received, and presses its button. */
-export async function signIn(page: Page, smtp: TestSmtp, base: string, nth: number) {
+/**
+ * Asks for a sign-in link, opens the `nth` one the admin received, and presses its button: signed in, on the
+ * overview, marked so in the navigation.
+ */
+export async function signIn(page: Page, smtp: TestSmtp, base: string, nth = 1) {
   await page.goto(`${base}/admin`);
   await page.getByLabel("Email").fill(ADMIN);
   await page.getByRole("button", { name: "Send me a sign-in link" }).click();
@@ -88,6 +128,9 @@ export async function signIn(page: Page, smtp: TestSmtp, base: string, nth: numb
   await page.goto(mails[nth - 1]?.links[0] ?? "");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Overview" }),
+  ).toHaveAttribute("aria-current", "page");
 }
 
 /** What every console page here must be: the areas, not one <script>, and no axe violation. */
@@ -101,6 +144,19 @@ export async function expectConsolePage(page: Page) {
   ]);
   await expect(page.locator("script")).toHaveCount(0);
   await expectNoAxeViolations(page);
+}
+
+/**
+ * A state of a page checked whole: axe, no sideways scrolling, no script, and a screenshot of the whole page in the
+ * test's output folder, named for the state (its spaces as dashes) and the viewport's width.
+ */
+export async function checkState(page: Page, name: string) {
+  await expectNoAxeViolations(page);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(wide, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+  expect(await page.locator("script").count()).toBe(0);
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: base.info().outputPath(`${name.replaceAll(" ", "-")}-${width}.png`), fullPage: true });
 }
 
 /** Opens a person from the People list by clicking their address. */

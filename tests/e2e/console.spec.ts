@@ -10,10 +10,8 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import type { Store } from "../../src/server/app/store";
-import { startSmtp } from "../support/smtp";
+import { ADMIN, consoleEnv } from "./console-support";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
-
-const ADMIN = "ops@noosphere.test";
 
 /** The overview's big numbers: each status by its badge (a link to those people), then the total. */
 const totalsText = (pending: number, confirmed: number, invited: number, joined: number, total: number) =>
@@ -48,132 +46,120 @@ test("operators sign in by e-mail, see the list grow, let two in, export, sign o
   page,
   context,
   ownServer,
+  smtp,
 }) => {
   // The team's whole morning in one story: 26–29 s on this machine, too near the default 30 s.
   test.setTimeout(60_000);
-  const smtp = await startSmtp();
-  try {
-    const server = await ownServer(
-      {
-        SMTP_URL: smtp.url,
-        MAIL_FROM: "Noosphere <hello@noosphere.test>",
-        ADMIN_EMAILS: ADMIN,
-        EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
-      },
-      seed,
-    );
-    const admin = `${server.url}/admin`;
+  const server = await ownServer(consoleEnv(smtp), seed);
+  const admin = `${server.url}/admin`;
 
-    // Asking for a link: the same answer for anyone; one e-mail, to the listed address.
+  // Asking for a link: the same answer for anyone; one e-mail, to the listed address.
+  await page.goto(admin);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  const answers: string[] = [];
+  for (const email of ["stranger@example.com", ADMIN]) {
     await page.goto(admin);
-    await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
-    await expectNoAxeViolations(page);
-    const answers: string[] = [];
-    for (const email of ["stranger@example.com", ADMIN]) {
-      await page.goto(admin);
-      await page.getByLabel("Email").fill(email);
-      await page.getByRole("button", { name: "Send me a sign-in link" }).click();
-      answers.push((await page.getByRole("status").textContent()) ?? "");
-    }
-    expect(answers[0]).toBe(
-      "If that address may use the console, a sign-in link is on its way. It works once, for 15 minutes.",
-    );
-    expect(answers[1]).toBe(answers[0]);
-    await expectNoAxeViolations(page);
-    const [mail] = await smtp.waitFor(ADMIN);
-    expect(smtp.messages.map((m) => m.to)).toEqual([ADMIN]);
-    expect(await context.cookies()).toEqual([]);
-
-    // The link opens a page with one button; the button signs in.
-    await page.goto(mail?.links[0] ?? "");
-    await expectNoAxeViolations(page);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
-    const cookies = await context.cookies();
-    expect(
-      cookies.map(({ name, path, httpOnly, sameSite, secure }) => ({ name, path, httpOnly, sameSite, secure })),
-    ).toEqual([{ name: "noosphere_console", path: "/admin", httpOnly: true, sameSite: "Strict", secure: false }]);
-
-    // The overview: totals, the chart and its numbers, the funnel by source.
-    const totals = page.locator(".totals");
-    await expect(totals).toHaveText(totalsText(1, 6, 0, 0, 7));
-    const chart = page.getByRole("img", { name: /^Sign-ups per day by what became of them, and the list in all / });
-    await expect(chart).toHaveAccessibleName(/ 7 sign-ups in the 30 days from /);
-    const sources = page.getByRole("table", { name: "By source" });
-    await expect(sources.getByRole("row")).toHaveText([
-      /Source\s*Signed up\s*Confirmed\s*Invited\s*Joined/,
-      /newsletter\s*3\s*3\s*100%\s*0\s*0%\s*0/,
-      /hn\s*2/,
-      /None recorded\s*2/,
-    ]);
-    await expectNoAxeViolations(page);
-    await page.getByText("The numbers, day by day").click();
-    await expectNoAxeViolations(page);
-    const ninety = page.getByRole("region", { name: "Sign-ups per day" }).getByRole("link", { name: "90 days" });
-    await ninety.click();
-    await expect(ninety).toHaveAttribute("aria-current", "page");
-
-    // A public page in the same browser sends no cookie, and none is set on it.
-    const sent: Array<string | undefined> = [];
-    page.on("request", async (request) => sent.push((await request.allHeaders())["cookie"]));
-    await page.goto(`${server.url}/`);
-    await page.goto(`${server.url}/product`);
-    expect(sent.filter((cookie) => cookie !== undefined)).toEqual([]);
-    page.removeAllListeners("request");
-
-    // Invite two: the preview (console-person.spec.ts reads it), then the button sends.
-    await page.goto(admin);
-    await page.getByLabel("How many").fill("2");
-    await page.getByRole("button", { name: "Preview" }).click();
-    await expectNoAxeViolations(page);
-    await page.getByRole("button", { name: "Invite 2" }).click();
-    // The wave's own page follows it in the background to its end.
-    await expect(page.getByRole("heading", { level: 1, name: "Inviting 2 people" })).toBeVisible();
-    await expect(page.getByRole("status").last()).toHaveText("Finished", { timeout: 20_000 });
-    await expectNoAxeViolations(page);
-    await page.goto(admin);
-    const invitations = await Promise.all([smtp.waitFor("alice@example.com"), smtp.waitFor("bob@example.com")]);
-    for (const [invitation] of invitations) {
-      expect(invitation?.subject).toBe("Noosphere: your early access is ready");
-      expect(invitation?.links[0]).toMatch(/^https:\/\/app\.noosphere\.test\/signup\?invite=[\w-]{27}$/);
-    }
-
-    await expect(totals).toHaveText(totalsText(1, 4, 2, 0, 7));
-
-    // Download the export: a page of parts (one, for a list this short), each a link that saves a whole file.
-    await page.getByRole("button", { name: "Download the list" }).click();
-    await expect(
-      page.getByText(/^CSV \(spreadsheets\): the list as it was at .+ UTC, 7 sign-ups in 1 part\.$/),
-    ).toBeVisible();
-    await expectNoAxeViolations(page);
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      page.getByRole("link", { name: /^waitlist-\d{4}-\d{2}-\d{2}-part-001-of-001\.csv$/ }).click(),
-    ]);
-    expect(download.suggestedFilename()).toMatch(/^waitlist-\d{4}-\d{2}-\d{2}-part-001-of-001\.csv$/);
-    const csv = readFileSync(await download.path(), "utf8");
-    expect(csv.split("\r\n")[0]).toBe(
-      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals",
-    );
-    expect(csv).toContain(",alice@example.com,,invited,");
-    await page.goto(admin);
-
-    // Sign out: the cookie goes, and the console shows only the sign-in page again.
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(page.getByRole("button", { name: "Send me a sign-in link" })).toBeVisible();
-    expect(await context.cookies()).toEqual([]);
-
-    // The CLI counts what the console showed.
-    await server.stop();
-    const { stdout } = await promisify(execFile)(
-      "node_modules/.bin/node",
-      ["--import", "tsx", "scripts/waitlist.ts", "count"],
-      { env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" } },
-    );
-    expect(stdout).toContain("  pending         1\n  confirmed       4\n  invited         2\n  joined          0\n");
-  } finally {
-    await smtp.close();
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send me a sign-in link" }).click();
+    answers.push((await page.getByRole("status").textContent()) ?? "");
   }
+  expect(answers[0]).toBe(
+    "If that address may use the console, a sign-in link is on its way. It works once, for 15 minutes.",
+  );
+  expect(answers[1]).toBe(answers[0]);
+  await expectNoAxeViolations(page);
+  const [mail] = await smtp.waitFor(ADMIN);
+  expect(smtp.messages.map((m) => m.to)).toEqual([ADMIN]);
+  expect(await context.cookies()).toEqual([]);
+
+  // The link opens a page with one button; the button signs in.
+  await page.goto(mail?.links[0] ?? "");
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  const cookies = await context.cookies();
+  expect(
+    cookies.map(({ name, path, httpOnly, sameSite, secure }) => ({ name, path, httpOnly, sameSite, secure })),
+  ).toEqual([{ name: "noosphere_console", path: "/admin", httpOnly: true, sameSite: "Strict", secure: false }]);
+
+  // The overview: totals, the chart and its numbers, the funnel by source.
+  const totals = page.locator(".totals");
+  await expect(totals).toHaveText(totalsText(1, 6, 0, 0, 7));
+  const chart = page.getByRole("img", { name: /^Sign-ups per day by what became of them, and the list in all / });
+  await expect(chart).toHaveAccessibleName(/ 7 sign-ups in the 30 days from /);
+  const sources = page.getByRole("table", { name: "By source" });
+  await expect(sources.getByRole("row")).toHaveText([
+    /Source\s*Signed up\s*Confirmed\s*Invited\s*Joined/,
+    /newsletter\s*3\s*3\s*100%\s*0\s*0%\s*0/,
+    /hn\s*2/,
+    /None recorded\s*2/,
+  ]);
+  await expectNoAxeViolations(page);
+  await page.getByText("The numbers, day by day").click();
+  await expectNoAxeViolations(page);
+  const ninety = page.getByRole("region", { name: "Sign-ups per day" }).getByRole("link", { name: "90 days" });
+  await ninety.click();
+  await expect(ninety).toHaveAttribute("aria-current", "page");
+
+  // A public page in the same browser sends no cookie, and none is set on it.
+  const sent: Array<string | undefined> = [];
+  page.on("request", async (request) => sent.push((await request.allHeaders())["cookie"]));
+  await page.goto(`${server.url}/`);
+  await page.goto(`${server.url}/product`);
+  expect(sent.filter((cookie) => cookie !== undefined)).toEqual([]);
+  page.removeAllListeners("request");
+
+  // Invite two: the preview (console-person.spec.ts reads it), then the button sends.
+  await page.goto(admin);
+  await page.getByLabel("How many").fill("2");
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "Invite 2" }).click();
+  // The wave's own page follows it in the background to its end.
+  await expect(page.getByRole("heading", { level: 1, name: "Inviting 2 people" })).toBeVisible();
+  await expect(page.getByRole("status").last()).toHaveText("Finished", { timeout: 20_000 });
+  await expectNoAxeViolations(page);
+  await page.goto(admin);
+  const invitations = await Promise.all([smtp.waitFor("alice@example.com"), smtp.waitFor("bob@example.com")]);
+  for (const [invitation] of invitations) {
+    expect(invitation?.subject).toBe("Noosphere: your early access is ready");
+    expect(invitation?.links[0]).toMatch(/^https:\/\/app\.noosphere\.test\/signup\?invite=[\w-]{27}$/);
+  }
+
+  await expect(totals).toHaveText(totalsText(1, 4, 2, 0, 7));
+
+  // Download the export: a page of parts (one, for a list this short), each a link that saves a whole file.
+  await page.getByRole("button", { name: "Download the list" }).click();
+  await expect(
+    page.getByText(/^CSV \(spreadsheets\): the list as it was at .+ UTC, 7 sign-ups in 1 part\.$/),
+  ).toBeVisible();
+  await expectNoAxeViolations(page);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: /^waitlist-\d{4}-\d{2}-\d{2}-part-001-of-001\.csv$/ }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^waitlist-\d{4}-\d{2}-\d{2}-part-001-of-001\.csv$/);
+  const csv = readFileSync(await download.path(), "utf8");
+  expect(csv.split("\r\n")[0]).toBe(
+    "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals",
+  );
+  expect(csv).toContain(",alice@example.com,,invited,");
+  await page.goto(admin);
+
+  // Sign out: the cookie goes, and the console shows only the sign-in page again.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("button", { name: "Send me a sign-in link" })).toBeVisible();
+  expect(await context.cookies()).toEqual([]);
+
+  // The CLI counts what the console showed.
+  await server.stop();
+  const { stdout } = await promisify(execFile)(
+    "node_modules/.bin/node",
+    ["--import", "tsx", "scripts/waitlist.ts", "count"],
+    { env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "" } },
+  );
+  expect(stdout).toContain("  pending         1\n  confirmed       4\n  invited         2\n  joined          0\n");
 });
 
 test("with mail off: the console off, then signed in by token with the keyboard alone; axe on each state", async ({

@@ -4,6 +4,7 @@ import { type RunningServer, startServer } from "../../scripts/lib/server-proces
 import { createStore, type Store } from "../../src/server/app/store";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { copyDatabase, makeEmptyDatabase } from "../support/embedded-database";
+import { startSmtp, type TestSmtp } from "../support/smtp";
 
 export const PAGES = [
   "/",
@@ -57,14 +58,23 @@ export async function openMenuIfMobile(page: Page) {
   await expect(button).toHaveAttribute("aria-expanded", "true");
 }
 
+/** Rows a test writes before its own server starts. */
+export type Seed = (store: Store) => Promise<void>;
+/** Starts a server of the test's own with the given environment, on a fresh database (`seed` written first). */
+export type OwnServer = (env?: Record<string, string>, seed?: Seed) => Promise<RunningServer>;
+
 /**
  * The browser tests' `test`: the shared build server comes from playwright.config.ts's webServer; a test that
  * needs a server of its own (its own database, limits or failures) takes `ownServer`, which starts one with
  * the given environment (and the rows `seed` writes first) and stops every one it started when the test ends. Each starts on a copy of an empty,
- * migrated embedded database made once per worker (a copy takes milliseconds; initdb takes seconds).
+ * migrated embedded database made once per worker (a copy takes milliseconds; initdb takes seconds). A test that
+ * takes `smtp` gets a real SMTP server on 127.0.0.1 of its own: what it received is that test's alone.
  */
 export const test = base.extend<
-  { ownServer: (env?: Record<string, string>, seed?: (store: Store) => Promise<void>) => Promise<RunningServer> },
+  {
+    ownServer: OwnServer;
+    smtp: TestSmtp;
+  },
   { emptyDatabase: string }
 >({
   emptyDatabase: [
@@ -89,6 +99,12 @@ export const test = base.extend<
       return server;
     });
     await Promise.all(started.map((server) => server.stop()));
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's parameters; this one needs none
+  smtp: async ({}, use) => {
+    const smtp = await startSmtp();
+    await use(smtp);
+    await smtp.close();
   },
 });
 export { expect };

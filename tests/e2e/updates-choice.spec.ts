@@ -7,23 +7,19 @@
  */
 
 import { expect } from "./fixtures";
+import { contextLike, linkTo, signUpByRequest } from "./referrals-support";
 import {
   BODY,
   CHOSEN_URL,
   confirmInBrowser,
-  contextLike,
   expectAccessible,
   expectChoice,
   expectNoAxeViolationsWithoutScripts,
   keepServerLog,
-  linkTo,
-  mailEnv,
   pastUpdates,
   SUBJECT,
   sendFromConsole,
-  serverFor,
   signInToUpdates,
-  signUpByRequest,
   test,
   to,
 } from "./updates-support";
@@ -34,10 +30,8 @@ test("a confirmed person asks for updates on their status page, and can stop the
   page,
   browser,
   smtp,
-  ownServer,
+  mailedServer: server,
 }) => {
-  const server = await serverFor(ownServer, mailEnv(smtp));
-
   // With JavaScript: confirming leads to the page, which offers updates without assuming a yes.
   const email = "with-scripts@example.com";
   await signUpByRequest(server.url, email);
@@ -82,10 +76,8 @@ test("an update's link opens a page that changes nothing until its button stops 
   page,
   browser,
   smtp,
-  ownServer,
+  mailedServer: server,
 }) => {
-  const server = await serverFor(ownServer, mailEnv(smtp));
-
   // Two people confirm and say yes; one confirms and does not.
   const people = { reader: "reader@example.com", provider: "provider@example.com", quiet: "quiet@example.com" };
   const links: Record<string, string> = {};

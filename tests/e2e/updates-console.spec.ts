@@ -7,16 +7,14 @@
  * 1280 px (tests/e2e/updates-console.spec.ts-snapshots/; `--update-snapshots` after a change of design). A
  * person's side: updates-choice.spec.ts.
  */
-import type { Locator, Page } from "@playwright/test";
+import { ADMIN, expectLook, mailEnv } from "./console-support";
 import { ANY_VIEWPORT, expect } from "./fixtures";
+import { linkTo } from "./referrals-support";
 import {
-  ADMIN,
   BODY,
   expectAccessible,
   FOOTER,
   keepServerLog,
-  linkTo,
-  mailEnv,
   pastUpdates,
   SUBJECT,
   seedPeople,
@@ -27,11 +25,6 @@ import {
 } from "./updates-support";
 
 test.afterEach(keepServerLog);
-
-/** The page's look against its screenshot, what changes from run to run (times, speeds) masked. */
-async function expectLook(page: Page, name: string, changing: Locator) {
-  await expect(page).toHaveScreenshot(`${name}.png`, { fullPage: true, mask: [changing] });
-}
 
 test("the console writes an update, previews it, tests it on the admin alone, and sends it once to each person who said yes", async ({
   page,
@@ -114,7 +107,7 @@ test("the console writes an update, previews it, tests it on the admin alone, an
     "2",
   );
   await expectAccessible(page);
-  await expectLook(page, "update-sent", page.locator("dl.facts div").filter({ hasText: /^(Speed|Started\d)/ }));
+  await expectLook(page, "update-sent.png", [page.locator("dl.facts div").filter({ hasText: /^(Speed|Started\d)/ })]);
 
   // Exactly the two who said yes, once each (the page answers once the SMTP server accepted every message).
   expect(to(smtp)).toEqual(["alice@example.com", "bob@example.com", ADMIN, ADMIN]);
@@ -168,7 +161,7 @@ test("the console writes an update, previews it, tests it on the admin alone, an
     /Spring at Noosphere\s*0 \(0 %\)\s*0 \(0 %\)\s*0/,
   );
   await expectAccessible(page);
-  await expectLook(page, "updates-area", page.locator('td[data-label="Started"]'));
+  await expectLook(page, "updates-area.png", [page.locator('td[data-label="Started"]')]);
 });
 
 test(

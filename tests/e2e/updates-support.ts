@@ -1,16 +1,19 @@
 /**
  * What the updates browser tests share (updates-choice.spec.ts: a person's side; updates-console.spec.ts: the
- * team's): each test's own SMTP server, people seeded as they stand, signing up and confirming as a person would,
- * signing in to the console's Updates area, sending an update from it, and the accessibility checks every page of
- * it gets (axe, no sideways scrolling, and axe as a browser without JavaScript shows a page).
+ * team's): each test's own server with e-mail on (fixtures.ts's `smtp`), people seeded as they stand, confirming as
+ * a person would, signing in to the console's Updates area, sending an update from it, and the accessibility checks
+ * every page of it gets (axe, no sideways scrolling, and axe as a browser without JavaScript shows a page). The
+ * console's environment: console-support.ts; signing up by request, a mail's link and the check without scripts:
+ * referrals-support.ts.
  */
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import type { Store } from "../../src/server/app/store";
-import { type CapturedMail, startSmtp, type TestSmtp } from "../support/smtp";
-import { test as base, expect, expectNoAxeViolations } from "./fixtures";
+import type { TestSmtp } from "../support/smtp";
+import { ADMIN, mailEnv } from "./console-support";
+import { test as base, expect, expectNoAxeViolations, type OwnServer, type Seed } from "./fixtures";
+import { linkTo, expectNoAxeViolationsWithoutScripts as withoutScripts } from "./referrals-support";
 
-export const ADMIN = "ops@noosphere.test";
 export const WORDS =
   "Occasional e-mails from the Noosphere team while you wait: what we are building, and when the next people are let in. A few a year, no tracking, and every one has a link to stop them.";
 export const STATUS_URL = /\/waitlist\/status\?token=[A-Za-z0-9_-]{43}&confirmed$/;
@@ -21,28 +24,25 @@ export const BODY =
   "Hello from the team!\n\nThe graph view is ready: https://noosphere.test/graph.\nMore people get in by May.";
 export const FOOTER = "You are receiving this because you asked for updates when you joined the Noosphere waitlist.";
 
-/** Each test's own SMTP server: what it received is that test's alone. */
-export const test = base.extend<{ smtp: TestSmtp }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's parameters; this one needs none
-  smtp: async ({}, use) => {
-    const smtp = await startSmtp();
-    await use(smtp);
-    await smtp.close();
-  },
-});
-
 /** The running test's own server: its log goes with a failure (keepServerLog). */
 export const current: { server: RunningServer | undefined } = { server: undefined };
 
 /** Starts the test's own server and remembers it, so that a failure carries its log. */
 export async function serverFor(
-  ownServer: (env?: Record<string, string>, seed?: (store: Store) => Promise<void>) => Promise<RunningServer>,
+  ownServer: OwnServer,
   env: Record<string, string>,
-  seed?: (store: Store) => Promise<void>,
+  seed?: Seed,
 ): Promise<RunningServer> {
   current.server = await ownServer(env, seed);
   return current.server;
 }
+
+/** A test that takes `mailedServer` gets its own server with e-mail on, remembered (serverFor) for its log. */
+export const test = base.extend<{ mailedServer: RunningServer }>({
+  mailedServer: async ({ ownServer, smtp }, use) => {
+    await use(await serverFor(ownServer, mailEnv(smtp)));
+  },
+});
 
 /**
  * Each spec's afterEach (a hook here would be registered once per worker, for the first file that imports this
@@ -56,12 +56,6 @@ export async function keepServerLog({}, testInfo: TestInfo) {
   current.server = undefined;
 }
 
-export const mailEnv = (smtp: TestSmtp) => ({
-  SMTP_URL: smtp.url,
-  MAIL_FROM: "Noosphere <hello@noosphere.test>",
-  ADMIN_EMAILS: ADMIN,
-});
-
 /** People as they stand: [address, status, said yes to updates (null: never asked)]. */
 export function seedPeople(people: Array<[string, string, boolean | null]>) {
   return async (store: Store) => {
@@ -74,19 +68,7 @@ export function seedPeople(people: Array<[string, string, boolean | null]>) {
   };
 }
 
-export const linkTo = (mail: CapturedMail | undefined, path: string) =>
-  mail?.links.find((href) => new URL(href).pathname === path) ?? "";
 export const to = (smtp: TestSmtp) => smtp.messages.map((m) => m.to).sort();
-
-/** Signs `email` up as a script would (no browser). */
-export async function signUpByRequest(site: string, email: string) {
-  const response = await fetch(`${site}/api/waitlist`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json", Origin: site },
-    body: JSON.stringify({ email, termsAccepted: true }),
-  });
-  expect(response.status).toBe(201);
-}
 
 /** Opens `email`'s confirmation link in `page` and presses its button; returns the status page's link. */
 export async function confirmInBrowser(page: Page, smtp: TestSmtp, email: string): Promise<string> {
@@ -130,40 +112,9 @@ export async function expectAccessible(page: Page) {
   await expectNoSidewaysScroll(page);
 }
 
-/** A context like the test's own (its viewport and device), with JavaScript on or off. */
-export function contextLike(browser: Browser, page: Page, javaScriptEnabled: boolean) {
-  const mobile = (page.viewportSize()?.width ?? 1280) < 768;
-  return browser.newContext({
-    javaScriptEnabled,
-    viewport: page.viewportSize(),
-    ...(mobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
-  });
-}
-
-/**
- * Axe on `url` as a browser without JavaScript shows it (as in referrals.spec.ts): axe needs the page's timers, so
- * it runs with JavaScript on and the page's own scripts refused (`script-src 'none'` added to the response), and
- * that page is compared with the one `noScript` (JavaScript off) shows.
- */
-export async function expectNoAxeViolationsWithoutScripts(browser: Browser, noScript: Page, url: string) {
-  const context = await contextLike(browser, noScript, true);
-  const page = await context.newPage();
-  await page.route(
-    (target) => target.href === url,
-    async (route) => {
-      const response = await route.fetch();
-      const headers = response.headers();
-      const csp = headers["content-security-policy"];
-      headers["content-security-policy"] = csp ? `${csp}, script-src 'none'` : "script-src 'none'";
-      await route.fulfill({ response, headers });
-    },
-  );
-  await page.goto(url);
-  expect(await page.content()).toBe(await noScript.content());
-  await expectNoAxeViolations(page);
-  await expectNoSidewaysScroll(page);
-  await context.close();
-}
+/** Axe on `url` as a browser without JavaScript shows it (referrals-support.ts's check), nothing wider than the screen. */
+export const expectNoAxeViolationsWithoutScripts = (browser: Browser, noScript: Page, url: string) =>
+  withoutScripts(browser, noScript, url, expectNoSidewaysScroll);
 
 /** Signs in to the console as ADMIN by the e-mailed link's button; ends on the Updates page, marked in the navigation. */
 export async function signInToUpdates(page: Page, smtp: TestSmtp, site: string, axe = false) {

@@ -8,21 +8,9 @@ import { expect, it } from "vitest";
 import { createAuditLog } from "../../../src/server/audit";
 import { readConfig } from "../../../src/server/config";
 import { call, form, h, openConsoleHarness, signInByLink } from "../../support/console-harness";
+import { idOf, lastAudit, readText, sectionText } from "../../support/console-reading";
 
 openConsoleHarness();
-
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, " ")
-    .replaceAll("&#x27;", "'")
-    .replaceAll("&amp;", "&")
-    .replace(/\s+/g, " ")
-    .trim();
-const section = (html: string, id: string) =>
-  text(new RegExp(`<section aria-labelledby="${id}">([\\s\\S]*?)</section>`).exec(html)?.[1] ?? "");
-const lastAudit = async () => (await createAuditLog(h.store.db).page(1, null))[0]?.id ?? 0;
-const idOf = async (email: string) =>
-  Number((await h.store.db.query<{ id: number }>("SELECT id FROM waitlist WHERE email = $1", [email]))[0]?.id);
 
 async function seed() {
   await h.store.db.query("DELETE FROM waitlist");
@@ -46,7 +34,7 @@ it("filters read back as chosen, chips take one away, the list shows badges and 
   expect(html).toContain('<option value=" ">None recorded</option>');
   expect(html).toContain('<option value="referrals" selected="">Most referrals first</option>');
   expect(html).toContain('<a class="button quiet" href="/admin/people">Clear filters</a>');
-  expect(section(html, "found")).toBe(
+  expect(sectionText(html, "found")).toBe(
     "1 person match Status: Confirmed × (remove this filter) Source: newsletter × (remove this filter) " +
       "Most referrals first · page 1 of 1 Invite selected Remove selected Select all 1 on this page " +
       "People, most referrals first Select Signed up (UTC) Person Status Source Referring site Referrals " +
@@ -60,11 +48,11 @@ it("filters read back as chosen, chips take one away, the list shows badges and 
 
   // Nothing chosen: everyone, newest first, with the total from the tallies.
   const all = await (await call("/admin/people", { cookie })).text();
-  expect(text(all)).toContain("4 people Newest first · page 1 of 1");
+  expect(readText(all)).toContain("4 people Newest first · page 1 of 1");
   expect(all).not.toContain("Clear filters");
-  const none = text(await (await call("/admin/people?source=+", { cookie })).text());
+  const none = readText(await (await call("/admin/people?source=+", { cookie })).text());
   expect(none).toContain("1 person match Source: none recorded");
-  expect(text(await (await call("/admin/people?status=invited", { cookie })).text())).toContain(
+  expect(readText(await (await call("/admin/people?status=invited", { cookie })).text())).toContain(
     "Nobody matches Status: Invited × (remove this filter) Newest first · page 1 of 1 Nobody matches these filters.",
   );
   // Select all checks every row of the page.
@@ -92,12 +80,12 @@ it("Invite selected asks first, leaves out whom it must with why, then invites b
   const page = await asked.text();
   expect(asked.status).toBe(200);
   expect(page).toContain("<h1>Invite 2 people?</h1>");
-  expect(section(page, "invite-who")).toBe(
+  expect(sectionText(page, "invite-who")).toBe(
     "They get their invitation now Each gets an e-mail with a single-use code to join, as a wave sends it. Anyone " +
       "whose mail server refuses it stays confirmed. bob@example.com Confirmed signed up 2026-03-02 from hn " +
       "ada@example.com Confirmed signed up 2026-03-01 from newsletter Invite 2 people Cancel",
   );
-  expect(section(page, "invite-not")).toBe(
+  expect(sectionText(page, "invite-not")).toBe(
     "Not invited: 2 people joy@example.com Joined signed up 2026-03-04 Already joined. pat@example.com Pending " +
       "signed up 2026-03-03 from hn Hasn't confirmed their address yet, so can't be invited.",
   );
@@ -121,7 +109,7 @@ it("Invite selected asks first, leaves out whom it must with why, then invites b
   expect(after).toContain(
     '<p class="notice" role="status">Invited 2 of the 2 people you chose: their e-mails were accepted.</p>',
   );
-  expect(text(after)).toMatch(/2 people match Invited by the wave of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC ×/);
+  expect(readText(after)).toMatch(/2 people match Invited by the wave of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC ×/);
   expect(after.match(/<span class="badge invited">Invited<\/span>/g)).toHaveLength(2);
   const entries = (await createAuditLog(h.store.db).page(10, null)).filter((e) => e.id > before).reverse();
   expect(entries.map((e) => [e.action, e.details])).toEqual([
@@ -137,7 +125,7 @@ it("Invite selected asks first, leaves out whom it must with why, then invites b
     { action: "invite", ids: `${bob},${ada}`, confirm: "yes" },
     { cookie },
   );
-  expect(text(await again.text())).toContain("Nobody here can be invited Not invited: 2 people");
+  expect(readText(await again.text())).toContain("Nobody here can be invited Not invited: 2 people");
 });
 
 it("Remove selected asks first, then erases each, and says how many from its audit entry", async () => {
@@ -183,10 +171,10 @@ it("a selection is one page at most, never empty, and invitations need e-mail", 
   const many = Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`select-${i + 1}`, "yes"]));
   const tooMany = await form("/admin/people/selected", { ...many, action: "remove" }, { cookie });
   expect(tooMany.status).toBe(400);
-  expect(text(await tooMany.text())).toContain("Choose at most 25 people at a time: one page of the list.");
+  expect(readText(await tooMany.text())).toContain("Choose at most 25 people at a time: one page of the list.");
   const empty = await form("/admin/people/selected", { action: "invite" }, { cookie });
   expect(empty.status).toBe(400);
-  expect(text(await empty.text())).toContain("Nobody was selected: tick the box beside each person first.");
+  expect(readText(await empty.text())).toContain("Nobody was selected: tick the box beside each person first.");
   h.config = readConfig({
     WAITLIST_ADMIN_TOKEN: "t".repeat(40),
     EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
@@ -196,5 +184,5 @@ it("a selection is one page at most, never empty, and invitations need e-mail", 
   const ada = await idOf("ada@example.com");
   const off = await form("/admin/people/selected", { [`select-${ada}`]: "yes", action: "invite" }, { cookie: token });
   expect(off.status).toBe(400);
-  expect(text(await off.text())).toContain("E-mail is off on this site, so invitations can't be sent from here.");
+  expect(readText(await off.text())).toContain("E-mail is off on this site, so invitations can't be sent from here.");
 });

@@ -8,26 +8,13 @@ import { expect, it } from "vitest";
 import { createAuditLog } from "../../../src/server/audit";
 import { UPDATES_WORDS_VERSION } from "../../../src/server/updates";
 import { ADMIN, call, form, h, openConsoleHarness, signInByLink } from "../../support/console-harness";
+import { idOf, lastAudit, readText, sectionText } from "../../support/console-reading";
 
 openConsoleHarness();
 
-/** What a person reads: the tags gone, the entities as characters, the spaces collapsed. */
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, " ")
-    .replaceAll("&#x27;", "'")
-    .replaceAll("&amp;", "&")
-    .replace(/\s+/g, " ")
-    .trim();
-/** One section of a page (by the id of its heading), as read. */
-const section = (html: string, id: string) =>
-  text(new RegExp(`<section aria-labelledby="${id}">([\\s\\S]*?)</section>`).exec(html)?.[1] ?? "");
 /** The actions under a person's name, as read (their legend first). */
-const actions = (html: string) => text(/<fieldset class="person-actions">([\s\S]*?)<\/fieldset>/.exec(html)?.[1] ?? "");
-/** The newest entry's id: the log is append-only (no entry can be deleted), so a test reads what follows it. */
-const lastAudit = async () => (await createAuditLog(h.store.db).page(1, null))[0]?.id ?? 0;
-const idOf = async (email: string) =>
-  Number((await h.store.db.query<{ id: number }>("SELECT id FROM waitlist WHERE email = $1", [email]))[0]?.id);
+const actions = (html: string) =>
+  readText(/<fieldset class="person-actions">([\s\S]*?)<\/fieldset>/.exec(html)?.[1] ?? "");
 
 it("a person's page: answers, sources, share link, consent in words, timeline and actions", async () => {
   await h.store.db.query("DELETE FROM waitlist");
@@ -51,29 +38,29 @@ it("a person's page: answers, sources, share link, consent in words, timeline an
     '<div class="title-row"><h1>ada@example.com</h1><span class="badge confirmed">Confirmed</span></div>',
   );
   expect(html).toContain('<a href="/admin/people" aria-current="page">People</a>');
-  expect(section(html, "who")).toBe(
+  expect(sectionText(html, "who")).toBe(
     "Answers Name Ada Organization Analytical Engines Why are you interested? Notes How would you like to connect or contribute? Not given",
   );
-  expect(section(html, "from")).toBe(
+  expect(sectionText(html, "from")).toBe(
     "Where they came from Source newsletter Medium Not given Campaign Not given Referring site Not given Landing page Not given",
   );
-  expect(section(html, "share")).toBe(
+  expect(sectionText(html, "share")).toBe(
     "Their share link Share code ada2345678 Share link http://localhost:4321/?via=ada2345678 Referrals 0 counted",
   );
-  expect(section(html, "consent")).toBe(
+  expect(sectionText(html, "consent")).toBe(
     "Consent Terms agreed at sign-up The Terms of Service of November 22, 2026 Address Confirmed 2026-03-01 10:07 UTC Updates Yes since 2026-03-01 10:08 UTC, on their status page, to these words: Occasional e-mails from the Noosphere team while you wait: what we are building, and when the next people are let in. A few a year, no tracking, and every one has a link to stop them.",
   );
-  expect(section(html, "timeline")).toBe(
+  expect(sectionText(html, "timeline")).toBe(
     "Timeline (UTC) 2026-03-01 10:00 Signed up 2026-03-01 10:07 Confirmed their address 2026-03-01 10:08 Said yes to updates",
   );
-  expect(section(html, "hooks")).toBe("Webhooks No webhook events for this person.");
+  expect(sectionText(html, "hooks")).toBe("Webhooks No webhook events for this person.");
   expect(actions(html)).toBe("Actions Invite now… Remove…");
   expect(html).not.toContain("2d81b8fd62c70c2e");
   expect(html).not.toContain(UPDATES_WORDS_VERSION);
 
   const pending = await (await call(`/admin/person?id=${pat}`, { cookie })).text();
   expect(pending).toContain('<span class="badge pending">Pending</span>');
-  expect(section(pending, "consent")).toBe(
+  expect(sectionText(pending, "consent")).toBe(
     "Consent Terms agreed at sign-up Not recorded (they signed up before the terms were kept with each sign-up) Address Not confirmed yet Updates Not asked yet: they are asked on their status page once they confirm",
   );
   expect(actions(pending)).toBe("Actions Resend the confirmation Remove…");
@@ -95,7 +82,7 @@ it("Invite now asks once, naming who and where they stand, then invites; each ac
   const asked = await form("/admin/person", { id: String(ada), action: "invite" }, { cookie });
   expect(asked.status).toBe(200);
   const question = await asked.text();
-  expect(text(/<main id="main">([\s\S]*)<\/main>/.exec(question)?.[1] ?? "")).toBe(
+  expect(readText(/<main id="main">([\s\S]*)<\/main>/.exec(question)?.[1] ?? "")).toBe(
     "Invite ada@example.com now? What happens They are 2nd in line, of 2 people waiting: they go ahead of the 1 person before them. They get an e-mail now with a single-use link to the product, good for 30 days, and leave the line. Invite now Cancel",
   );
   expect(question).toContain(`<a class="button quiet" href="/admin/person?id=${ada}">Cancel</a>`);
@@ -113,17 +100,17 @@ it("Invite now asks once, naming who and where they stand, then invites; each ac
   expect(actions(page)).toBe("Actions Remove…");
   // A second confirmation (a reload, another tab) invites nobody again.
   const again = await form("/admin/person", { id: String(ada), action: "invite", confirm: "yes" }, { cookie });
-  expect(text(await again.text())).toContain("Only someone confirmed and waiting can be invited.");
+  expect(readText(await again.text())).toContain("Only someone confirmed and waiting can be invited.");
   expect(mailed()).toBe(1);
 
   // Resending the confirmation mails the pending person; the page says so after a redirect (a reload sends nothing).
   const resent = await form("/admin/person", { id: String(pat), action: "resend" }, { cookie });
   expect(resent.headers.get("location")).toBe(`/admin/person?id=${pat}&done=resent`);
-  expect(text(await (await call(resent.headers.get("location") ?? "", { cookie })).text())).toContain(
+  expect(readText(await (await call(resent.headers.get("location") ?? "", { cookie })).text())).toContain(
     "A new confirmation went out, unless one did in the last 10 minutes.",
   );
   // A word the console did not write shows nothing.
-  expect(text(await (await call(`/admin/person?id=${pat}&done=constructor`, { cookie })).text())).not.toContain(
+  expect(readText(await (await call(`/admin/person?id=${pat}&done=constructor`, { cookie })).text())).not.toContain(
     "A new confirmation went out",
   );
   await h.smtp.waitFor("pat@example.com");
@@ -147,7 +134,7 @@ it("Invite now asks once, naming who and where they stand, then invites; each ac
   // The log in the console: each action once, as a sentence, newest first; a person still listed is linked.
   const log = await (await call("/admin/audit", { cookie: await signInByLink() })).text();
   const rows = [...log.matchAll(/<tr><td data-label="When \(UTC\)">[^<]+<\/td>([\s\S]*?)<\/tr>/g)]
-    .map((m) => text(m[1] ?? "").replace(/ As recorded .*$/, ""))
+    .map((m) => readText(m[1] ?? "").replace(/ As recorded .*$/, ""))
     .slice(0, 6);
   expect(rows).toEqual([
     `${ADMIN} Signed in with a link sent by e-mail.`,

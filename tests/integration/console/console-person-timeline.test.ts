@@ -11,15 +11,9 @@ import type { RootKey } from "../../../src/server/crypto/secret";
 import { mailboxKey } from "../../../src/server/mail/mailbox";
 import { UNSUBSCRIBE_PAGE_WORDS } from "../../../src/server/updates/handler";
 import { call, h, openConsoleHarness, signInByLink } from "../../support/console-harness";
+import { readText, sectionText } from "../../support/console-reading";
 
 openConsoleHarness();
-
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, " ")
-    .replaceAll("&#x27;", "'")
-    .replace(/\s+/g, " ")
-    .trim();
 
 it("the timeline lists every referral counted and taken back, as the webhooks did, and the rest of a life", async () => {
   const db = h.store.db;
@@ -93,7 +87,7 @@ it("the timeline lists every referral counted and taken back, as the webhooks di
     const cookie = await signInByLink();
     const html = await (await call(`/admin/person?id=${id}`, { cookie })).text();
     const steps = [...html.matchAll(/<li><time dateTime="[^"]+">([^<]+)<\/time>([\s\S]*?)<\/li>/g)].map(
-      (m) => `${m[1]} ${text(m[2] ?? "")}`,
+      (m) => `${m[1]} ${readText(m[2] ?? "")}`,
     );
     expect(steps).toEqual([
       "2026-03-01 10:00 Signed up",
@@ -114,11 +108,9 @@ it("the timeline lists every referral counted and taken back, as the webhooks di
     const types = events.map((e) => e.type);
     expect(count(steps, "A referral of theirs counted")).toBe(count(types, "waitlist.referred"));
     expect(count(steps, "was taken back")).toBe(count(types, "waitlist.referral_revoked"));
-    expect(text(/<section aria-labelledby="share">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "")).toContain(
-      "Referrals 3 count now; 1 was taken back",
-    );
+    expect(sectionText(html, "share")).toContain("Referrals 3 count now; 1 was taken back");
     // The webhook events beside it, in the same words, newest first.
-    const hooks = [...html.matchAll(/<td data-label="Event">([\s\S]*?)<\/td>/g)].map((m) => text(m[1] ?? ""));
+    const hooks = [...html.matchAll(/<td data-label="Event">([\s\S]*?)<\/td>/g)].map((m) => readText(m[1] ?? ""));
     expect(hooks).toEqual([
       "Mail stopped waitlist.suppressed",
       "Joined waitlist.joined",

@@ -14,6 +14,7 @@ import {
   peekForm,
   signInByLink,
 } from "../../support/console-harness";
+import { readText } from "../../support/console-reading";
 
 openConsoleHarness();
 
@@ -121,15 +122,9 @@ describe("downloads and waves within Netlify's limits", () => {
       /name="ticket" value="[\w-]+"/,
       "",
     );
-    const read = (part: string) =>
-      part
-        .replace(/<[^>]+>/g, " ")
-        .replaceAll("&#x27;", "'")
-        .replace(/\s+/g, " ")
-        .trim();
-    expect(read(/<h1>([^<]*)<\/h1>/.exec(main)?.[1] ?? "")).toBe("Invite 21 people?");
+    expect(readText(/<h1>([^<]*)<\/h1>/.exec(main)?.[1] ?? "")).toBe("Invite 21 people?");
     const who = /<section aria-labelledby="wave-who">([\s\S]*?)<\/section>/.exec(main)?.[1] ?? "";
-    expect(read(/<p>([\s\S]*?)<\/p>/.exec(who)?.[1] ?? "")).toBe(
+    expect(readText(/<p>([\s\S]*?)<\/p>/.exec(who)?.[1] ?? "")).toBe(
       "The next 21 people in line, who signed up between January 1, 2026 and January 3, 2026 (UTC).",
     );
     // In line order (sign-up order: REFERRAL_PLACES is 0 here), each a link to their page.
@@ -142,14 +137,14 @@ describe("downloads and waves within Netlify's limits", () => {
     const ids = await h.store.db.query<{ id: number; email: string }>(
       "SELECT id, email FROM waitlist ORDER BY created_at, id LIMIT 20",
     );
-    expect(rows.map((r) => `${r[2]} ${r[3]} ${read(r[4] ?? "")}`).slice(0, 4)).toEqual([
+    expect(rows.map((r) => `${r[2]} ${r[3]} ${readText(r[4] ?? "")}`).slice(0, 4)).toEqual([
       "p3@example.com 2026-01-01 00:03 None recorded",
       "p6@example.com 2026-01-01 00:06 newsletter",
       "p9@example.com 2026-01-01 00:09 None recorded",
       "p12@example.com 2026-01-01 00:12 newsletter",
     ]);
     expect(rows.map((r) => [Number(r[1]), r[2]])).toEqual(ids.map((p) => [Number(p.id), p.email]));
-    expect(read(/<p>(And [^<]*)<\/p>/.exec(who)?.[1] ?? "")).toBe("And 1 more person.");
+    expect(readText(/<p>(And [^<]*)<\/p>/.exec(who)?.[1] ?? "")).toBe("And 1 more person.");
     expect(main).toContain(
       '<button type="submit">Invite 21 people</button><a class="button quiet" href="/admin">Cancel</a>',
     );

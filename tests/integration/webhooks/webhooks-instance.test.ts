@@ -12,13 +12,21 @@ import { migratedDataDir } from "../../support/helpers";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwVeJMTd8T6fgy";
 
-it("the first change on a cold instance with webhooks on is recorded for the receiver", async () => {
+/**
+ * A cold instance's environment: the embedded database in a fresh folder named from `prefix` (no DATABASE_URL or
+ * NETLIFY_DB_URL), and webhooks on. tests/support/reset-after-file.ts restores the environment.
+ */
+function coldInstanceWithWebhooks(prefix: string) {
   vi.stubEnv("DATABASE_URL", "");
   vi.stubEnv("NETLIFY_DB_URL", "");
-  vi.stubEnv("DATA_DIR", migratedDataDir("webhooks-instance-"));
+  vi.stubEnv("DATA_DIR", migratedDataDir(prefix));
   vi.stubEnv("WEBHOOK_URL", "http://127.0.0.1:9/hooks");
   vi.stubEnv("WEBHOOK_SECRET", SECRET);
   resetConfig();
+}
+
+it("the first change on a cold instance with webhooks on is recorded for the receiver", async () => {
+  coldInstanceWithWebhooks("webhooks-instance-");
   // Switching the outbox on reaches the database a turn of the event loop late, as over a network: a store handed
   // out before the switch lands would commit this change with nothing recorded. (tests/support/reset-after-file.ts
   // closes the store and restores the environment.)
@@ -42,12 +50,7 @@ it("the first change on a cold instance with webhooks on is recorded for the rec
 
 it("a process without WEBHOOK_URL never switches recording off for one that has it", async () => {
   await closeStore();
-  vi.stubEnv("DATABASE_URL", "");
-  vi.stubEnv("NETLIFY_DB_URL", "");
-  vi.stubEnv("DATA_DIR", migratedDataDir("webhooks-second-"));
-  vi.stubEnv("WEBHOOK_URL", "http://127.0.0.1:9/hooks");
-  vi.stubEnv("WEBHOOK_SECRET", SECRET);
-  resetConfig();
+  coldInstanceWithWebhooks("webhooks-second-");
   allowEmbeddedDatabase(openPgliteDb);
   const store = await getStore();
   // Another process on the same database, without the variable (a local npm start pointed at the shared

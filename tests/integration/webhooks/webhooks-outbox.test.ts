@@ -7,64 +7,37 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStore, type Store } from "../../../src/server/app/store";
+import { createStore } from "../../../src/server/app/store";
 import { parseDataKey } from "../../../src/server/data-key";
 import { openPgliteDb } from "../../../src/server/db/pglite";
-import { createWebhookStore, deliverDue, type WebhookStore } from "../../../src/server/webhooks";
-import { backends, type OpenedStore } from "../../support/backends";
+import { createWebhookStore, type WebhookStore } from "../../../src/server/webhooks";
+import { backends } from "../../support/backends";
 import { migratedDataDir } from "../../support/helpers";
 import { startWebhookReceiver, type WebhookReceiver } from "../../support/webhook-receiver";
+import { useWebhookOutbox } from "../../support/webhooks-harness";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwVeJMTd8T6fgy";
 const KEY = Buffer.alloc(32, 7).toString("base64");
 
 describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => {
-  let opened: OpenedStore | undefined;
-  let store: Store;
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    if (!available) return;
-    receiver = await startWebhookReceiver(SECRET);
-    opened = await open();
-    store = opened.store;
-    await createWebhookStore(store.db).setEnabled(true);
-  }, 60_000);
-  afterAll(async () => {
-    await opened?.close();
-    await receiver?.close();
-  });
-
-  const hooks = () => createWebhookStore(store.db);
-  const deliver = (extra: Partial<Parameters<typeof deliverDue>[0]> = {}) =>
-    deliverDue({
-      store: hooks(),
-      dataKeys: store.dataKeys,
-      webhook: { url: receiver.url, secret: SECRET },
-      worker: "test",
-      ...extra,
-    });
-  const due = () => store.db.query("UPDATE waitlist_webhook_event SET next_attempt_at = now() WHERE state = 'pending'");
-  const reset = async () => {
-    await store.db.query("DELETE FROM waitlist");
-    await store.db.query("DELETE FROM waitlist_webhook_event");
-    receiver.reset();
-  };
-  const signUp = (email: string) => store.add({ name: null, email, message: null });
+  const outbox = useWebhookOutbox(available, open, SECRET);
+  const { hooks, deliver, due, clear: reset } = outbox;
+  const signUp = (email: string) => outbox.store.add({ name: null, email, message: null });
 
   describe.skipIf(!available)("answers and records", () => {
     it("an answer with U+0000 is recorded without it: acknowledged once, and never sent again", async () => {
       await reset();
-      receiver.state.answer = () => 200;
-      receiver.state.body = () => Buffer.from("ok\u0000done");
+      outbox.receiver.state.answer = () => 200;
+      outbox.receiver.state.body = () => Buffer.from("ok\u0000done");
       await signUp("nul@example.com");
       expect(await deliver()).toEqual({ delivered: 1, retrying: 0, failed: 0, gone: false });
       expect(await hooks().recent(1)).toMatchObject([{ state: "delivered", lastStatus: 200, lastAnswer: "okdone" }]);
-      await store.db.query("UPDATE waitlist_webhook_event SET next_attempt_at = now()");
+      await outbox.store.db.query("UPDATE waitlist_webhook_event SET next_attempt_at = now()");
       expect(await deliver()).toEqual({ delivered: 0, retrying: 0, failed: 0, gone: false });
-      expect(receiver.requests).toHaveLength(1);
+      expect(outbox.receiver.requests).toHaveLength(1);
 
-      receiver.state.answer = () => 500;
-      receiver.state.body = () => Buffer.from("\u0000oops\u0000");
+      outbox.receiver.state.answer = () => 500;
+      outbox.receiver.state.body = () => Buffer.from("\u0000oops\u0000");
       await signUp("nul2@example.com");
       expect(await deliver()).toEqual({ delivered: 0, retrying: 1, failed: 0, gone: false });
       expect(await hooks().recent(1)).toMatchObject([{ state: "pending", lastStatus: 500, lastAnswer: "oops" }]);
@@ -72,8 +45,8 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
 
     it("an answer over 1 KB in three-byte characters is cut between characters: 1023 bytes, no U+FFFD", async () => {
       await reset();
-      receiver.state.answer = () => 500;
-      receiver.state.body = () => Buffer.from("€".repeat(400));
+      outbox.receiver.state.answer = () => 500;
+      outbox.receiver.state.body = () => Buffer.from("€".repeat(400));
       await signUp("euro@example.com");
       await deliver();
       const [row] = await hooks().recent(1);
@@ -96,7 +69,7 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
       };
       expect(await deliver({ store: flaky })).toEqual({ delivered: 1, retrying: 0, failed: 0, gone: false });
       expect(calls).toBe(2);
-      expect(receiver.requests).toHaveLength(1);
+      expect(outbox.receiver.requests).toHaveLength(1);
       expect(await hooks().recent(1)).toMatchObject([{ state: "delivered", attempts: 1 }]);
     });
 
@@ -112,14 +85,14 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
       };
       expect(await deliver({ store: down })).toEqual({ delivered: 1, retrying: 0, failed: 0, gone: false });
       // One POST: the run claimed nothing more once the record failed.
-      expect(receiver.requests).toHaveLength(1);
+      expect(outbox.receiver.requests).toHaveLength(1);
       // Another worker, at once: the acknowledged event is still leased, so only the other one goes.
       expect(await deliver({ worker: "other" })).toEqual({ delivered: 1, retrying: 0, failed: 0, gone: false });
-      expect(receiver.requests).toHaveLength(2);
-      expect(new Set(receiver.requests).size).toBe(2);
-      const [leased] = await store.db.query<{ lease_owner: string; state: string }>(
+      expect(outbox.receiver.requests).toHaveLength(2);
+      expect(new Set(outbox.receiver.requests).size).toBe(2);
+      const [leased] = await outbox.store.db.query<{ lease_owner: string; state: string }>(
         "SELECT lease_owner, state FROM waitlist_webhook_event WHERE id = $1",
-        [receiver.requests[0]],
+        [outbox.receiver.requests[0]],
       );
       expect(leased).toEqual({ lease_owner: "test", state: "pending" });
     });
@@ -128,7 +101,7 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
   describe.skipIf(!available)("a run's deadline", () => {
     it("starts an attempt only while its whole timeout and the margin fit before the deadline", async () => {
       await reset();
-      receiver.state.answer = () => "hang";
+      outbox.receiver.state.answer = () => "hang";
       for (let i = 0; i < 6; i++) await signUp(`hang${i}@example.com`);
       // The run's own clock: each attempt takes its whole timeout (200 ms) as far as the run can tell.
       let clock = 0;
@@ -143,7 +116,7 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
       });
       // Starts at 0, 200, 400 and 600 (each + 200 ms + the 2 s margin < 3000); at 800 the next would not fit.
       expect(report).toEqual({ delivered: 0, retrying: 4, failed: 0, gone: false });
-      expect(receiver.requests).toHaveLength(4);
+      expect(outbox.receiver.requests).toHaveLength(4);
       expect(clock).toBe(800);
     });
   });
@@ -152,11 +125,11 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
     it("is given back unsent, its try not counted, and goes from a process that holds the key", async () => {
       await reset();
       const keys = { current: parseDataKey(KEY), previous: null };
-      await createStore(store.db, keys).add({ name: "Grace", email: "grace@example.com", message: null });
+      await createStore(outbox.store.db, keys).add({ name: "Grace", email: "grace@example.com", message: null });
       expect(await deliver({ dataKeys: null })).toEqual({ delivered: 0, retrying: 1, failed: 0, gone: false });
-      expect(receiver.requests).toEqual([]);
+      expect(outbox.receiver.requests).toEqual([]);
       const id = parseDataKey(KEY).id;
-      const [row] = await store.db.query<{ attempts: number; later: boolean; last_error: string }>(
+      const [row] = await outbox.store.db.query<{ attempts: number; later: boolean; last_error: string }>(
         `SELECT attempts, next_attempt_at > now() + interval '290 seconds' AS later, last_error
          FROM waitlist_webhook_event`,
       );
@@ -175,7 +148,7 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
     it("after OUTBOX_DAYS no event keeps its person: a waiting one fails, one in an attempt is left to it", async () => {
       await reset();
       const person = JSON.stringify({ email: "kept@example.com", status: "pending" });
-      await store.db.query(
+      await outbox.store.db.query(
         `INSERT INTO waitlist_webhook_event (id, type, occurred_at, person, state, delivered_at, lease_until, last_error)
          VALUES ('msg_old_pending', 'waitlist.signed_up', now() - interval '31 days', $1::jsonb, 'pending', NULL, NULL, '410 Gone: deliveries paused'),
            ('msg_old_failed', 'waitlist.signed_up', now() - interval '31 days', $1::jsonb, 'failed', NULL, NULL, 'answered 500'),
@@ -185,7 +158,7 @@ describe.each(backends("webhooks_outbox"))("on %s", (_name, available, open) => 
         [person],
       );
       expect(await hooks().retain(30)).toEqual({ deleted: 1, forgotten: 2 });
-      const rows = await store.db.query<{ id: string; state: string; kept: boolean; last_error: string | null }>(
+      const rows = await outbox.store.db.query<{ id: string; state: string; kept: boolean; last_error: string | null }>(
         "SELECT id, state, person IS NOT NULL AS kept, last_error FROM waitlist_webhook_event ORDER BY id",
       );
       expect(rows).toEqual([
