@@ -68,6 +68,10 @@ test("operators sign in by e-mail, see the list grow, let two in, export, sign o
     "If that address may use the console, a sign-in link is on its way. It works once, for 15 minutes.",
   );
   expect(answers[1]).toBe(answers[0]);
+  // The answer says so and what next, without the form again under it.
+  await expect(page.getByRole("heading", { level: 1, name: "Check your inbox" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send me a sign-in link" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Use another address" })).toHaveAttribute("href", "/admin");
   await expectNoAxeViolations(page);
   const [mail] = await smtp.waitFor(ADMIN);
   expect(smtp.messages.map((m) => m.to)).toEqual([ADMIN]);
@@ -150,6 +154,9 @@ test("operators sign in by e-mail, see the list grow, let two in, export, sign o
   // Sign out: the cookie goes, and the console shows only the sign-in page again.
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("button", { name: "Send me a sign-in link" })).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\?signed-out=1$/);
+  await expect(page.getByRole("status")).toHaveText("You're signed out. Sign in again whenever you need the console.");
+  await expectNoAxeViolations(page);
   expect(await context.cookies()).toEqual([]);
 
   // The CLI counts what the console showed.
