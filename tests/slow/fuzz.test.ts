@@ -44,7 +44,8 @@ function expectedAnswer(p: Record<string, unknown>): { status: 201 } | { status:
       );
     });
     if (loneSurrogate || control) return UNSUPPORTED;
-    if (!multiline && /[\t\n\r]/.test(trimmed)) return `${label} must be a single line.`;
+    // A line break is any of these five, the Unicode line and paragraph separators too (docs/security.md).
+    if (!multiline && /[\t\n\r\u2028\u2029]/.test(trimmed)) return `${label} must be a single line.`;
     return trimmed.length > max ? tooLong : null;
   };
   const email = () => {
