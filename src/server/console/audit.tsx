@@ -15,6 +15,7 @@ import { CONSOLE_PATHS, consoleHref } from "./paths";
 import { personHref } from "./person-timeline";
 import { Section } from "./ui/parts";
 import { CardTable, Head } from "./ui/table";
+import { utcSecond } from "./ui/time";
 import { waveListHref } from "./wave-record";
 
 const PER_PAGE = 50;
@@ -69,7 +70,7 @@ function Row({ entry, names }: { entry: AuditEntry; names: AuditNames & { people
   const recorded = !isKnownAction(entry.action) && Object.keys(details).length > 0;
   return (
     <tr>
-      <td data-label="When (UTC)">{entry.at.slice(0, 19).replace("T", " ")}</td>
+      <td data-label="When (UTC)">{utcSecond(entry.at)}</td>
       <td data-label="Who">{actorName(entry.actor)}</td>
       <td data-label="What">
         {/* One box: on a phone the cell is a row of its label and this, not of each part. */}

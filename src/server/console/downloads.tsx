@@ -32,6 +32,7 @@ import { log } from "../log";
 import type { Store } from "../store/types";
 import { CONSOLE_PATHS, message, page } from "./pages";
 import { Section } from "./ui/parts";
+import { utcMinute } from "./ui/time";
 
 /** What the console's downloads take beyond the handler's own: the size of a part (tests cut small ones). */
 export interface DownloadDeps {
@@ -100,7 +101,7 @@ export async function exportPage(
       return { href: `${CONSOLE_PATHS.exportPart}?${query}`, name: partFilename(extension, link.part, link.of), range };
     }),
   );
-  const when = new Date().toISOString().slice(0, 16).replace("T", " ");
+  const when = utcMinute(new Date().toISOString());
   const most = `${size.bytes / 1_000_000} MB`;
   return page(
     200,

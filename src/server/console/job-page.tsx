@@ -15,6 +15,7 @@ import { type JobProgress, jobProgress } from "./job-progress";
 import { CONSOLE_PATHS, message, page } from "./pages";
 import type { Area } from "./ui/Layout";
 import { ConfirmForm, Figures, Notice, Section } from "./ui/parts";
+import { utcMinute } from "./ui/time";
 import { waveListHref } from "./wave-record";
 
 /** Where each kind of job is started from: its page is in that area, and leads back there. */
@@ -32,7 +33,7 @@ export function jobKey(kind: string, id: string): { kind: JobKind; id: number } 
 }
 
 const number = (n: number) => n.toLocaleString("en");
-const when = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+const when = (iso: string) => `${utcMinute(iso)} UTC`;
 
 /** Who started a job, by the name its row keeps (a keyed hash for an admin, "CLI" for the command line). */
 async function starterName(visit: { config: ServerConfig; store: Store }, stored: string | null): Promise<string> {

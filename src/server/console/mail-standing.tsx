@@ -11,6 +11,7 @@ import { createSuppressionStore, type Suppression, type SuppressionReason } from
 import { CONSOLE_PATHS } from "./paths";
 import { mailboxKeyOf } from "./person-data";
 import { Badge, Section } from "./ui/parts";
+import { utcMinute } from "./ui/time";
 
 /** Why a mailbox is suppressed, as the team reads it. */
 export const REASONS: Record<SuppressionReason, string> = {
@@ -20,7 +21,7 @@ export const REASONS: Record<SuppressionReason, string> = {
   operator: "an operator stopped all mail to them",
 };
 
-const when = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+const when = (iso: string) => `${utcMinute(iso)} UTC`;
 
 /** The section: the suppression (or none), its evidence, and the form with the action that applies. */
 export function MailStanding({ id, suppression }: { id: number; suppression: Suppression | null }) {

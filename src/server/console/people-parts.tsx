@@ -20,6 +20,7 @@ import {
 } from "./people-filter";
 import { STATUS_LABELS, StatusBadge } from "./ui/parts";
 import { CardTable } from "./ui/table";
+import { utcMinute } from "./ui/time";
 
 export const FIELD_LABELS: Record<BreakdownField, string> = {
   source: "Source",
@@ -42,7 +43,7 @@ export const SORT_LABELS: Record<PeopleSort, string> = {
   referrals: "Most referrals first",
 };
 
-const day = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+const day = (iso: string) => `${utcMinute(iso)} UTC`;
 
 /** A wave as the list names it: when it started and what it did, never its number. */
 export const waveName = (wave: WaveSummary) => `the wave of ${day(wave.startedAt)}`;
@@ -207,7 +208,7 @@ export function PeopleTable(props: { rows: ListedEntry[]; checked: boolean; capt
                 <span className="sr-only">Select {r.email}</span>
               </label>
             </td>
-            <td data-label="Signed up (UTC)">{r.created_at.slice(0, 16).replace("T", " ")}</td>
+            <td data-label="Signed up (UTC)">{utcMinute(r.created_at)}</td>
             <td data-label="Person" className="who">
               <a href={consoleHref(CONSOLE_PATHS.person, { id: r.id })}>{r.email}</a>
               {r.name ? <span className="note">{r.name}</span> : null}

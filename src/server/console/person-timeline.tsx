@@ -15,6 +15,7 @@ import { REASONS } from "./mail-standing";
 import { CONSOLE_PATHS } from "./paths";
 import type { PersonFile } from "./person-data";
 import { CardTable, Head } from "./ui/table";
+import { utcMinute } from "./ui/time";
 
 /** One step: when (ISO), and what happened, in words (with links to the people it names). */
 export interface Step {
@@ -23,9 +24,6 @@ export interface Step {
 }
 
 export const personHref = (id: number) => `${CONSOLE_PATHS.person}?id=${id}`;
-
-/** "2026-03-01 10:00": minutes, UTC, as every console page writes a time. */
-export const minute = (at: string) => at.slice(0, 16).replace("T", " ");
 
 const UPDATE_STATES: Record<string, (subject: string) => string> = {
   sent: (s) => `Sent the update “${s}”`,
@@ -92,7 +90,7 @@ export function Timeline({ file }: { file: PersonFile }) {
         {steps.map((step, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, rendered once on the server
           <li key={i}>
-            <time dateTime={step.at}>{minute(step.at)}</time> {step.what}
+            <time dateTime={step.at}>{utcMinute(step.at)}</time> {step.what}
           </li>
         ))}
       </ol>
@@ -134,7 +132,7 @@ export function Events({ events }: { events: EventRow[] }) {
             <td data-label="Event">
               {EVENT_WORDS[e.type] ?? e.type} <code className="note">{e.type}</code>
             </td>
-            <td data-label="At">{minute(e.occurredAt)}</td>
+            <td data-label="At">{utcMinute(e.occurredAt)}</td>
             <td data-label="Delivery">
               <StateBadge tone={DELIVERY[e.state][1]}>{DELIVERY[e.state][0]}</StateBadge>{" "}
               {counted(e.attempts, "attempt")}

@@ -18,8 +18,9 @@ import { MailStanding } from "./mail-standing";
 import { message, page } from "./pages";
 import { CONSOLE_PATHS } from "./paths";
 import { type PersonFile, readPersonFile } from "./person-data";
-import { Events, minute, personHref, Timeline } from "./person-timeline";
+import { Events, personHref, Timeline } from "./person-timeline";
 import { Figures, Notice, Section, StatusBadge } from "./ui/parts";
+import { utcMinute } from "./ui/time";
 
 export interface PersonVisit {
   store: Store;
@@ -163,13 +164,13 @@ function Referrals({ file, origin }: { file: PersonFile; origin: string }) {
 function Consent({ file }: { file: PersonFile }) {
   const { row } = file;
   const choice = updatesChoice(row.updatesConsent, row.updatesConsentWords);
-  const since = row.updatesConsentAt ? ` since ${minute(row.updatesConsentAt)} UTC` : "";
+  const since = row.updatesConsentAt ? ` since ${utcMinute(row.updatesConsentAt)} UTC` : "";
   return (
     <Section id="consent" title="Consent">
       <Pairs
         items={[
           ["Terms agreed at sign-up", termsAgreed(row.termsVersion)],
-          ["Address", row.confirmedAt ? `Confirmed ${minute(row.confirmedAt)} UTC` : "Not confirmed yet"],
+          ["Address", row.confirmedAt ? `Confirmed ${utcMinute(row.confirmedAt)} UTC` : "Not confirmed yet"],
           [
             "Updates",
             <>

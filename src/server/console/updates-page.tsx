@@ -13,6 +13,7 @@ import { CONSOLE_PATHS, page } from "./pages";
 import type { PersonVisit } from "./person";
 import { Notice, Section } from "./ui/parts";
 import { CardTable, Head } from "./ui/table";
+import { utcMinute } from "./ui/time";
 import { reputationSection } from "./update-reputation";
 
 /** How many past updates the compose page lists. */
@@ -31,7 +32,6 @@ export const MAIL_OFF = "E-mail is off: set SMTP_URL and MAIL_FROM to send updat
 export const IN_UPDATES = { area: "updates" } as const;
 
 const people = (n: number) => counted(n, "person", "people");
-const minute = (iso: string) => iso.slice(0, 16).replace("T", " ");
 
 /** The draft, carried to the next step. */
 export function DraftFields({ draft }: { draft: { subject: string; body: string } }) {
@@ -75,7 +75,7 @@ function PastTable({ past, jobs }: { past: PastUpdate[]; jobs: Map<number, JobPr
         {past.map((u) => (
           <tr key={u.id}>
             <td data-label="Started" className="when">
-              {minute(u.createdAt)}
+              {utcMinute(u.createdAt)}
             </td>
             <td data-label="Subject">{u.subject}</td>
             <td data-label="Sent" className="n">
@@ -169,7 +169,7 @@ export interface SameUpdate {
  * finished: where it stands, and a link to its own page (it runs in the background).
  */
 export function alreadyPage(visit: UpdateVisit, draft: Draft, same: SameUpdate, left: number): Response {
-  const day = same.since ? minute(same.since.toISOString()) : "";
+  const day = same.since ? utcMinute(same.since.toISOString()) : "";
   const title = same.finished ? "Already sent" : "Already being sent";
   return page(
     200,

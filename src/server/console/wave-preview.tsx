@@ -9,9 +9,10 @@ import { counted } from "../../lib/plural";
 import { newTicket } from "../http/ticket";
 import { message, page } from "./pages";
 import { CONSOLE_PATH, CONSOLE_PATHS } from "./paths";
-import { minute, personHref } from "./person-timeline";
+import { personHref } from "./person-timeline";
 import { ConfirmForm, Section } from "./ui/parts";
 import { CardTable, Head } from "./ui/table";
+import { utcMinute } from "./ui/time";
 import type { NamedPerson } from "./wave-record";
 
 export interface PreviewFacts {
@@ -68,7 +69,7 @@ export function invitePreviewPage(
                   <td data-label="Person">
                     <a href={personHref(person.id)}>{person.email}</a>
                   </td>
-                  <td data-label="Signed up">{minute(person.createdAt)}</td>
+                  <td data-label="Signed up">{utcMinute(person.createdAt)}</td>
                   <td data-label="Source">{person.source ?? <span className="note">None recorded</span>}</td>
                 </tr>
               ))}

@@ -14,6 +14,7 @@ import { createWebhookStore, webhookHealth } from "../webhooks";
 import { StateBadge, type Tone } from "./job-parts";
 import { CONSOLE_PATHS, consoleHref, page } from "./pages";
 import { Figures, Notice, Section } from "./ui/parts";
+import { utcSecond } from "./ui/time";
 import { EventRows } from "./webhook-rows";
 
 /** The log's filters, by the word in its address, and the state each shows. */
@@ -22,7 +23,6 @@ type Filter = keyof typeof FILTERS;
 const isFilter = (value: string | null): value is Filter => value !== null && Object.hasOwn(FILTERS, value);
 
 const RECENT = 50;
-const when = (iso: string) => iso.slice(0, 19).replace("T", " ");
 
 /** One of the page's buttons: a form of its own with its action. */
 function Action({ action, quiet, children }: { action: string; quiet?: boolean; children: string }) {
@@ -53,7 +53,7 @@ function Deliveries({
   const heard = health.state !== "ok" && health.lastAnswer ? ` Last answer: ${health.lastAnswer}.` : "";
   const why =
     health.state === "paused"
-      ? `Paused since ${when(target.pausedAt ?? "")} UTC: ${target.pausedReason ?? "paused"}. Nothing is sent until deliveries are re-enabled.`
+      ? `Paused since ${utcSecond(target.pausedAt ?? "")} UTC: ${target.pausedReason ?? "paused"}. Nothing is sent until deliveries are re-enabled.`
       : health.state === "failing"
         ? `Failing: ${health.why}.${heard}`
         : "";

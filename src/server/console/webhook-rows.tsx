@@ -10,6 +10,7 @@ import { type EventRow, eventBody } from "../webhooks";
 import { StateBadge, type Tone } from "./job-parts";
 import { CONSOLE_PATHS } from "./paths";
 import { CardTable } from "./ui/table";
+import { utcSecond } from "./ui/time";
 
 /** What each event type says happened, for the team (the receiver reads the type). */
 const EVENT_WORDS: Record<string, string> = {
@@ -25,7 +26,7 @@ const EVENT_WORDS: Record<string, string> = {
   "webhook.test": "Test event",
 };
 
-const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace("T", " ") : "—");
+const when = (iso: string | null) => (iso ? utcSecond(iso) : "—");
 /** Characters of a receiver's answer shown in its row; the whole (1 KB at most) opens below it. */
 const ANSWER_SHOWN = 80;
 
