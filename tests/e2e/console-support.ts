@@ -156,6 +156,12 @@ export async function checkState(page: Page, name: string) {
   expect(wide, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
   expect(await page.locator("script").count()).toBe(0);
   const width = page.viewportSize()?.width ?? 0;
+  // Every area of the navigation in view, none hidden past the edge of a phone.
+  const rights = await page
+    .getByRole("navigation", { name: "Console" })
+    .getByRole("link")
+    .evaluateAll((links) => links.map((link) => link.getBoundingClientRect().right));
+  expect(Math.max(0, ...rights), `${name}: an area of the navigation is cut off`).toBeLessThanOrEqual(width);
   await page.screenshot({ path: base.info().outputPath(`${name.replaceAll(" ", "-")}-${width}.png`), fullPage: true });
 }
 

@@ -26,14 +26,16 @@ header.top{background:#fff;border-bottom:1px solid var(--color-ink-100)}
 .brand{font-weight:700;color:var(--color-ink-950);text-decoration:none;margin-right:auto}
 .who{margin:0;color:var(--color-ink-700);font-size:14px;overflow-wrap:anywhere}
 nav.areas{max-width:1120px;margin:0 auto;padding:0 8px;overflow-x:auto}
-nav.areas ul{display:flex;gap:4px;margin:0;padding:0;list-style:none}
+nav.areas ul{display:flex;flex-wrap:wrap;gap:0 4px;margin:0;padding:0;list-style:none}
 nav.areas a{display:block;padding:10px 10px;min-height:44px;color:var(--color-ink-700);font-size:15px;font-weight:500;text-decoration:none;white-space:nowrap;border-bottom:2px solid transparent}
 nav.areas a:hover{color:var(--color-ink-950)}
 nav.areas a[aria-current=page]{color:var(--color-brand-700);border-bottom-color:var(--color-brand-700);font-weight:600}
+@media (max-width:640px){nav.areas ul{gap:0}nav.areas a{padding:10px 6px;font-size:14px}}
 main{max-width:1120px;margin:0 auto;padding:16px}
 h1{font-size:26px;line-height:1.25;letter-spacing:-0.01em;margin:8px 0 16px;color:var(--color-ink-950)}
 h2{font-size:18px;margin:0 0 12px;color:var(--color-ink-950)}h3{font-size:16px;margin:0 0 8px}
 section{background:#fff;border:1px solid var(--color-ink-100);border-radius:var(--radius-card);box-shadow:var(--shadow-card);padding:20px;margin:0 0 16px;min-width:0}
+section>:first-child{margin-top:0}
 .totals,.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:8px;margin:0}
 .facts{grid-template-columns:repeat(auto-fit,minmax(180px,1fr))}
 .totals div,.facts div{border:1px solid var(--color-ink-100);border-radius:12px;padding:10px 14px;min-width:0}
