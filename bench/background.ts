@@ -48,6 +48,7 @@ import { IN_DOUBT } from "../src/server/updates/send";
 import { RETRY_SECONDS } from "../src/server/webhooks/store";
 import { type CliRun, cliEnv, codeState, runCli } from "./lib/cli";
 import { type BenchDatabase, postgresDatabase } from "./lib/databases";
+import { updateBody } from "./lib/update-body";
 
 const { values } = parseArgs({
   options: {
@@ -84,24 +85,7 @@ const POLL_MS = 250;
 
 /** Three updates of the same length, each with its own words (so each goes to everyone). */
 const SUBJECTS = ["What we built: part one", "What we built: part two", "What we built: part six"] as const;
-const bodyOf = (subject: string) =>
-  [
-    "Hello,",
-    "",
-    `${subject}. Thank you for waiting with us. This month we finished the first version of the reader:`,
-    "highlights, notes and the daily review, all of it offline first. The first invitations go out in waves over",
-    "the next weeks, in the order people joined the list.",
-    "",
-    "What changed since the last update:",
-    "- search across everything you saved, in under a second on a phone;",
-    "- import from the three tools most of you named when you signed up;",
-    "- an export of everything, any time, as plain files.",
-    "",
-    "The notes from this month's design review are here: https://noosphere.app/product",
-    "",
-    "Until next month,",
-    "The Noosphere team",
-  ].join("\n");
+const bodyOf = (subject: string) => updateBody(`${subject}.`);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const n = (value: number) => value.toLocaleString("en");

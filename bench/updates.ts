@@ -17,28 +17,13 @@ import { writeSection } from "../scripts/lib/perf-doc";
 import { SERVER_NODE_FLAGS } from "../scripts/lib/server-process";
 import { type CliRun, cliEnv, codeState, mb, runCli } from "./lib/cli";
 import { type BenchDatabase, embeddedDatabase, postgresDatabase } from "./lib/databases";
+import { updateBody } from "./lib/update-body";
 
 const PEOPLE = 10_000;
 /** Beside them, people the update must not reach: confirmed without consent, and consenting but never confirmed. */
 const OUTSIDE = 200;
 const SUBJECT = "What we built this month";
-const BODY = [
-  "Hello,",
-  "",
-  "Thank you for waiting with us. This month we finished the first version of the reader: highlights, notes and",
-  "the daily review, all of it offline first. The first invitations go out in waves over the next weeks, in the",
-  "order people joined the list.",
-  "",
-  "What changed since the last update:",
-  "- search across everything you saved, in under a second on a phone;",
-  "- import from the three tools most of you named when you signed up;",
-  "- an export of everything, any time, as plain files.",
-  "",
-  "The notes from this month's design review are here: https://noosphere.app/product",
-  "",
-  "Until next month,",
-  "The Noosphere team",
-].join("\n");
+const BODY = updateBody();
 
 interface Counting {
   url: string;
