@@ -7,6 +7,7 @@
  */
 import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
+import { jobStartKey } from "../crypto/keys";
 import type { RootKey } from "../crypto/secret";
 import { seeOther } from "../http/responses";
 import {
@@ -47,7 +48,7 @@ export interface JobVisit {
 
 /** Starts job `id` of `kind` in the background; false when the platform did not take it (the scheduler will). */
 export async function startJob(visit: Omit<JobVisit, "fields">, kind: JobKind, id: number): Promise<boolean> {
-  const root = (await visit.store.secret()) as RootKey;
+  const root = jobStartKey(visit.config);
   const starter = (visit.deps.startJob ?? ((origin, key) => httpJobStarter(origin, key)))(visit.origin, root);
   return starter(kind, id);
 }
