@@ -51,8 +51,10 @@ beforeEach(async () => {
   successors = 0;
   ended = [];
   vi.spyOn(console, "log").mockImplementation((line: unknown) => {
-    const entry = JSON.parse(String(line)) as { event?: string; kind: string; outcome: string };
-    if (entry.event === "jobs.run_ended") ended.push({ kind: entry.kind, outcome: entry.outcome });
+    // Only the server's own JSON lines name an event; anything else printed is not a run's end.
+    if (!String(line).includes('"event":"jobs.run_ended"')) return;
+    const entry = JSON.parse(String(line)) as { kind: string; outcome: string };
+    ended.push({ kind: entry.kind, outcome: entry.outcome });
   });
 });
 afterEach(() => {
