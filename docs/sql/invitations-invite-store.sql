@@ -74,6 +74,14 @@ WITH released AS (
     )
     UPDATE waitlist_invite_wave SET finished_at = now() WHERE id = $1;
 
+-- SQL.releaseCancelled
+UPDATE waitlist SET invite_wave_id = NULL, invite_code_hash = NULL, invite_expires_at = NULL,
+      invite_attempted_at = NULL
+    WHERE status = 'confirmed' AND invite_wave_id IN (
+        SELECT id FROM waitlist_invite_wave WHERE cancelled_at IS NOT NULL AND ($1::bigint IS NULL OR id = $1::bigint))
+      AND (invite_attempted_at IS NULL OR invite_attempted_at < now() - make_interval(secs => $2::int))
+    RETURNING id;
+
 -- SQL.redeem
 WITH invite AS (
       SELECT status, invite_expires_at <= now() AS expired FROM waitlist

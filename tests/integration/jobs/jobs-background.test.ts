@@ -142,8 +142,8 @@ describe("a run that dies", () => {
     const first = run(jobStartRequest(ORIGIN, key, "update", id));
     await held.reached;
     expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
-    // Silent past the staleness rule (five minutes, moved here rather than waited for): its lease has expired.
-    await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '301 seconds' WHERE id = $1", [
+    // Silent past the staleness rule (a minute, moved here rather than waited for): its lease has expired.
+    await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '61 seconds' WHERE id = $1", [
       id,
     ]);
     expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(1);
