@@ -3,7 +3,7 @@
 
 -- SQL.preview
 SELECT count(*)::int AS count, min(created_at) AS first, max(created_at) AS last,
-      (SELECT count(*)::int FROM waitlist WHERE status = 'confirmed' AND invite_wave_id IS NULL) AS available
+      (SELECT count(*)::int FROM waitlist WHERE status = 'confirmed' AND invite_wave_id IS NULL AND NOT mail_suppressed) AS available
     FROM waitlist WHERE id = ANY($1::bigint[]);
 
 -- SQL.startWave
@@ -11,7 +11,7 @@ INSERT INTO waitlist_invite_wave (owner, size) VALUES ($1, $2) RETURNING id;
 
 -- SQL.reserve
 UPDATE waitlist SET invite_wave_id = $1 WHERE id IN (
-      SELECT id FROM waitlist WHERE id = ANY($2::bigint[]) AND status = 'confirmed' AND invite_wave_id IS NULL FOR UPDATE SKIP LOCKED
+      SELECT id FROM waitlist WHERE id = ANY($2::bigint[]) AND status = 'confirmed' AND invite_wave_id IS NULL AND NOT mail_suppressed FOR UPDATE SKIP LOCKED
     ) RETURNING id;
 
 -- SQL.members

@@ -21,8 +21,11 @@ export function newInviteCode(): { code: string; hash: string } {
   return { code, hash };
 }
 
-/** Confirmed, and in no wave yet: who the next wave may take. */
-const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL";
+/**
+ * Confirmed, in no wave yet and not on the suppression list: who the next wave may take. The suppressed are left
+ * whether the wave mails them or (mail off) writes them into the team's CSV, so a preview's count is the wave.
+ */
+const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL AND NOT mail_suppressed";
 
 /**
  * A redemption of the invite `predicate` finds (by a code's hash, or by id): once, before it expires, the person

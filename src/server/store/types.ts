@@ -119,6 +119,8 @@ export interface ListOptions {
   confirmedOnly?: boolean;
   /** No entry past this id: the last of a part fixed when the download's page was made (export/parts.ts). */
   through?: number | undefined;
+  /** Leave out whoever is on the suppression list (a file for mailing: mail-csv). */
+  mailable?: boolean;
 }
 export interface ListPage {
   rows: ExportedEntry[];

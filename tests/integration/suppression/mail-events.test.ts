@@ -12,9 +12,8 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../../src/server/config";
-import type { RootKey } from "../../../src/server/crypto/secret";
-import { mailboxKey } from "../../../src/server/mail/mailbox";
-import { createSuppressionStore } from "../../../src/server/suppression";
+import { databaseKey } from "../../../src/server/crypto/keys";
+import { createSuppressionStore, listKeysOf } from "../../../src/server/suppression";
 import { createMailEventsHandler, type MailProvider } from "../../../src/server/suppression/handler";
 import { forgetCertificates } from "../../../src/server/suppression/ses";
 import { backends, type OpenedStore } from "../../support/backends";
@@ -56,7 +55,7 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
         body,
       }),
     );
-  const keyOf = async (email: string) => mailboxKey((await state.store.secret()) as RootKey, email);
+  const keyOf = async (email: string) => listKeysOf(await databaseKey(state.store), email);
   const suppression = async (email: string) => createSuppressionStore(state.store.db).get(await keyOf(email));
   /** The tables an event may change, as one value: a refused request leaves it as it was. */
   const everything = async () =>
@@ -80,8 +79,8 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
     });
     for (const email of PEOPLE) {
       await state.store.db.query(
-        "INSERT INTO waitlist (email, status, updates_consent, updates_consent_at, mailbox_key) VALUES ($1, 'confirmed', true, now(), $2)",
-        [email, await keyOf(email)],
+        "INSERT INTO waitlist (email, status, updates_consent, updates_consent_at, mailbox_key, address_key) VALUES ($1, 'confirmed', true, now(), $2, $3)",
+        [email, (await keyOf(email)).mailbox, (await keyOf(email)).address],
       );
     }
   }, 60_000);
