@@ -1,6 +1,6 @@
 /**
- * `npm start` refuses a bearer token short enough to guess (issue 31, item 6), or a webhook setting it cannot use
- * (issue 35): one line per variable, naming it and how to make a good one, exit code 1, and no database opened. The real server (scripts/serve.ts) in a child process.
+ * `npm start` refuses a bearer token or Postmark webhook password short enough to guess (issue 31, item 6; issue 48,
+ * item 7), or a webhook setting it cannot use (issue 35): one line per variable, naming it and how to make a good one, exit code 1, and no database opened. The real server (scripts/serve.ts) in a child process.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -12,9 +12,15 @@ it.each([
   [
     "one line per token too short",
     "short-token-",
-    { WAITLIST_ADMIN_TOKEN: "letmein", INVITE_REDEEM_TOKEN: "0123456789abcdef0123456789abcde" },
+    {
+      WAITLIST_ADMIN_TOKEN: "letmein",
+      INVITE_REDEEM_TOKEN: "0123456789abcdef0123456789abcde",
+      POSTMARK_WEBHOOK_USER: "postmark",
+      POSTMARK_WEBHOOK_PASSWORD: "letmein",
+    },
     "WAITLIST_ADMIN_TOKEN is shorter than 32 characters: make one with `openssl rand -hex 32`.\n" +
-      "INVITE_REDEEM_TOKEN is shorter than 32 characters: make one with `openssl rand -hex 32`.\n",
+      "INVITE_REDEEM_TOKEN is shorter than 32 characters: make one with `openssl rand -hex 32`.\n" +
+      "POSTMARK_WEBHOOK_PASSWORD is shorter than 24 characters: make one with `openssl rand -hex 16`.\n",
   ],
   [
     "one line, for a webhook secret or URL that cannot be used",
