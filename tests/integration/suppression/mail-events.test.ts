@@ -15,7 +15,7 @@ import { readConfig, type ServerConfig } from "../../../src/server/config";
 import { databaseKey } from "../../../src/server/crypto/keys";
 import { createSuppressionStore, listKeysOf } from "../../../src/server/suppression";
 import { createMailEventsHandler, type MailProvider } from "../../../src/server/suppression/handler";
-import { forgetCertificates } from "../../../src/server/suppression/ses";
+import { forgetCertificates } from "../../../src/server/suppression/sns-certificates";
 import { backends, type OpenedStore } from "../../support/backends";
 
 const RESEND_SECRET = `whsec_${randomBytes(24).toString("base64")}`;
@@ -74,7 +74,7 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
     state.config = readConfig({
       RESEND_WEBHOOK_SECRET: RESEND_SECRET,
       POSTMARK_WEBHOOK_USER: "postmark",
-      POSTMARK_WEBHOOK_PASSWORD: "a long random password",
+      POSTMARK_WEBHOOK_PASSWORD: "a long random password, 32 chars",
       SES_SNS_TOPIC_ARN: TOPIC,
     });
     for (const email of PEOPLE) {
@@ -194,7 +194,7 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
     const basic = (user: string, password: string) => ({
       Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
     });
-    const AUTH = basic("postmark", "a long random password");
+    const AUTH = basic("postmark", "a long random password, 32 chars");
     // Postmark's documented bounce webhook example, its address made one of ours.
     const hardBounce = {
       RecordType: "Bounce",
@@ -227,7 +227,7 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
       const body = documented;
       expect((await post("postmark", body)).status).toBe(401);
       expect((await post("postmark", body, basic("postmark", "wrong"))).status).toBe(401);
-      expect((await post("postmark", body, basic("other", "a long random password"))).status).toBe(401);
+      expect((await post("postmark", body, basic("other", "a long random password, 32 chars"))).status).toBe(401);
       expect((await post("postmark", body, { Authorization: "Bearer a long random password" })).status).toBe(401);
       expect(await everything()).toBe(before);
     });
