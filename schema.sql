@@ -156,7 +156,7 @@ CREATE TABLE IF NOT EXISTS admin_sign_in (
   used_at timestamptz NULL
 );
 
--- The server's own secret (client keys, proof-of-work signatures) when RATE_LIMIT_SECRET is not set: made once by
+-- The server's own secret (client keys, proof-of-work signatures) when SERVER_SECRET is not set: made once by
 -- the database's strong random generator, the same for every instance, computable by nobody.
 CREATE TABLE IF NOT EXISTS waitlist_secret (
   name text PRIMARY KEY,

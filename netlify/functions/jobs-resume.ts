@@ -4,6 +4,7 @@
  * function's, so this ends in well under a scheduled function's 30 s.
  */
 import type { Config, Context } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { resumeJobs } from "../../src/server/background";
 import { getConfig } from "../../src/server/config";
@@ -12,7 +13,7 @@ import { siteOrigin } from "../../src/server/http/origin";
 import { httpJobStarter } from "../../src/server/jobs";
 import { describeError, log } from "../../src/server/log";
 
-export default async (req: Request, context: Context): Promise<Response> => {
+export default configured(async (req: Request, context: Context): Promise<Response> => {
   try {
     const store = await getStore();
     const origin = siteOrigin(getConfig(), context, req);
@@ -22,6 +23,6 @@ export default async (req: Request, context: Context): Promise<Response> => {
     log("error", "jobs.resume_failed", describeError(error));
     return new Response(null, { status: 503 });
   }
-};
+});
 
 export const config: Config = { schedule: "* * * * *" };

@@ -27,7 +27,7 @@ const BATCH = 1000;
 export interface KeyingRun {
   db: Db;
   dataKeys: DataKeys | null;
-  /** The database's secret, as the sign-up keys its rows with (never RATE_LIMIT_SECRET): the keys must match. */
+  /** The database's secret, as the sign-up keys its rows with (never SERVER_SECRET): the keys must match. */
   root: DatabaseKey;
   /** When to stop starting batches (ms since the epoch); none: until every row has its key. */
   deadline?: number;

@@ -151,7 +151,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
       const site = mailer ? siteOrigin(config, context, req) : "";
       // Opening the store is not timed: locally, a new embedded database runs initdb (seconds) once.
       const store = await deps.store();
-      // The server's secret (RATE_LIMIT_SECRET, else the database's): read once per store, then at hand.
+      // The server's secret (SERVER_SECRET, else the database's): read once per store, then at hand.
       const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
       // A solved proof-of-work, issued for this address, lets a sign-up past its network's free allowance.
       const proven = fields[PROOF_FIELD] !== undefined;
@@ -159,7 +159,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
         return reply.error(400, "The anti-spam check did not pass. Please try again.");
       }
       // The mailbox (for referrals: one mailbox counts once) and the share link the sign-up came by, if any.
-      // Kept on the row, so keyed by the database's own secret (never RATE_LIMIT_SECRET, which may change or differ
+      // Kept on the row, so keyed by the database's own secret (never SERVER_SECRET, which may change or differ
       // between processes): every row's key stays comparable with every other's.
       entry.mailboxKey = storedMailboxKey(await withTimeout(databaseKey(store), config.dbTimeoutMs), entry.email);
       const code = referralCodeOfRequest(req, fields, config, context);
