@@ -32,12 +32,13 @@ async function describeAtRest(store: Store): Promise<string> {
   return `sealed with DATA_KEY (key ${keys.current.id})${left}`;
 }
 
-// A bearer token short enough to guess, a server secret that cannot be used, or a webhook setting that cannot be
-// used, is refused before anything is served, one line per variable.
+// A bearer token or Postmark webhook password short enough to guess, a server secret that cannot be used, or a
+// webhook setting that cannot be used, is refused before anything is served, one line per variable.
 const tokenProblems = [
   getConfig().serverSecretProblem,
   getConfig().adminTokenProblem,
   getConfig().inviteRedeemTokenProblem,
+  getConfig().reputation.postmarkWebhookProblem,
   getConfig().webhookProblem,
 ].filter((p) => p !== null);
 if (tokenProblems.length > 0) {

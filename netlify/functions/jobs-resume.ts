@@ -8,7 +8,7 @@ import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { resumeJobs } from "../../src/server/background";
 import { getConfig } from "../../src/server/config";
-import type { RootKey } from "../../src/server/crypto/secret";
+import { jobStartKey } from "../../src/server/crypto/keys";
 import { siteOrigin } from "../../src/server/http/origin";
 import { httpJobStarter } from "../../src/server/jobs";
 import { describeError, log } from "../../src/server/log";
@@ -17,7 +17,7 @@ export default configured(async (req: Request, context: Context): Promise<Respon
   try {
     const store = await getStore();
     const origin = siteOrigin(getConfig(), context, req);
-    await resumeJobs(store, httpJobStarter(origin, (await store.secret()) as RootKey));
+    await resumeJobs(store, httpJobStarter(origin, jobStartKey(getConfig())));
     return new Response(null, { status: 204 });
   } catch (error) {
     log("error", "jobs.resume_failed", describeError(error));

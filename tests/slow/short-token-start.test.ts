@@ -1,8 +1,9 @@
 /**
- * `npm start` refuses a bearer token short enough to guess (issue 31, item 6), a webhook setting it cannot use
- * (issue 35), or a server secret it cannot use (issue 53, item 2): one line per variable, naming it and how to make
- * a good one, exit code 1, and no database opened. The real server (scripts/serve.ts) in a child process; the CLI
- * (scripts/waitlist.ts) refuses the secret the same way, with its exit code 2.
+ * `npm start` refuses a bearer token or Postmark webhook password short enough to guess (issue 31, item 6; issue 48,
+ * item 7), a webhook setting it cannot use (issue 35), or a server secret it cannot use (issue 53, item 2): one line
+ * per variable, naming it and how to make a good one, exit code 1, and no database opened. The real server
+ * (scripts/serve.ts) in a child process; the CLI (scripts/waitlist.ts) refuses the secret the same way, with its
+ * exit code 2.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -28,9 +29,15 @@ it.each([
   [
     "one line per token too short",
     "short-token-",
-    { WAITLIST_ADMIN_TOKEN: "letmein", INVITE_REDEEM_TOKEN: "0123456789abcdef0123456789abcde" },
+    {
+      WAITLIST_ADMIN_TOKEN: "letmein",
+      INVITE_REDEEM_TOKEN: "0123456789abcdef0123456789abcde",
+      POSTMARK_WEBHOOK_USER: "postmark",
+      POSTMARK_WEBHOOK_PASSWORD: "letmein",
+    },
     "WAITLIST_ADMIN_TOKEN is shorter than 32 characters: make one with `openssl rand -hex 32`.\n" +
-      "INVITE_REDEEM_TOKEN is shorter than 32 characters: make one with `openssl rand -hex 32`.\n",
+      "INVITE_REDEEM_TOKEN is shorter than 32 characters: make one with `openssl rand -hex 32`.\n" +
+      "POSTMARK_WEBHOOK_PASSWORD is shorter than 24 characters: make one with `openssl rand -hex 16`.\n",
   ],
   [
     "one line, for a server secret too short",

@@ -19,6 +19,7 @@
  * The database's secret is typed apart (DatabaseKey), so a function that must have it cannot be handed the root.
  */
 
+import { randomBytes } from "node:crypto";
 import type { ServerConfig } from "../config";
 import { mailboxKey } from "../mail/mailbox";
 import type { Store } from "../store/types";
@@ -56,9 +57,22 @@ export const countedMailboxKey = (root: RootKey, email: string): string => mailb
 export const updatesKey = (store: Pick<Store, "secret">): Promise<DatabaseKey> => databaseKey(store);
 
 /**
- * The key of the invite code an invited person's status page links (invitations/access-code.ts): the server's root
- * (SERVER_SECRET when set), never the database's alone. The page and the redemption are both the site's, so
- * they agree; a copy of the database (a backup, a preview's branch) holds its own secret and every row's expiry,
- * and must not be able to make a code that creates someone's account.
+ * The key of the invite code an invited person's status page links (invitations/access-code.ts): SERVER_SECRET
+ * alone, never the database's. The page and the redemption are both the site's, so they agree; a copy of the
+ * database (a backup, a preview's branch) holds the database's secret and every row's id and expiry, and must not be
+ * able to make a code that creates someone's account. Null without SERVER_SECRET: the page offers no code, and
+ * redemption takes only the e-mailed ones (random, kept as hashes).
  */
-export const accessCodeKey = (config: ServerConfig, store: Store): Promise<RootKey> => rootKey(config, store);
+export const accessCodeKey = (config: ServerConfig): RootKey | null => serverRoot(config);
+
+/** Made once per process, never stored or sent: the job starts' key when SERVER_SECRET is not set. */
+const processKey = randomBytes(32) as RootKey;
+
+/**
+ * The key a background job's start is signed with (jobs/signed.ts): SERVER_SECRET, never the database's (a start
+ * signed by a copy's secret would run the site's own jobs). Without SERVER_SECRET, a key this process made at random:
+ * where one process both starts and runs jobs (npm start, the tests) they run as before; a deployed site's functions
+ * are separate processes, so their starts are refused (401, `jobs.start_refused` naming SERVER_SECRET) and the jobs
+ * wait until it is set.
+ */
+export const jobStartKey = (config: ServerConfig): RootKey => serverRoot(config) ?? processKey;
