@@ -81,6 +81,8 @@ if (!COMMANDS.includes(command)) fail(`unknown command "${command}"\n\n${HELP}`)
 if (command === "doctor") process.exit(await doctor(getConfig(), values.json ?? false));
 // A server secret that cannot be used stops every command (one line naming it); its old name is said once.
 if (getConfig().serverSecretProblem) fail(getConfig().serverSecretProblem as string);
+// A value that cannot be read is never taken as its default: every such line, and nothing runs.
+if (getConfig().unreadable.length > 0) fail(getConfig().unreadable.join("\nwaitlist: "));
 if (getConfig().serverSecretName === "RATE_LIMIT_SECRET") {
   console.error(`waitlist: ${RENAME_SECRET}`);
   secretSaid();

@@ -126,10 +126,10 @@ function earlyAccess(config: ServerConfig): Finding {
   }
 }
 
-/** A setting that is on while set: its state in a word, or its problem. */
+/** A setting that is on while set: its state in a word, or its problem (which stops npm start: required to fix). */
 function toggle(name: string, does: string, on: boolean, problem: string | null, off: string): Finding {
+  if (problem) return finding("required", name, "everything-else", does)(false, problem);
   const row = finding("optional", name, "everything-else", does);
-  if (problem) return row(false, problem);
   return row(true, on ? "On." : off);
 }
 
@@ -160,7 +160,7 @@ function optional(config: ServerConfig): Finding[] {
       "RESEND_WEBHOOK_SECRET, POSTMARK_WEBHOOK_*, SES_SNS_TOPIC_ARN",
       "Bounces and complaints from the mail provider.",
       Boolean(r.resendWebhookSecret || r.postmarkWebhook || r.sesTopicArn),
-      null,
+      r.postmarkWebhookProblem,
       "Off: bounces and complaints are not heard.",
     ),
     finding(
@@ -184,8 +184,29 @@ function optional(config: ServerConfig): Finding[] {
   ];
 }
 
+/**
+ * A value that cannot be read (config/parse.ts) is required to be fixed: its row says so in the config's own line, under
+ * Required; a variable without a row of its own (DATABASE_DRIVER, ALLOW_PREVIEW_WRITES) gets one.
+ */
+function withUnreadable(findings: Finding[], unreadable: readonly string[]): Finding[] {
+  const rows = [...findings];
+  for (const line of unreadable) {
+    const variable = line.split(" ")[0] ?? "";
+    const at = rows.findIndex((f) => f.name.split(", ").includes(variable));
+    const does = at >= 0 ? (rows[at] as Finding).does : "A setting given a value it cannot read.";
+    const row = { name: variable, level: "required" as const, ok: false, does, say: line, docs: "everything-else" };
+    if (at >= 0) rows[at] = row;
+    else rows.push(row);
+  }
+  return rows;
+}
+
 /** Every setting, required first. */
 export function settingFindings(config: ServerConfig): Finding[] {
+  return withUnreadable(allSettings(config), config.unreadable);
+}
+
+function allSettings(config: ServerConfig): Finding[] {
   return [
     database(config),
     serverSecret(config),

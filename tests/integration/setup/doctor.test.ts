@@ -81,6 +81,25 @@ describe("on a fresh embedded database with nothing set", () => {
   }, 60_000);
 });
 
+describe("with a number it cannot read", () => {
+  const dataDir = migratedDataDir("doctor-bad-number-");
+
+  it("lists it under Required, in config's own line, and is not ready", async () => {
+    const report = await checkSetup(readConfig({ DATA_DIR: dataDir, RATE_LIMIT_MAX: "ten" }), openPgliteDb);
+    expect(report.settings.find((f) => f.name === "RATE_LIMIT_MAX")).toEqual({
+      name: "RATE_LIMIT_MAX",
+      level: "required",
+      ok: false,
+      does: "Free sign-ups per network per window.",
+      say: 'RATE_LIMIT_MAX is "ten", which cannot be read: it accepts a whole number from 1 up (unset: 10).',
+      docs: "everything-else",
+    });
+    expect(report.ok).toBe(false);
+    const text = renderText(report);
+    expect(text.indexOf("RATE_LIMIT_MAX")).toBeLessThan(text.indexOf("Recommended"));
+  });
+});
+
 const reachable = await postgresReachable();
 
 describe.skipIf(!reachable)("against PostgreSQL, SMTP and a webhook receiver", () => {
