@@ -47,8 +47,12 @@ const say = (name: string, ok: boolean | null, text: string, blocking = true): C
   blocking,
 });
 
-const reason = (error: unknown) =>
-  error instanceof Error ? (error as NodeJS.ErrnoException).code || error.message : String(error);
+/** A system error's code (ECONNREFUSED), else its message: a DOMException's code is a number that says nothing. */
+const reason = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && code !== "") return code;
+  return error instanceof Error ? error.message : String(error);
+};
 
 /** The database, opened (or why not). Every URL is spoken to as Postgres, Neon's too, as `db:migrate` does. */
 export async function openForCheck(

@@ -3,6 +3,7 @@
  * does that). Required, then recommended, then optional; each says what it is for and, when it is not right, what to
  * do, in words the console repeats. No value is ever shown but a number, an origin or a domain.
  */
+import { counted } from "../../lib/plural";
 import { type ServerConfig, serverSecretStatus } from "../config";
 import { earlyAccessBase } from "../invitations";
 import type { Finding, Level } from "./findings";
@@ -66,7 +67,7 @@ function consoleAccess(config: ServerConfig): Finding {
     "Who may sign in to the console at /admin.",
   );
   const admins = config.adminEmails.length;
-  if (config.mail && admins > 0) return row(true, `By an e-mailed link: ${admins} address(es).`);
+  if (config.mail && admins > 0) return row(true, `By an e-mailed link: ${counted(admins, "address", "addresses")}.`);
   if (!config.mail && config.adminToken) return row(true, "By WAITLIST_ADMIN_TOKEN (mail is off).");
   if (!config.mail && config.adminTokenProblem) return row(false, config.adminTokenProblem);
   if (config.mail) return row(false, "Nobody can sign in: mail is on, so set ADMIN_EMAILS (comma-separated).");
