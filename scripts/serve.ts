@@ -40,6 +40,8 @@ const tokenProblems = [
   getConfig().inviteRedeemTokenProblem,
   getConfig().reputation.postmarkWebhookProblem,
   getConfig().webhookProblem,
+  // A value that cannot be read (RATE_LIMIT_MAX=ten) is never taken as its default.
+  ...getConfig().unreadable,
 ].filter((p) => p !== null);
 if (tokenProblems.length > 0) {
   for (const problem of tokenProblems) console.error(problem);

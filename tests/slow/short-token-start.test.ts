@@ -57,6 +57,13 @@ it.each([
     { WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: "whsec_c2hvcnQ=" },
     "WEBHOOK_SECRET must be whsec_ followed by at least 24 random bytes in base64: make one with `echo whsec_$(openssl rand -base64 32)`.\n",
   ],
+  [
+    "one line per value it cannot read, never its default (issue 53, item 5)",
+    "unreadable-",
+    { RATE_LIMIT_MAX: "ten", PAUSE_BOUNCE_RATE: "5%" },
+    'RATE_LIMIT_MAX is "ten", which cannot be read: it accepts a whole number from 1 up (unset: 10).\n' +
+      'PAUSE_BOUNCE_RATE is "5%", which cannot be read: it accepts a percentage from 0 to 100, such as 0.3 or 5 (unset: 5).\n',
+  ],
 ])(
   "stops at once, %s",
   async (_what, prefix, settings, lines) => {
@@ -94,5 +101,19 @@ it("the CLI reads RATE_LIMIT_SECRET, SERVER_SECRET's old name, and says once to 
     code: 0,
     stdout: `No sign-ups yet: there is no embedded database in ${dataDir}/.\n`,
     stderr: "waitlist: RATE_LIMIT_SECRET is the old name of SERVER_SECRET: rename it (the value stays the same).\n",
+  });
+}, 60_000);
+
+it("the CLI stops at once on a value it cannot read, in one line", async () => {
+  const dataDir = join(tempDataDir("cli-unreadable-"), "never-made");
+  const { code, stdout, stderr } = await run("scripts/waitlist.ts", ["count"], {
+    DATA_DIR: dataDir,
+    RATE_LIMIT_MAX: "ten",
+  });
+  expect({ code, stdout, stderr }).toEqual({
+    code: 2,
+    stdout: "",
+    stderr:
+      'waitlist: RATE_LIMIT_MAX is "ten", which cannot be read: it accepts a whole number from 1 up (unset: 10).\n',
   });
 }, 60_000);

@@ -4,6 +4,8 @@
  * Each endpoint exists only while its secret is set (unset: 404, nothing listens).
  */
 
+import { type SettingsReader, settingsReader } from "./parse";
+
 export interface ReputationSettings {
   /** RESEND_WEBHOOK_SECRET (`whsec_…`, Svix's): POST /api/mail-events/resend; null: off. */
   resendWebhookSecret: string | null;
@@ -26,14 +28,6 @@ export interface ReputationSettings {
   inviteReminderDays: number;
 }
 
-/** A percentage: a number from 0 to 100 (0.3, 5); anything else is the default. */
-const percent = (value: string | undefined, fallback: number) => {
-  const n = Number(value?.trim());
-  return value?.trim() && Number.isFinite(n) && n >= 0 && n <= 100 ? n : fallback;
-};
-const whole = (value: string | undefined, fallback: number) =>
-  value?.trim() && /^\d+$/.test(value.trim()) ? Number(value.trim()) : fallback;
-
 /**
  * The shortest Postmark webhook password accepted: 24 characters (`openssl rand -hex 16` prints 32). Postmark sends
  * it in every request, so it can be long; a short one (`letmein`) falls to a word list long before the failed-attempt
@@ -52,16 +46,19 @@ function postmarkConfig(env: Record<string, string | undefined>) {
   return { postmarkWebhook: user && password ? { user, password } : null, postmarkWebhookProblem: null };
 }
 
-export function reputationConfig(env: Record<string, string | undefined>): { reputation: ReputationSettings } {
+export function reputationConfig(
+  env: Record<string, string | undefined>,
+  read: SettingsReader = settingsReader(env),
+): { reputation: ReputationSettings } {
   return {
     reputation: {
       resendWebhookSecret: env["RESEND_WEBHOOK_SECRET"]?.trim() || null,
       ...postmarkConfig(env),
       sesTopicArn: env["SES_SNS_TOPIC_ARN"]?.trim() || null,
-      pauseComplaintRate: percent(env["PAUSE_COMPLAINT_RATE"], 0.3),
-      pauseBounceRate: percent(env["PAUSE_BOUNCE_RATE"], 5),
-      confirmReminderHours: whole(env["CONFIRM_REMINDER_HOURS"], 24),
-      inviteReminderDays: whole(env["INVITE_REMINDER_DAYS"], 3),
+      pauseComplaintRate: read.percent("PAUSE_COMPLAINT_RATE", 0.3),
+      pauseBounceRate: read.percent("PAUSE_BOUNCE_RATE", 5),
+      confirmReminderHours: read.whole("CONFIRM_REMINDER_HOURS", 24, 0),
+      inviteReminderDays: read.whole("INVITE_REMINDER_DAYS", 3, 0),
     },
   };
 }
