@@ -8,6 +8,8 @@
 import { randomBytes } from "node:crypto";
 import type { ServerConfig } from "../config";
 import { waveRecords } from "../console/wave-record";
+import { rootKey } from "../crypto/keys";
+import { sendImportConfirmations } from "../import";
 import { continueWave, earlyAccessBase } from "../invitations";
 import { beatJob, type JobKind, leaseOf, releaseJob, takeJob } from "../jobs";
 import { log } from "../log";
@@ -146,5 +148,31 @@ const runDrain: JobRunner = async (id, run) => {
   return "more";
 };
 
+/** An import's confirmation e-mails (import/mail.ts): sent on until the deadline, at the mail rate. */
+const runImport: JobRunner = (id, run) =>
+  withMailer(
+    run,
+    async (mailer) => {
+      const report = await sendImportConfirmations(id, {
+        store: run.store,
+        mailer,
+        root: await rootKey(run.config, run.store),
+        site: run.origin,
+        owner: ownerFor("import"),
+        ratePerSecond: run.config.mailRatePerSecond,
+        slice: { ms: msLeft(run), ...(run.now ? { now: run.now } : {}) },
+      });
+      if (!report) return "busy";
+      log("info", "jobs.import_slice", { import: id, sent: report.sent, left: report.remaining });
+      return report.remaining === 0 ? "done" : "more";
+    },
+    "busy",
+  );
+
 /** Every kind's runner: a kind without one cannot be started. */
-export const RUNNERS: Record<JobKind, JobRunner> = { update: runUpdate, wave: runWave, webhooks: runDrain };
+export const RUNNERS: Record<JobKind, JobRunner> = {
+  update: runUpdate,
+  wave: runWave,
+  webhooks: runDrain,
+  import: runImport,
+};
