@@ -82,15 +82,17 @@ const breaksIn = (cells: readonly string[]) =>
  */
 export async function* readRecords(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<FileRecord> {
   const { separator, text } = await withSeparator(chunks);
-  const parser = Readable.from(text).pipe(
-    parse({
-      delimiter: separator,
-      record_delimiter: ["\r\n", "\n", "\r"],
-      skip_empty_lines: true,
-      relax_column_count: true,
-      info: true,
-    }),
-  );
+  const parser = parse({
+    delimiter: separator,
+    record_delimiter: ["\r\n", "\n", "\r"],
+    skip_empty_lines: true,
+    relax_column_count: true,
+    info: true,
+  });
+  const source = Readable.from(text);
+  // pipe() does not pass a failing source on: the reader would wait for ever (and the failure go unhandled).
+  source.on("error", (error) => parser.destroy(error));
+  source.pipe(parser);
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       yield { line: info.lines - breaksIn(record), cells: record };
@@ -102,6 +104,7 @@ export async function* readRecords(chunks: AsyncIterable<Uint8Array>): AsyncGene
     }
     throw error;
   } finally {
+    source.destroy();
     parser.destroy();
   }
 }
