@@ -79,7 +79,7 @@ async function seedAttention(store: Store) {
      VALUES ('paused', 3, 'Paused by ops@noosphere.test.', 'CLI')`,
   );
   await store.db.query(
-    `INSERT INTO mail_suppression (mailbox_key, reason, evidence, source, suppressed_at)
+    `INSERT INTO mail_suppression (address_key, reason, evidence, source, suppressed_at)
      SELECT 'mailbox-' || g, (ARRAY['hard_bounce', 'hard_bounce', 'hard_bounce', 'complaint'])[g], '550', 'smtp',
        now() - make_interval(hours => g) FROM generate_series(1, 4) g`,
   );

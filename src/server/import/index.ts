@@ -15,3 +15,5 @@ export {
   importFile,
   type Refusal,
 } from "./run";
+export { IMPORT_SQL } from "./sql";
+export { dropUpload, fileOfBytes, importUploaded, keepUpload, UPLOAD_LIMIT, uploadedFile } from "./upload";

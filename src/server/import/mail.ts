@@ -8,7 +8,7 @@
 import { countedMailboxKey } from "../crypto/keys";
 import type { RootKey } from "../crypto/secret";
 import { personOf, type StoredPerson } from "../data-key";
-import { beatJob, releaseJob, takeJob } from "../jobs";
+import { beatJob, keepAlive, releaseJob, takeJob } from "../jobs";
 import type { Mailer } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
 import { budgetOf, spent, type WaveSlice } from "../run/slice";
@@ -53,6 +53,8 @@ export async function sendImportConfirmations(id: number, run: ImportMailRun): P
   const interval = run.ratePerSecond > 0 ? 1000 / run.ratePerSecond : 0;
   const budget = budgetOf(run.slice);
   let nextAt = Date.now();
+  // The lease lives a minute (jobs/lease.ts); a slow mail rate or server must not let another run take it mid-send.
+  const stopBeating = keepAlive(store.db, "import", id, run.owner);
   try {
     sending: for (;;) {
       if (!(await beatJob(store.db, "import", id, run.owner))) break;
@@ -82,9 +84,11 @@ export async function sendImportConfirmations(id: number, run: ImportMailRun): P
       }
     }
   } catch (error) {
+    await stopBeating();
     await releaseJob(store.db, "import", id, run.owner, false).catch(() => {});
     throw error;
   }
+  await stopBeating();
   const [counts] = await store.db.query<{ unmailed: number }>(IMPORT_SQL.counts, [id]);
   report.remaining = Number(counts?.unmailed ?? 0);
   await releaseJob(store.db, "import", id, run.owner, report.remaining === 0);

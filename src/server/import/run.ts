@@ -13,6 +13,7 @@ import { databaseKey, storedMailboxKey } from "../crypto/keys";
 import { addressKeys } from "../data-key";
 import { buildMessage } from "../entry";
 import { WAITING } from "../jobs";
+import { addressKey } from "../mail/mailbox";
 import { type ImportedEntry, insertManyParams } from "../signup/store";
 import type { Store } from "../store/types";
 import { createSuppressionStore } from "../suppression";
@@ -184,6 +185,7 @@ function place(
       connect: row.connect,
       attribution: attributionOf(row, reading.options.source),
       mailboxKey: storedMailboxKey(reading.database, row.email),
+      addressKey: addressKey(reading.database, row.email),
     },
     status: confirmed ? "confirmed" : "pending",
     createdAt,
@@ -213,7 +215,7 @@ async function writeBatch(reading: Reading, batch: Batch) {
   const list = createSuppressionStore(store.db);
   for (const row of batch.suppress) {
     const evidence = `imported: ${row.reason}`.slice(0, 1000);
-    await list.suppress(storedMailboxKey(reading.database, row.email), "imported", evidence, "import");
+    await list.suppress(addressKey(reading.database, row.email), "imported", evidence, "import");
   }
   const others = [
     ...batch.suppress.map((row) => ({ ...row, outcome: "suppressed", reason: row.reason })),

@@ -1,5 +1,5 @@
 /**
- * An import's SQL (migration 0022): the import as its file (one row per SHA-256: the same file is the same import),
+ * An import's SQL (migration 0023): the import as its file (one row per SHA-256: the same file is the same import),
  * each row of the file recorded once (part, line) with what became of it, and the confirmation e-mails owed. Rows
  * are added by the sign-up's own statement (signup/store.ts: INSERT_MANY), recorded in the same statement, so a
  * row is added and recorded together or not at all: killed anywhere, the same file run again goes on.
@@ -13,6 +13,15 @@ export const IMPORT_SQL = {
   /** The import of file hash `$1`, if any. */
   find: `SELECT id, file_name, format, consent, source, started_at, rows_done_at, finished_at, cancelled_at
     FROM waitlist_import WHERE file_hash = $1`,
+  /** Import `$1`: its file, options and whether every line is read. */
+  byId: `SELECT file_hash, file_name, consent, source, actor, rows_done_at FROM waitlist_import WHERE id = $1`,
+  /**
+   * A console import, confirmed (hash, name, consent, source, actor, then `$7`: WAITING): due at once, so the
+   * scheduler starts it if the start the console sent never comes; the same file again is the same import.
+   */
+  queue: `INSERT INTO waitlist_import (file_hash, file_name, format, consent, source, actor, owner, heartbeat_at)
+    VALUES ($1, $2, '', $3, $4, $5, $6, now() - interval '1 hour')
+    ON CONFLICT (file_hash) DO UPDATE SET file_hash = EXCLUDED.file_hash RETURNING id`,
   /** A new import (or the one two runs at once both started): hash, name, format, consent, source, actor. */
   start: `INSERT INTO waitlist_import (file_hash, file_name, format, consent, source, actor)
     VALUES ($1, $2, $3, $4, $5, $6)

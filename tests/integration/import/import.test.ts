@@ -204,12 +204,23 @@ describe.each(backends("import"))("import, on %s", (_name, available, open) => {
         config,
         async () => backend.store,
       );
-      const { storedMailboxKey, databaseKey } = await import("../../../src/server/crypto/keys");
-      const key = storedMailboxKey(await databaseKey(backend.store), "val@example.com");
+      // Each added row is keyed by its exact address (migration 0021), as a sign-up's is.
+      const unkeyed = await db().query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM waitlist WHERE source = 'import' AND address_key IS NULL",
+      );
+      expect(unkeyed[0]?.n).toBe(0);
+      const { databaseKey } = await import("../../../src/server/crypto/keys");
+      const { addressKey } = await import("../../../src/server/mail/mailbox");
+      const key = addressKey(await databaseKey(backend.store), "val@example.com");
       await db().query(
-        "INSERT INTO mail_suppression (mailbox_key, reason, evidence, source) VALUES ($1, 'operator', 'test', 'test')",
+        "INSERT INTO mail_suppression (address_key, reason, evidence, source) VALUES ($1, 'operator', 'test', 'test')",
         [key],
       );
+      const marked = await db().query<{ s: boolean }>(
+        "SELECT mail_suppressed AS s FROM waitlist WHERE address_key = $1",
+        [key],
+      );
+      expect(marked.map((row) => row.s)).toEqual([true]);
       const root = await rootKey(config, backend.store);
       const send = () =>
         sendImportConfirmations(Number(report.importId), {

@@ -1,4 +1,4 @@
--- 0022: a list brought from another tool (src/server/import/). Numbered 0022, past the 0021s of work under way.
+-- 0023: a list brought from another tool (src/server/import/). Numbered 0023, past 0021 and the 0022 of work under way.
 --
 -- An import is its file: one row per file (by its SHA-256), so the same file run again is the same import and goes
 -- on where it stopped. Its confirmation e-mails are a long job under the one lease (src/server/jobs/lease.ts: owner,
@@ -48,3 +48,14 @@ CREATE INDEX waitlist_import_row_person_idx ON waitlist_import_row (waitlist_id)
 ALTER TABLE mail_suppression DROP CONSTRAINT mail_suppression_reason_check;
 ALTER TABLE mail_suppression ADD CONSTRAINT mail_suppression_reason_check
   CHECK (reason IN ('hard_bounce', 'complaint', 'soft_bounces', 'operator', 'imported'));
+
+-- A file uploaded in the console (People → Import a list), kept between its dry run and its import: Netlify's
+-- functions share no disk, so the background run that imports it reads it from here. One row per file (its SHA-256,
+-- as waitlist_import's); at most 6 MB (one request's payload), deleted once every line is read and recorded.
+CREATE TABLE waitlist_import_upload (
+  file_hash text PRIMARY KEY,
+  file_name text NOT NULL,
+  bytes bytea NOT NULL,
+  uploaded_by text NOT NULL,
+  uploaded_at timestamptz NOT NULL DEFAULT now()
+);
