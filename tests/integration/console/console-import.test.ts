@@ -24,7 +24,12 @@ const CSV = [
   "",
 ].join("\n");
 
-function upload(cookie: string, body: string | Uint8Array<ArrayBuffer>, fields: Record<string, string> = {}, origin = ORIGIN) {
+function upload(
+  cookie: string,
+  body: string | Uint8Array<ArrayBuffer>,
+  fields: Record<string, string> = {},
+  origin = ORIGIN,
+) {
   const data = new FormData();
   for (const [key, value] of Object.entries(fields)) data.set(key, value);
   data.set("file", new File([body], "old-tool.csv", { type: "text/csv" }));
