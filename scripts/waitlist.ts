@@ -8,11 +8,13 @@
  *   webhooks deliver | off                     delivers the webhook events that are due, now; or stops recording them
  *   purge-pending --older-than 14d [--yes]     deletes never-confirmed sign-ups (a dry run without --yes)
  *   encrypt                                    seals every row not yet under DATA_KEY (resumable)
+ *   import FILE [--consent confirmed|ask] [--source NAME] [--yes]   a list from another tool (a dry run without
+ *                                              --yes; killed, the same command goes on)
  *   reminders [--yes]                          one reminder to confirm, to those due one (a dry run without --yes)
  *   doctor [--json]                            every setting and what answers (exit 1: something required is not)
  * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
  * Any failure is one line on standard error and exit status 2 (1: a wave some of whose e-mails were refused);
- * only `invite --yes`, `update --yes`, `purge-pending --yes`, `encrypt`, `webhooks deliver` and `webhooks off` change
+ * only `invite --yes`, `update --yes`, `import --yes`, `purge-pending --yes`, `encrypt`, `webhooks deliver` and `webhooks off` change
  * anything, and each is in the audit log: an entry when it starts, before its first effect, and one when it ends.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -34,6 +36,7 @@ import { earlyAccessBase, InviteConfigError } from "../src/server/invitations";
 import { logToStandardError } from "../src/server/log";
 import { explainDbError } from "./lib/db-errors";
 import { doctor } from "./lib/doctor-command";
+import { importCommand } from "./lib/import-command";
 import { reminders } from "./lib/reminders-command";
 import { update } from "./lib/update-command";
 import { count, encrypt, exportList, invite, purgePending } from "./lib/waitlist-commands";
@@ -63,6 +66,8 @@ const { positionals, values } = (() => {
         yes: { type: "boolean" },
         again: { type: "boolean" },
         json: { type: "boolean" },
+        consent: { type: "string" },
+        source: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -75,7 +80,18 @@ if (values.help || !command || command === "help") {
   console.log(HELP);
   process.exit(command || values.help ? 0 : 2);
 }
-const COMMANDS = ["count", "export", "invite", "update", "webhooks", "purge-pending", "encrypt", "reminders", "doctor"];
+const COMMANDS = [
+  "count",
+  "export",
+  "invite",
+  "update",
+  "webhooks",
+  "purge-pending",
+  "encrypt",
+  "reminders",
+  "import",
+  "doctor",
+];
 if (!COMMANDS.includes(command)) fail(`unknown command "${command}"\n\n${HELP}`);
 // Before anything that may refuse the configuration: listing what is wrong with it is doctor's whole job.
 if (command === "doctor") process.exit(await doctor(getConfig(), values.json ?? false));
@@ -138,6 +154,19 @@ if (command === "update") {
   }
 }
 
+/** import: the file, the consent mode (ask unless told), the source of rows that name none. */
+const importFilePath = positionals[1] ?? "";
+const consent = values.consent ?? "ask";
+if (command === "import") {
+  if (!importFilePath) fail("import needs the file to import: npm run waitlist -- import FILE");
+  if (!existsSync(importFilePath)) fail(`cannot read ${importFilePath}: there is no such file. Nothing was changed.`);
+  if (consent !== "ask" && consent !== "confirmed") fail(`--consent must be ask or confirmed, not "${consent}"`);
+  const named = values.source;
+  if (named !== undefined && !/^[^\p{C}\u2028\u2029]{1,100}$/u.test(named.trim())) {
+    fail("--source must be a name of 1 to 100 characters on one line");
+  }
+}
+
 const format = (values.format ?? "csv") as ExportFormat;
 if (!EXPORT_FORMATS.includes(format)) fail(`--format must be ${EXPORT_FORMATS.join(", ")}; not "${values.format}"`);
 let since: Date | undefined;
@@ -154,7 +183,8 @@ try {
   fail(error instanceof Error ? error.message : String(error));
 }
 const source = describeConnection(connection);
-if (connection.kind === "embedded" && !existsSync(join(connection.dataDir, "pg"))) {
+// An import may start a list: it opens (and so makes) the embedded database like the site would.
+if (command !== "import" && connection.kind === "embedded" && !existsSync(join(connection.dataDir, "pg"))) {
   // Opening would create a database: report an empty list instead, and change nothing.
   if (command === "count") console.log(`No sign-ups yet: there is no embedded database in ${connection.dataDir}/.`);
   else if (command === "export") process.stdout.write(await formatEntries([], format));
@@ -238,6 +268,17 @@ try {
   } else if (command === "encrypt") {
     if (config.dataKeys) await starting("encrypt", { key: config.dataKeys.current.id })();
     exitCode = await encrypt(store, config, source, refuse);
+  } else if (command === "import") {
+    exitCode = await importCommand({
+      store,
+      source,
+      file: importFilePath,
+      consent: consent as "ask" | "confirmed",
+      rowSource: values.source?.trim() ?? null,
+      yes: values.yes ?? false,
+      fail: refuse,
+      counts,
+    });
   } else if (command === "reminders") {
     exitCode = await reminders(store, config, source, values.yes ?? false);
   } else {

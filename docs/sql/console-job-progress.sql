@@ -37,8 +37,21 @@ SELECT j.id, NULL AS subject, j.author AS started_by, j.created_at AS started_at
       (SELECT count(*)::int FROM waitlist_webhook_event e WHERE e.state = 'pending' AND e.next_attempt_at <= now()) AS left
     FROM waitlist_webhook_drain j WHERE j.id = $1;
 
+-- JOB_PROGRESS_SQL.import
+SELECT j.id, j.file_name AS subject, j.actor AS started_by, j.started_at, j.heartbeat_at,
+      CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
+    WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
+    WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => 60) THEN 'stalled'
+    ELSE 'running' END AS state, j.paused_reason,
+      (SELECT count(*)::int FROM waitlist_import_row r WHERE r.import_id = j.id AND r.outcome = 'added'
+        AND r.mailed_at IS NOT NULL) AS sent, 0 AS failed, 0 AS skipped, 0 AS deferred,
+      (SELECT count(*)::int FROM waitlist_import_row r WHERE r.import_id = j.id AND r.outcome = 'added'
+        AND r.mailed_at IS NULL) AS left
+    FROM waitlist_import j WHERE j.id = $1;
+
 -- JOB_PROGRESS_SQL.open
 SELECT 'update' AS kind, id FROM waitlist_update WHERE finished_at IS NULL
   UNION ALL SELECT 'wave', id FROM waitlist_invite_wave WHERE finished_at IS NULL
   UNION ALL SELECT 'webhooks', id FROM waitlist_webhook_drain WHERE finished_at IS NULL
+  UNION ALL SELECT 'import', id FROM waitlist_import WHERE finished_at IS NULL AND rows_done_at IS NOT NULL
   ORDER BY 1, 2 DESC LIMIT 20;

@@ -108,3 +108,39 @@ SELECT id, owner FROM waitlist_webhook_drain
         AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
           OR heartbeat_at < now() - make_interval(secs => 60))
       ORDER BY id LIMIT 20;
+
+-- JOB_SQL.import.lease
+SELECT owner, coalesce(heartbeat_at < now() - make_interval(secs => 60), false) AS stale,
+        finished_at IS NOT NULL AS finished, paused_reason, cancelled_at IS NOT NULL AS cancelled
+      FROM waitlist_import WHERE id = $1;
+
+-- JOB_SQL.import.take
+UPDATE waitlist_import SET owner = $3, heartbeat_at = now()
+      WHERE id = $1 AND owner IS NOT DISTINCT FROM $2 AND NOT (finished_at IS NOT NULL OR cancelled_at IS NOT NULL OR paused_reason IS NOT NULL) RETURNING id;
+
+-- JOB_SQL.import.beat
+UPDATE waitlist_import SET heartbeat_at = now() WHERE id = $1 AND owner = $2 AND NOT (finished_at IS NOT NULL OR cancelled_at IS NOT NULL OR paused_reason IS NOT NULL) RETURNING id;
+
+-- JOB_SQL.import.release
+UPDATE waitlist_import SET owner = $3, heartbeat_at = now(),
+        finished_at = CASE WHEN $4::boolean THEN now() ELSE finished_at END
+      WHERE id = $1 AND owner = $2 RETURNING id;
+
+-- JOB_SQL.import.pause
+UPDATE waitlist_import SET paused_reason = $2, owner = 'paused', heartbeat_at = now()
+      WHERE id = $1 AND finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL RETURNING id;
+
+-- JOB_SQL.import.resume
+UPDATE waitlist_import SET paused_reason = NULL, owner = 'paused', heartbeat_at = now() - make_interval(secs => 3600)
+      WHERE id = $1 AND finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NOT NULL RETURNING id;
+
+-- JOB_SQL.import.cancel
+UPDATE waitlist_import SET cancelled_at = now(), finished_at = now(), owner = 'paused'
+      WHERE id = $1 AND finished_at IS NULL RETURNING id;
+
+-- JOB_SQL.import.resumable
+SELECT id, owner FROM waitlist_import
+      WHERE finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL
+        AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
+          OR heartbeat_at < now() - make_interval(secs => 60))
+      ORDER BY id LIMIT 20;

@@ -29,6 +29,14 @@ Commands:
     --yes                     really delete; without it, only says how many would go
   reminders                   one reminder to each pending sign-up older than CONFIRM_REMINDER_HOURS (24), never two
     --yes                     really send; without it, only says how many are due
+  import FILE                 brings a list from another tool: Mailchimp (a CSV of its export, or the ZIP),
+                              Buttondown, listmonk, GetWaitlist, Waitlister, Kit, or any CSV with an email
+                              column; the format is told by the header row. Refused rows go to FILE.refused.csv
+    --consent ask|confirmed   ask (default): everyone new is pending and e-mailed once to confirm;
+                              confirmed: only rows the file shows confirmed (a confirmation time) are added,
+                              as confirmed; the others are refused
+    --source NAME             the source of rows whose file names none (default: import)
+    --yes                     really import; without it, only counts. Killed? Run the same command again
   doctor                      every setting (required, recommended, optional), ✓ or ✗ with what to do, then live
                               checks: the database and its migrations, DATA_KEY on sampled rows, SMTP (EHLO only),
                               the webhook URL (HEAD only), SITE_URL and the sender's domain. Changes nothing, shows

@@ -9,6 +9,8 @@
 import { randomBytes } from "node:crypto";
 import type { ServerConfig } from "../config";
 import { waveRecords } from "../console/wave-record";
+import { rootKey } from "../crypto/keys";
+import { importUploaded, sendImportConfirmations } from "../import";
 import { continueWave, earlyAccessBase } from "../invitations";
 import { beatJob, type JobKind, keepAlive, type Lease, leaseOf, releaseJob, takeJob, WAITING } from "../jobs";
 import { log } from "../log";
@@ -182,9 +184,56 @@ const settled =
     return outcome === "more" && after?.owner !== WAITING ? "busy" : outcome;
   };
 
+/**
+ * An import: a console upload's lines read and recorded first (import/upload.ts), under the lease, then its
+ * confirmation e-mails (import/mail.ts), sent on until the deadline at the mail rate.
+ */
+const runImport: JobRunner = async (id, run) => {
+  const read = await readUpload(id, run);
+  if (read !== "read") return read;
+  return withMailer(
+    run,
+    async (mailer) => {
+      const report = await sendImportConfirmations(id, {
+        store: run.store,
+        mailer,
+        root: await rootKey(run.config, run.store),
+        site: run.origin,
+        owner: ownerFor("import"),
+        ratePerSecond: run.config.mailRatePerSecond,
+        slice: { ms: msLeft(run), ...(run.now ? { now: run.now } : {}) },
+      });
+      if (!report) return "busy";
+      log("info", "jobs.import_slice", { import: id, sent: report.sent, left: report.remaining });
+      return report.remaining === 0 ? "done" : "more";
+    },
+    "busy",
+  );
+};
+
+/** Import `id`'s lines, read from its upload if not yet: "read" once they are, else the run's outcome. */
+async function readUpload(id: number, run: JobRun): Promise<Outcome | "read"> {
+  const { db } = run.store;
+  const owner = ownerFor("import");
+  if (!(await takeJob(db, "import", id, owner))) return "busy";
+  const stopBeating = keepAlive(db, "import", id, owner);
+  let read: "read" | "gone" | null = null;
+  try {
+    read = await importUploaded(run.store, id);
+    if (read === "gone") log("warn", "jobs.import_upload_gone", { import: id });
+    return read === "read" ? "read" : "done";
+  } finally {
+    await stopBeating();
+    // Reading the lines hands the lease on (WAITING for the e-mails, or finished); a failed read lets it go for the
+    // next run; an upload that is gone can never be read, so that import is over.
+    await releaseJob(db, "import", id, owner, read === "gone");
+  }
+}
+
 /** Every kind's runner: a kind without one cannot be started. */
 export const RUNNERS: Record<JobKind, JobRunner> = {
   update: settled("update", runUpdate),
   wave: settled("wave", runWave),
   webhooks: settled("webhooks", runDrain),
+  import: settled("import", runImport),
 };

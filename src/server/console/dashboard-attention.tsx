@@ -28,6 +28,7 @@ const REASONS: Record<string, (n: number) => string> = {
   complaint: (n) => counted(n, "spam complaint"),
   soft_bounces: (n) => `${n.toLocaleString("en")} after repeated soft bounces`,
   operator: (n) => `${n.toLocaleString("en")} by the team`,
+  imported: (n) => `${n.toLocaleString("en")} imported from another tool`,
 };
 
 /** The week before as a daily average, in words. */

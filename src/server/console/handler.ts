@@ -8,12 +8,13 @@
 import type { Context } from "@netlify/functions";
 import { BODY_LIMITS } from "../http/limits";
 import { isCrossSite, siteOrigin } from "../http/origin";
-import { readFormFields } from "../http/request-body";
+import { readFormFields, readMultipart, type UploadedFile } from "../http/request-body";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import { mailerFor } from "../mail/mailer";
 import { suppressedMailer } from "../suppression";
 import { adminIdentity } from "./identity";
+import { TOO_LARGE } from "./imports";
 import { message, offPage } from "./pages";
 import { ACTIONS, type ConsoleDeps, PAGES, type Visit } from "./routes";
 import { createSessions } from "./sessions";
@@ -64,13 +65,23 @@ export function createConsoleHandler(deps: ConsoleDeps) {
       const route = (isGet ? PAGES : ACTIONS)[path];
       if (isGet && !route) return message(404, "Not found", "There is nothing here.");
       let fields: Record<string, string> = {};
-      if (!isGet) {
+      let upload: UploadedFile | null = null;
+      if (!isGet && route?.upload) {
+        // Up to 6 MB is read only for someone signed in.
+        if (!who) return message(401, "Please sign in", "Your session has ended. Sign in again, then upload the file.");
+        const read = await readMultipart(req, route.maxBody ?? BODY_LIMITS.form, "file");
+        if ("status" in read && read.status === 413) return message(413, "Too large for the console", TOO_LARGE, who);
+        if (!("fields" in read)) return message(read.status, "Please use the form", read.message);
+        ({ fields, file: upload } = read);
+      } else if (!isGet) {
         const read = await readFormFields(req, ACTIONS[path]?.maxBody ?? BODY_LIMITS.form);
         if (!("fields" in read)) return message(read.status, "Please use the form", read.message);
         fields = read.fields;
       }
       const { logId } = identity;
-      const visit: Visit = { req, url, context, origin, store, config, deps, mode, mailer, who, cookie, fields, logId };
+      const visit: Visit = {
+        ...{ req, url, context, origin, store, config, deps, mode, mailer, who, cookie, fields, logId, upload },
+      };
       if (route?.open) return await route.run(visit);
       if (!who) {
         if (isGet) return message(401, "Please sign in", "Sign in to the console, then download the list again.");

@@ -23,6 +23,7 @@ const HOME: Record<JobKind, { area: Area; href: string; back: string }> = {
   update: { area: "updates", href: CONSOLE_PATHS.updates, back: "Back to Updates" },
   wave: { area: "home", href: CONSOLE_PATHS.home, back: "Back to the overview" },
   webhooks: { area: "webhooks", href: CONSOLE_PATHS.webhooks, back: "Back to the webhook log" },
+  import: { area: "people", href: CONSOLE_PATHS.people, back: "Back to People" },
 };
 
 export const NO_SUCH_JOB = "There is no such send, wave or delivery of waiting webhook events.";

@@ -63,11 +63,19 @@ export const JOB_PROGRESS_SQL: Record<JobKind | "open", string> = {
       0 AS skipped, 0 AS deferred,
       (SELECT count(*)::int FROM waitlist_webhook_event e WHERE e.state = 'pending' AND e.next_attempt_at <= now()) AS left
     FROM waitlist_webhook_drain j WHERE j.id = $1`,
+  import: `SELECT j.id, j.file_name AS subject, j.actor AS started_by, j.started_at, j.heartbeat_at,
+      ${STATE} AS state, j.paused_reason,
+      (SELECT count(*)::int FROM waitlist_import_row r WHERE r.import_id = j.id AND r.outcome = 'added'
+        AND r.mailed_at IS NOT NULL) AS sent, 0 AS failed, 0 AS skipped, 0 AS deferred,
+      (SELECT count(*)::int FROM waitlist_import_row r WHERE r.import_id = j.id AND r.outcome = 'added'
+        AND r.mailed_at IS NULL) AS left
+    FROM waitlist_import j WHERE j.id = $1`,
 
   /** Every job not finished, newest first per kind: the first page's list. */
   open: `SELECT 'update' AS kind, id FROM waitlist_update WHERE finished_at IS NULL
   UNION ALL SELECT 'wave', id FROM waitlist_invite_wave WHERE finished_at IS NULL
   UNION ALL SELECT 'webhooks', id FROM waitlist_webhook_drain WHERE finished_at IS NULL
+  UNION ALL SELECT 'import', id FROM waitlist_import WHERE finished_at IS NULL AND rows_done_at IS NOT NULL
   ORDER BY 1, 2 DESC LIMIT 20`,
 };
 
@@ -110,6 +118,7 @@ export async function jobProgress(db: Db, kind: JobKind, id: number, now = Date.
     update: ["Sent", "Failed", "Still to send"],
     wave: ["Invited", "Refused by the mail server", "Still to invite"],
     webhooks: ["Delivered", "Not acknowledged", "Still to deliver"],
+    import: ["Asked to confirm", "Failed", "Still to ask"],
   };
   // An update's total is its recipients; a wave's, whom it invited, refused and still holds; a backlog's, what
   // was waiting when it was pressed, or more if more came since.
@@ -126,7 +135,9 @@ export async function jobProgress(db: Db, kind: JobKind, id: number, now = Date.
       ? `Sending “${row.subject ?? ""}”`
       : kind === "wave"
         ? `Inviting ${counted(total, "person", "people")}`
-        : `Delivering ${counted(total, "waiting webhook event")}`;
+        : kind === "import"
+          ? `Asking ${counted(total, "imported person", "imported people")} from “${row.subject ?? ""}” to confirm`
+          : `Delivering ${counted(total, "waiting webhook event")}`;
   return {
     kind,
     id: Number(row.id),

@@ -19,6 +19,7 @@ export const REASONS: Record<SuppressionReason, string> = {
   complaint: "they marked an e-mail as spam (a complaint)",
   soft_bounces: "their server said “not now” three times within 30 days",
   operator: "an operator stopped all mail to them",
+  imported: "they had unsubscribed or bounced in the tool the list was imported from",
 };
 
 const when = (iso: string) => `${utcMinute(iso)} UTC`;

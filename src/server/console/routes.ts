@@ -7,8 +7,10 @@ import { givenAddress } from "../../lib/waitlist/rules";
 import { audit, auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import type { ServerDeps } from "../deps";
+import type { UploadedFile } from "../http/request-body";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
+import { UPLOAD_LIMIT } from "../import";
 import { log } from "../log";
 import type { Mailer } from "../mail/mailer";
 import type { Store } from "../store/types";
@@ -16,6 +18,7 @@ import { auditPage } from "./audit";
 import { dashboard } from "./dashboard";
 import { type DownloadDeps, exportPage, exportPart } from "./downloads";
 import { funnelDownload } from "./funnel-csv";
+import { importCheck, importFormPage, importRefusedCsv, importStart } from "./imports";
 import { JOB_NOTICES, type JobDeps, jobAction, jobPage } from "./jobs";
 import {
   CONSOLE_PATH,
@@ -58,10 +61,12 @@ export interface Visit {
   logId: (admin: string) => string;
   /** The POST's form fields (empty for a GET). */
   fields: Record<string, string>;
+  /** An upload route's file (null: none sent, or not an upload route). */
+  upload: UploadedFile | null;
 }
 
 /** A route that needs no session (signing in and out), or one answered 401 without a session. */
-export type Route = { maxBody?: number } & (
+export type Route = { maxBody?: number; upload?: boolean } & (
   | { open: true; run: (visit: Visit) => Promise<Response> | Response }
   | { open?: false; run: (visit: Visit & { who: string }) => Promise<Response> | Response }
 );
@@ -121,6 +126,10 @@ export const PAGES: Record<string, Route> = {
   [CONSOLE_PATHS.audit]: { run: ({ store, config, who, url }) => auditPage(store, config, who, url) },
   [CONSOLE_PATHS.person]: { run: (visit) => personGet(personVisit(visit), visit.url.searchParams) },
   [CONSOLE_PATHS.people]: { run: ({ store, config, who, url }) => peopleGet({ store, config, admin: who, url }) },
+  [CONSOLE_PATHS.import]: { run: ({ who }) => importFormPage(who) },
+  [CONSOLE_PATHS.importRefused]: {
+    run: ({ store, config, who, url }) => importRefusedCsv({ store, config, admin: who }, url.searchParams),
+  },
 };
 
 /** The actions: a POST from one of the console's forms. */
@@ -186,6 +195,13 @@ export const ACTIONS: Record<string, Route> = {
     run: ({ store, config, who, origin, mailer, fields, logId, deps }) =>
       peopleBulk({ store, config, admin: who, origin, mailer, fields, logId: logId(who), deps }),
   },
+  // A multipart upload: up to 6 MB of file, plus the form's few fields (handler.ts reads it as such).
+  [CONSOLE_PATHS.import]: {
+    upload: true,
+    maxBody: UPLOAD_LIMIT + 16 * 1024,
+    run: (visit) => importCheck({ ...updateVisit(visit), upload: visit.upload }),
+  },
+  [CONSOLE_PATHS.importStart]: { run: (visit) => importStart({ ...updateVisit(visit), upload: null }) },
 };
 
 /** Every path that takes a POST: tests/integration/console/console-trust.test.ts walks each and reads its audit entry. */

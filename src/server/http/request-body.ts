@@ -9,9 +9,13 @@ class BodyTooLargeError extends Error {
  * held in memory whole. A declared Content-Length over the limit is refused before reading anything.
  */
 async function readText(request: Request, limit: number): Promise<string> {
+  return new TextDecoder("utf-8", { fatal: true }).decode(await readBytes(request, limit));
+}
+
+async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   if (declared > limit) throw new BodyTooLargeError();
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -31,7 +35,7 @@ async function readText(request: Request, limit: number): Promise<string> {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  return bytes;
 }
 
 /**
@@ -96,4 +100,46 @@ export async function readFormFields(
     if (error instanceof FormEncodingError) return { status: 400, message: error.message };
     throw error;
   }
+}
+
+/** A file sent by a multipart form: its name and bytes. */
+export interface UploadedFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * A `multipart/form-data` post (a file upload) read within `limit` bytes: its text fields, and its one file field
+ * `fileField` if sent; or the status to answer instead (413 past the limit, 400 when it is not such a form).
+ */
+export async function readMultipart(
+  req: Request,
+  limit: number,
+  fileField: string,
+): Promise<{ fields: Record<string, string>; file: UploadedFile | null } | { status: 400 | 413; message: string }> {
+  if (mediaType(req) !== "multipart/form-data")
+    return { status: 400, message: "The form was not sent as a file upload." };
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBytes(req, limit);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return { status: 413, message: "Request body is too large." };
+    throw error;
+  }
+  let form: FormData;
+  try {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { "content-type": req.headers.get("content-type") ?? "" },
+    }).formData();
+  } catch {
+    return { status: 400, message: "The upload could not be read." };
+  }
+  const fields: Record<string, string> = {};
+  let file: UploadedFile | null = null;
+  for (const [key, value] of form.entries()) {
+    if (typeof value === "string") fields[key] = value;
+    else if (key === fileField && value.size > 0)
+      file = { name: value.name, bytes: new Uint8Array(await value.arrayBuffer()) };
+  }
+  return { fields, file };
 }

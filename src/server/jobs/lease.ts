@@ -32,6 +32,7 @@ export const JOB_TABLES = {
   update: "waitlist_update",
   wave: "waitlist_invite_wave",
   webhooks: "waitlist_webhook_drain",
+  import: "waitlist_import",
 } as const;
 
 export type JobKind = keyof typeof JOB_TABLES;

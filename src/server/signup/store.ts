@@ -11,6 +11,24 @@ import { HIT, PREVIOUS, PRUNE, type RateRow, RETRY, rateCount, rateParams, VERDI
 import type { createSealing } from "../store/sealing";
 import type { RateCount, RateWindow } from "../store/types";
 
+/** The entry's attribution as the five statement parameters, in ATTRIBUTION_FIELDS order. */
+const sources = (entry: WaitlistEntry) =>
+  ATTRIBUTION_FIELDS.map((field) => (entry.attribution ?? NO_ATTRIBUTION)[field]);
+
+/** The entry's person as its stored columns, in STORED_PERSON_FIELDS order: sealed under DATA_KEY when it is set. */
+function personColumns(dataKeys: DataKeys | null, entry: WaitlistEntry) {
+  const person: PersonalData = {
+    name: entry.name,
+    email: entry.email,
+    message: entry.message,
+    organization: entry.organization ?? null,
+    why: entry.why ?? null,
+    connect: entry.connect ?? null,
+  };
+  const stored = columnsOf(dataKeys, person);
+  return STORED_PERSON_FIELDS.map((field) => stored[field]);
+}
+
 /**
  * Whether any row is sealed: a process without DATA_KEY then writes nothing in clear beside them (the sign-up's
  * last parameter says whether it seals). Read from the tally, so it costs the insert nothing.
@@ -49,6 +67,72 @@ const referralOf = (first: number) => {
   return RECORD_REFERRAL("added", `$${after}`, `$${first + ROW_COLUMNS.indexOf("mailbox_key")}`, `$${after + 1}`);
 };
 
+/** The columns an imported sign-up writes (src/server/import/): a sign-up's, and its own dates from the other tool. */
+const MANY_COLUMNS = [...ROW_COLUMNS, "created_at", "confirmed_at"];
+/** Beside the columns, one array each: the address's keys (addressKeys: first, second, third or null), part, line. */
+const MANY_EXTRA = ["k1", "k2", "k3", "part", "line"];
+const castOf = (column: string) =>
+  column === "created_at" || column === "confirmed_at" ? `i.${column}::timestamptz` : `i.${column}`;
+
+/**
+ * Many sign-ups in one statement, for an import: the same columns, sealing and duplicate rule as `insert` (an address
+ * listed under any of its keys adds nothing, and a process without DATA_KEY writes nothing in clear beside sealed
+ * rows), each row with its own created_at (its place in line) and confirmed_at. Parameters: one array per
+ * MANY_COLUMNS, then k1, k2, k3, part and line, then the sealing flag. Two CTEs, for the caller's statement to go on
+ * from: `input` (every row given, with part and line) and `added` (id and k: the k1 of each row added).
+ */
+/** How many parameters INSERT_MANY takes: a statement that goes on from it numbers its own after these. */
+export const INSERT_MANY_PARAMS = MANY_COLUMNS.length + MANY_EXTRA.length + 1;
+export const INSERT_MANY = (() => {
+  const names = [...MANY_COLUMNS, ...MANY_EXTRA];
+  const arrays = names.map((name, i) => `$${i + 1}::${name === "part" || name === "line" ? "int" : "text"}[]`);
+  const sealedFlag = `$${names.length + 1}::boolean`;
+  return `input AS (SELECT * FROM unnest(${arrays.join(", ")}) AS i(${names.join(", ")})),
+    added AS (INSERT INTO waitlist (${MANY_COLUMNS.join(", ")})
+      SELECT ${MANY_COLUMNS.map(castOf).join(", ")} FROM input i
+      WHERE NOT EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = i.k2)
+        AND NOT EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = i.k3)
+        AND (${sealedFlag} OR NOT EXISTS (${SEALED_ROWS}))
+      ORDER BY i.created_at::timestamptz, i.part, i.line
+      ON CONFLICT ((lower(email))) DO NOTHING
+      RETURNING id, lower(email) AS k)`;
+})();
+
+/** One imported sign-up: the entry, its status, its dates, and where it was in its file. */
+export interface ImportedEntry {
+  entry: WaitlistEntry;
+  status: EntryStatus;
+  createdAt: Date;
+  confirmedAt: Date | null;
+  part: number;
+  line: number;
+}
+
+/** INSERT_MANY's parameters for `rows`: sealed as every sign-up is (columnsOf), keyed as every sign-up is. */
+export function insertManyParams(dataKeys: DataKeys | null, rows: readonly ImportedEntry[]): unknown[] {
+  const columns: unknown[][] = [...MANY_COLUMNS, ...MANY_EXTRA].map(() => []);
+  for (const row of rows) {
+    const keys = addressKeys(dataKeys, row.entry.email);
+    const values = [
+      ...personColumns(dataKeys, row.entry),
+      row.entry.termsVersion ?? null,
+      row.status,
+      ...sources(row.entry),
+      row.entry.mailboxKey ?? null,
+      row.entry.addressKey ?? null,
+      row.createdAt.toISOString(),
+      row.confirmedAt?.toISOString() ?? null,
+      keys[0] ?? null,
+      keys[1] ?? null,
+      keys[2] ?? null,
+      row.part,
+      row.line,
+    ];
+    for (const [i, value] of values.entries()) columns[i]?.push(value);
+  }
+  return [...columns, dataKeys !== null];
+}
+
 export const SIGNUP_SQL = {
   /** Adds a row (see insertRow) and its referral; says whether it did, and whether any row is sealed. */
   insert: `WITH added AS (${insertRow(1, 2)}), referral AS (${referralOf(2)})
@@ -66,25 +150,12 @@ export const SIGNUP_SQL = {
       EXISTS (${SEALED_ROWS}) AS sealed_rows`,
 } as const;
 
-/** The entry's attribution as the five statement parameters, in ATTRIBUTION_FIELDS order. */
-const sources = (entry: WaitlistEntry) =>
-  ATTRIBUTION_FIELDS.map((field) => (entry.attribution ?? NO_ATTRIBUTION)[field]);
-
 export function createSignupStore(db: Db, dataKeys: DataKeys | null, sealing: ReturnType<typeof createSealing>) {
   const { keyChecked, refusedInClear } = sealing;
   /** The sign-up's row as statement parameters, in ROW_COLUMNS order; its personal data sealed when a key is set. */
   const rowParams = (entry: WaitlistEntry, status: EntryStatus) => {
-    const person: PersonalData = {
-      name: entry.name,
-      email: entry.email,
-      message: entry.message,
-      organization: entry.organization ?? null,
-      why: entry.why ?? null,
-      connect: entry.connect ?? null,
-    };
-    const stored = columnsOf(dataKeys, person);
     return [
-      ...STORED_PERSON_FIELDS.map((field) => stored[field]),
+      ...personColumns(dataKeys, entry),
       entry.termsVersion ?? null,
       status,
       ...sources(entry),

@@ -7,7 +7,8 @@
  */
 import type { Db } from "../db/types";
 
-export type SuppressionReason = "hard_bounce" | "complaint" | "soft_bounces" | "operator";
+/** `imported`: brought from another tool's unsubscribes or bounces (src/server/import/, migration 0023). */
+export type SuppressionReason = "hard_bounce" | "complaint" | "soft_bounces" | "operator" | "imported";
 export type MailEventKind = "hard_bounce" | "soft_bounce" | "complaint";
 
 /** Soft bounces within this many days that suppress a mailbox, and the count. */

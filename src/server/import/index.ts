@@ -1,0 +1,19 @@
+/**
+ * Bringing a list from another tool (issue 52): what the CLI, the console and the background runs use. The format
+ * a header shows (formats.ts), the streamed reading (read.ts, zip.ts), each row's checks (row.ts), the core that
+ * counts or imports (run.ts, its SQL in sql.ts), and the confirmation e-mails it owes (mail.ts).
+ */
+export { recogniseFormat } from "./formats";
+export { type ImportMailReport, sendImportConfirmations } from "./mail";
+export { UnreadableFile } from "./read";
+export {
+  type ConsentMode,
+  FIRST_REASONS,
+  type ImportFile,
+  ImportRefused,
+  type ImportReport,
+  importFile,
+  type Refusal,
+} from "./run";
+export { IMPORT_SQL } from "./sql";
+export { dropUpload, fileOfBytes, importUploaded, keepUpload, UPLOAD_LIMIT, uploadedFile } from "./upload";

@@ -1,0 +1,355 @@
+/**
+ * The import core, one for the CLI and the console: a file read once to know it (its SHA-256 is the import), then
+ * streamed row by row in batches of BATCH. A dry run counts (new, already on the list, to be suppressed, refused)
+ * and changes nothing. A real one adds each new person by the sign-up's own statement (sealed under DATA_KEY and
+ * keyed as every sign-up), at their place in line (their sign-up date from the file, else the import's time), never
+ * touching a person already listed; suppresses those the other tool says left or bounced; records every line once.
+ * Killed anywhere, the same file run again goes on: what was recorded is not done twice.
+ */
+import { createHash } from "node:crypto";
+import type { Attribution } from "../../lib/waitlist/attribution";
+import { type AuditedAction, audit, auditStart } from "../audit";
+import { databaseKey, storedMailboxKey } from "../crypto/keys";
+import { addressKeys } from "../data-key";
+import { buildMessage } from "../entry";
+import { WAITING } from "../jobs";
+import { addressKey } from "../mail/mailbox";
+import { type ImportedEntry, insertManyParams } from "../signup/store";
+import type { Store } from "../store/types";
+import { createSuppressionStore } from "../suppression";
+import { cellsBy, type Format, recogniseFormat } from "./formats";
+import { type FileRecord, readRecords, UnreadableFile } from "./read";
+import { type CheckedRow, checkRow } from "./row";
+import { IMPORT_SQL } from "./sql";
+import { csvMembers, isZip } from "./zip";
+
+export const BATCH = 1000;
+/** How many refusals a report names (all of them go to the refused file). */
+export const FIRST_REASONS = 10;
+
+export type ConsentMode = "confirmed" | "ask";
+
+/** A file to import: its name, and its bytes from the start each time it is opened (it is read twice). */
+export interface ImportFile {
+  name: string;
+  open: () => AsyncIterable<Uint8Array>;
+}
+
+export interface ImportOptions {
+  store: Store;
+  file: ImportFile;
+  consent: ConsentMode;
+  /** --source: the source of rows whose file names none (default "import"). */
+  source: string | null;
+  /** false: a dry run, nothing changes. */
+  apply: boolean;
+  /** Who imports, for the audit log: "CLI", an admin's address. */
+  actor: string;
+  /** The import's time (tests fix it): the place in line of rows without a date. */
+  now?: Date;
+  /** Each refused row, as it is met (the refused file is written from these). */
+  onRefused?: (refusal: Refusal, cells: readonly string[]) => void;
+  onProgress?: (lines: number) => void;
+}
+
+/** A refused row: which file (a ZIP's member, else the file), its line (header: 1) and why. */
+export interface Refusal {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface ImportReport {
+  /** Each file read and the format its header showed. */
+  formats: Array<{ file: string; format: string; reads: readonly string[] }>;
+  fileHash: string;
+  importId: number | null;
+  /** This file had been imported, whole: nothing was read again. */
+  alreadyDone: boolean;
+  added: number;
+  existing: number;
+  suppressed: number;
+  refused: number;
+  firstReasons: Refusal[];
+  /** Confirmation e-mails still owed (asking consent). */
+  unmailed: number;
+}
+
+/** A bad file or option: said in words, and nothing was changed. */
+export class ImportRefused extends Error {
+  override name = "ImportRefused";
+}
+
+async function sha256(file: ImportFile): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of file.open()) hash.update(chunk);
+  return hash.digest("hex");
+}
+
+async function* once(bytes: Uint8Array) {
+  yield bytes;
+}
+
+/** The file as its parts: each CSV of a ZIP (held in memory), or the one CSV, streamed. */
+async function partsOf(file: ImportFile): Promise<Array<{ name: string; chunks: () => AsyncIterable<Uint8Array> }>> {
+  const chunks: Uint8Array[] = [];
+  let zip: boolean | undefined;
+  for await (const chunk of file.open()) {
+    zip ??= isZip(chunk);
+    if (!zip) break;
+    chunks.push(chunk);
+  }
+  if (!zip) return [{ name: file.name, chunks: file.open }];
+  return csvMembers(Buffer.concat(chunks)).map((member) => ({ name: member.name, chunks: () => once(member.bytes) }));
+}
+
+/** What a batch holds, by what becomes of each row. */
+interface Batch {
+  add: Array<ImportedEntry & { evidence: { what: string; at: Date | null } | null }>;
+  suppress: Array<{ part: number; line: number; email: string; reason: string }>;
+  refuse: Array<{ part: number; line: number; reason: string }>;
+}
+const emptyBatch = (): Batch => ({ add: [], suppress: [], refuse: [] });
+
+interface Tally {
+  added: number;
+  existing: number;
+  suppressed: number;
+  refused: number;
+  firstReasons: Refusal[];
+}
+
+/** Where the reading stands: the options, the keys, the tally, and the addresses met (a duplicate's first line). */
+interface Reading {
+  options: ImportOptions;
+  now: Date;
+  importId: number | null;
+  database: Awaited<ReturnType<typeof databaseKey>>;
+  seen: Map<string, string>;
+  tally: Tally;
+}
+
+const attributionOf = (row: CheckedRow, source: string | null): Attribution => ({
+  source: row.source ?? source ?? "import",
+  medium: "import",
+  campaign: null,
+  referrer: null,
+  page: null,
+});
+
+/** One record's fate, put in the batch (refused, suppressed, or to add). */
+function place(
+  reading: Reading,
+  batch: Batch,
+  format: Format,
+  part: { index: number; name: string },
+  cells: string[],
+  line: number,
+  by: (c: readonly string[]) => (column: string) => string,
+) {
+  const refuse = (reason: string) => {
+    batch.refuse.push({ part: part.index, line, reason });
+    reading.tally.refused++;
+    const refusal = { file: part.name, line, reason };
+    if (reading.tally.firstReasons.length < FIRST_REASONS) reading.tally.firstReasons.push(refusal);
+    reading.options.onRefused?.(refusal, cells);
+  };
+  const checked = checkRow(format.read(by(cells)), reading.now);
+  if ("refused" in checked) return refuse(checked.refused);
+  const { row } = checked;
+  const key = row.email.toLowerCase();
+  const first = reading.seen.get(key);
+  if (first !== undefined) return refuse(`the same address as ${first}`);
+  reading.seen.set(
+    key,
+    `line ${line}${part.index > 0 || part.name !== reading.options.file.name ? ` of ${part.name}` : ""}`,
+  );
+  if (row.suppress) {
+    batch.suppress.push({ part: part.index, line, email: row.email, reason: row.suppress });
+    return;
+  }
+  const confirmed = reading.options.consent === "confirmed";
+  if (confirmed && !row.evidence) return refuse("no evidence of consent in the file (--consent confirmed needs it)");
+  const createdAt = row.signedUpAt ?? reading.now;
+  batch.add.push({
+    entry: {
+      name: row.name,
+      email: row.email,
+      message: buildMessage({
+        organization: row.organization ?? undefined,
+        why: row.why ?? undefined,
+        connect: row.connect ?? undefined,
+      }),
+      organization: row.organization,
+      why: row.why,
+      connect: row.connect,
+      attribution: attributionOf(row, reading.options.source),
+      mailboxKey: storedMailboxKey(reading.database, row.email),
+      addressKey: addressKey(reading.database, row.email),
+    },
+    status: confirmed ? "confirmed" : "pending",
+    createdAt,
+    confirmedAt: confirmed ? (row.evidence?.at ?? createdAt) : null,
+    part: part.index,
+    line,
+    evidence: row.evidence,
+  });
+}
+
+/** A dry run's batch: how many would be new and how many are listed already (nothing is written). */
+async function countBatch(reading: Reading, batch: Batch) {
+  const { store } = reading.options;
+  reading.tally.suppressed += batch.suppress.length;
+  if (batch.add.length === 0) return;
+  const keys = batch.add.map((row) => addressKeys(store.dataKeys, row.entry.email));
+  const listed = new Set((await store.db.query<{ k: string }>(IMPORT_SQL.listed, [keys.flat()])).map((row) => row.k));
+  const existing = keys.filter((each) => each.some((k) => listed.has(k))).length;
+  reading.tally.existing += existing;
+  reading.tally.added += batch.add.length - existing;
+}
+
+/** A real batch: suppressions (each once: the list's own statement), refusals recorded, rows added and recorded. */
+async function writeBatch(reading: Reading, batch: Batch) {
+  const { store } = reading.options;
+  const id = reading.importId as number;
+  const list = createSuppressionStore(store.db);
+  for (const row of batch.suppress) {
+    const evidence = `imported: ${row.reason}`.slice(0, 1000);
+    await list.suppress(addressKey(reading.database, row.email), "imported", evidence, "import");
+  }
+  const others = [
+    ...batch.suppress.map((row) => ({ ...row, outcome: "suppressed", reason: row.reason })),
+    ...batch.refuse.map((row) => ({ ...row, outcome: "refused" })),
+  ];
+  if (others.length > 0) {
+    await store.db.query(IMPORT_SQL.record, [
+      id,
+      others.map((r) => r.part),
+      others.map((r) => r.line),
+      others.map((r) => r.outcome),
+      others.map((r) => r.reason),
+    ]);
+  }
+  if (batch.add.length === 0) return;
+  const withEvidence = batch.add.filter((row) => row.evidence !== null && reading.options.consent === "confirmed");
+  await store.db.query(IMPORT_SQL.add, [
+    ...insertManyParams(store.dataKeys, batch.add),
+    id,
+    withEvidence.map((r) => r.part),
+    withEvidence.map((r) => r.line),
+    withEvidence.map((r) => r.evidence?.what ?? null),
+    withEvidence.map((r) => (r.evidence?.at ?? r.createdAt).toISOString()),
+  ]);
+}
+
+/** Reads every part, batch by batch; the formats found. */
+async function readParts(reading: Reading, parts: Awaited<ReturnType<typeof partsOf>>) {
+  const formats: ImportReport["formats"] = [];
+  let lines = 0;
+  for (const [index, part] of parts.entries()) {
+    let format: Format | null = null;
+    let by: ((cells: readonly string[]) => (column: string) => string) | null = null;
+    let batch = emptyBatch();
+    const flush = async () => {
+      await (reading.options.apply ? writeBatch(reading, batch) : countBatch(reading, batch));
+      batch = emptyBatch();
+      reading.options.onProgress?.(lines);
+    };
+    for await (const record of readRecords(part.chunks()) as AsyncIterable<FileRecord>) {
+      if (!format || !by) {
+        format = recogniseFormat(record.cells);
+        if (!format) {
+          throw new UnreadableFile(
+            `${part.name}: no address column in its header row (line 1: ${record.cells.slice(0, 8).join(", ")}): it needs a column named email, or one tool's own export.`,
+          );
+        }
+        by = cellsBy(record.cells);
+        formats.push({ file: part.name, format: format.label, reads: format.reads });
+        continue;
+      }
+      lines++;
+      if (record.cells.every((cell) => cell.trim() === "")) continue;
+      place(reading, batch, format, { index, name: part.name }, record.cells, record.line, by);
+      if (batch.add.length + batch.suppress.length + batch.refuse.length >= BATCH) await flush();
+    }
+    if (!format) throw new UnreadableFile(`${part.name} is empty: it has no header row.`);
+    await flush();
+  }
+  return formats;
+}
+
+/** Imports `options.file` (a dry run unless `apply`): see the top of this file. */
+export async function importFile(options: ImportOptions): Promise<ImportReport> {
+  const { store, file } = options;
+  const now = options.now ?? new Date();
+  const fileHash = await sha256(file);
+  const parts = await partsOf(file);
+  const database = await databaseKey(store);
+  const tally: Tally = { added: 0, existing: 0, suppressed: 0, refused: 0, firstReasons: [] };
+  const reading: Reading = { options, now, importId: null, database, seen: new Map(), tally };
+  const [found] = await store.db.query<Record<string, unknown>>(IMPORT_SQL.find, [fileHash]);
+  if (found && (found["consent"] !== options.consent || found["source"] !== (options.source ?? "import"))) {
+    throw new ImportRefused(
+      `this file was imported on ${new Date(found["started_at"] as string).toISOString().slice(0, 10)} with --consent ${found["consent"]} and --source ${found["source"]}: run it again with the same options to go on. Nothing was changed.`,
+    );
+  }
+  if (options.apply && found?.["rows_done_at"])
+    return { ...(await report(store, Number(found["id"]), fileHash, [])), alreadyDone: true };
+  let entry: AuditedAction | null = null;
+  if (options.apply) {
+    await store.checkDataKey();
+    if (!found)
+      entry = await auditStart(store.db, options.actor, "import", { file: file.name, consent: options.consent });
+    const [row] = await store.db.query<{ id: number }>(IMPORT_SQL.start, [
+      fileHash,
+      file.name,
+      "",
+      options.consent,
+      options.source ?? "import",
+      options.actor,
+    ]);
+    reading.importId = Number(row?.id);
+  }
+  const formats = await readParts(reading, parts);
+  if (!options.apply) {
+    return { formats, fileHash, importId: null, alreadyDone: false, ...tally, unmailed: 0 };
+  }
+  const id = reading.importId as number;
+  const described = formats.map((f) => `${f.file}: ${f.format}`).join("; ");
+  const done = await store.db.query(IMPORT_SQL.rowsDone, [id, WAITING, described]);
+  const result = await report(store, id, fileHash, formats, tally.firstReasons);
+  const counts = {
+    file: file.name,
+    added: result.added,
+    existing: result.existing,
+    suppressed: result.suppressed,
+    refused: result.refused,
+  };
+  if (done.length > 0) {
+    await (entry ? entry.end(counts) : audit(store.db, options.actor, "import", { phase: "ended", ...counts }));
+  }
+  return result;
+}
+
+async function report(
+  store: Store,
+  id: number,
+  fileHash: string,
+  formats: ImportReport["formats"],
+  firstReasons: Refusal[] = [],
+): Promise<ImportReport> {
+  const [row] = await store.db.query<Record<string, number>>(IMPORT_SQL.counts, [id]);
+  const n = (key: string) => Number(row?.[key] ?? 0);
+  return {
+    formats,
+    fileHash,
+    importId: id,
+    alreadyDone: false,
+    added: n("added"),
+    existing: n("existing"),
+    suppressed: n("suppressed"),
+    refused: n("refused"),
+    firstReasons,
+    unmailed: n("unmailed"),
+  };
+}
