@@ -703,3 +703,27 @@ CREATE INDEX waitlist_updates_created_idx ON waitlist (updates_consent, created_
 CREATE INDEX waitlist_suppressed_idx ON waitlist (created_at, id) WHERE mail_suppressed;
 CREATE INDEX waitlist_invited_wave_idx ON waitlist (invited_wave_id, created_at, id) WHERE invited_wave_id IS NOT NULL;
 CREATE INDEX waitlist_referrals_idx ON waitlist (referrals, created_at, id) WHERE referrals > 0;
+
+-- Visits without cookies (migration 0021, src/server/visits/): the day's random salt and the day's marks, both gone
+-- after 48 hours, and the rollups, kept 25 months. Page '*' is the site: arrivals and the day's distinct visitors.
+CREATE TABLE visit_salt (
+  day date PRIMARY KEY,
+  salt bytea NOT NULL CONSTRAINT visit_salt_length_check CHECK (length(salt) = 32)
+);
+CREATE TABLE visit_rollup (
+  day date NOT NULL,
+  page text NOT NULL,
+  source text NULL,
+  medium text NULL,
+  campaign text NULL,
+  referrer text NULL,
+  by_share_link boolean NOT NULL,
+  views bigint NOT NULL,
+  visitors bigint NOT NULL,
+  CONSTRAINT visit_rollup_key UNIQUE NULLS NOT DISTINCT (day, page, source, medium, campaign, referrer, by_share_link)
+);
+CREATE TABLE visit_seen (
+  day date NOT NULL,
+  mark bytea NOT NULL,
+  CONSTRAINT visit_seen_key PRIMARY KEY (day, mark)
+);
