@@ -4,6 +4,7 @@
  * followed (Sec-GPC: 1, DNT: 1), and the team's own browsers (the console sets NOT_COUNTED_COOKIE at sign-in).
  */
 import { isbot } from "isbot";
+import { VISIT_PATH } from "../../lib/visits/pages";
 import { readCookie } from "../http/cookies";
 
 /**
@@ -12,6 +13,15 @@ import { readCookie } from "../http/cookies";
  * anyone may send it, which counts one visitor fewer.
  */
 export const NOT_COUNTED_COOKIE = "noosphere_not_counted";
+
+/** A year: a browser the team has signed in with stays out of the count after its session ends. */
+const NOT_COUNTED_SECONDS = 365 * 24 * 3600;
+
+/** The Set-Cookie of NOT_COUNTED_COOKIE, sent with a console sign-in's answer. */
+export function notCountedCookie(origin: string): string {
+  const secure = origin.startsWith("https:") ? "; Secure" : "";
+  return `${NOT_COUNTED_COOKIE}=1; Path=${VISIT_PATH}; HttpOnly; SameSite=Strict; Max-Age=${NOT_COUNTED_SECONDS}${secure}`;
+}
 
 export type Exclusion = "head" | "bot" | "prefetch" | "privacy" | "team";
 
