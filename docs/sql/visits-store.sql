@@ -29,3 +29,17 @@ WITH salts AS (DELETE FROM visit_salt WHERE day < $2::date - 1 RETURNING 1),
     rollups AS (DELETE FROM visit_rollup WHERE day < ($2::date - make_interval(months => $1::int))::date RETURNING 1)
     SELECT (SELECT count(*) FROM rollups)::int AS rollups, (SELECT count(*) FROM salts)::int AS salts,
       (SELECT count(*) FROM marks)::int AS marks;
+
+-- VISITS_SQL.byField
+WITH r AS (SELECT * FROM visit_rollup WHERE page = '*' AND day <= $1::date
+      AND ($2::int IS NULL OR day > $1::date - $2::int))
+    SELECT 'all' AS field, NULL AS value, sum(views)::bigint AS views, sum(visitors)::bigint AS visitors FROM r
+    UNION ALL SELECT 'source', source, sum(views), sum(visitors) FROM r GROUP BY source
+    UNION ALL SELECT 'medium', medium, sum(views), sum(visitors) FROM r GROUP BY medium
+    UNION ALL SELECT 'campaign', campaign, sum(views), sum(visitors) FROM r GROUP BY campaign
+    UNION ALL SELECT 'referrer', referrer, sum(views), sum(visitors) FROM r GROUP BY referrer
+    UNION ALL SELECT 'share', NULL, sum(views), sum(visitors) FROM r WHERE by_share_link HAVING count(*) > 0;
+
+-- VISITS_SQL.perDay
+SELECT day::text AS day, sum(visitors)::bigint AS visitors FROM visit_rollup
+    WHERE page = '*' AND day <= $1::date AND day > $1::date - $2::int GROUP BY day ORDER BY day;

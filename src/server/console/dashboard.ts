@@ -13,11 +13,14 @@ import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError } from "../invitations";
 import { createReminderStore } from "../reminders";
 import type { Sealing, Store } from "../store/types";
+import { createVisitStore } from "../visits";
 import { loadAttention } from "./attention";
 import { dashboardPage, REFERRAL_WINDOW_DAYS } from "./dashboard-page";
 import { createFunnelStore, funnelRange } from "./funnel-store";
+import { withVisitors } from "./funnel-visits";
 import { CONSOLE_PATHS, consoleHref } from "./paths";
 import { createOverviewStore } from "./store";
+import { visitorFigures } from "./visitors";
 import { waveNotice } from "./wave-files";
 import { waveRecords } from "./wave-record";
 
@@ -63,21 +66,32 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
   const range = url.searchParams.get("range") === "90" ? 90 : 30;
   const funnel = funnelRange(url.searchParams.get("funnel"));
   const overview = createOverviewStore(store.db);
+  const visits = createVisitStore(store.db);
+  // Today in UTC, as the rollups and the tallies count days.
+  const today = new Date().toISOString().slice(0, 10);
   const load = async () => ({
+    visitors: await visitorFigures(store.db, today),
     attention: await loadAttention(store, config),
     sealing: await store.sealing(),
     suppressions: await overview.suppressions(),
     counts: await store.countByStatus(),
     chart: await overview.chart(range),
+    visitorsPerDay: await visits.perDay(today, range),
     marks: await overview.marks(range),
-    funnel: await createFunnelStore(store.db).funnel(funnel),
+    funnel: withVisitors(
+      await createFunnelStore(store.db).funnel(funnel),
+      await visits.byField(today, funnel === "all" ? null : Number(funnel)),
+    ),
     referrals: await store.referrals.summary(REFERRAL_WINDOW_DAYS),
     reminders: await reminderOutcome(store),
     files: await waveRecords(store.db, store.dataKeys).pendingFiles(),
     // Notices come from the wave's row, by its id: a number typed into the address shows nothing it did not do.
     notice: (await waveNotice(store, url.searchParams)) ?? removalNotice(url.searchParams),
   });
-  const data = await withTimeout(load(), config.dbTimeoutMs * 2);
+  const read = await withTimeout(load(), config.dbTimeoutMs * 2);
+  // The chart's days gain the site's visitors (none counted on a day: 0).
+  const chart = read.chart.map((day) => ({ ...day, visitors: read.visitorsPerDay.get(day.day) ?? 0 }));
+  const data = { ...read, chart };
   let reason: string | null = null;
   try {
     earlyAccessBase(config.earlyAccessUrl);

@@ -45,7 +45,30 @@ export const VISITS_SQL = {
     rollups AS (DELETE FROM visit_rollup WHERE day < ($2::date - make_interval(months => $1::int))::date RETURNING 1)
     SELECT (SELECT count(*) FROM rollups)::int AS rollups, (SELECT count(*) FROM salts)::int AS salts,
       (SELECT count(*) FROM marks)::int AS marks`,
+  /**
+   * Arrivals (views) and the day's visitors at the site ('*' rows) of the $2 days to day $1 (all days: $2 null), in
+   * all and by each source field and value, and for the share links: what the funnel starts at.
+   */
+  byField: `WITH r AS (SELECT * FROM visit_rollup WHERE page = '*' AND day <= $1::date
+      AND ($2::int IS NULL OR day > $1::date - $2::int))
+    SELECT 'all' AS field, NULL AS value, sum(views)::bigint AS views, sum(visitors)::bigint AS visitors FROM r
+    UNION ALL SELECT 'source', source, sum(views), sum(visitors) FROM r GROUP BY source
+    UNION ALL SELECT 'medium', medium, sum(views), sum(visitors) FROM r GROUP BY medium
+    UNION ALL SELECT 'campaign', campaign, sum(views), sum(visitors) FROM r GROUP BY campaign
+    UNION ALL SELECT 'referrer', referrer, sum(views), sum(visitors) FROM r GROUP BY referrer
+    UNION ALL SELECT 'share', NULL, sum(views), sum(visitors) FROM r WHERE by_share_link HAVING count(*) > 0`,
+  /** The site's visitors per day, the $2 days to day $1. */
+  perDay: `SELECT day::text AS day, sum(visitors)::bigint AS visitors FROM visit_rollup
+    WHERE page = '*' AND day <= $1::date AND day > $1::date - $2::int GROUP BY day ORDER BY day`,
 } as const;
+
+export type VisitField = "all" | "source" | "medium" | "campaign" | "referrer" | "share";
+export interface VisitGroup {
+  field: VisitField;
+  value: string | null;
+  views: number;
+  visitors: number;
+}
 
 export function createVisitStore(db: Db) {
   return {
@@ -70,6 +93,21 @@ export function createVisitStore(db: Db) {
         key.share,
       ]);
       return { rollups: Number(row?.rollups ?? 0), newVisitors: Number(row?.new_visitors ?? 0) };
+    },
+    /** The site's arrivals and visitors by source field, the `days` to `day` (every day: null). */
+    async byField(day: string, days: number | null): Promise<VisitGroup[]> {
+      const rows = await db.query<{ field: VisitField; value: string | null; views: string; visitors: string }>(
+        VISITS_SQL.byField,
+        [day, days],
+      );
+      return rows
+        .filter((r) => r.views !== null)
+        .map((r) => ({ field: r.field, value: r.value, views: Number(r.views), visitors: Number(r.visitors) }));
+    },
+    /** The site's visitors on each day of the `days` to `day` that had any. */
+    async perDay(day: string, days: number): Promise<Map<string, number>> {
+      const rows = await db.query<{ day: string; visitors: string }>(VISITS_SQL.perDay, [day, days]);
+      return new Map(rows.map((r) => [r.day, Number(r.visitors)]));
     },
     /** Deletes rollups older than `months` before `day`, and salts and marks older than the day before it. */
     async purge(day: string, months = ROLLUP_MONTHS) {

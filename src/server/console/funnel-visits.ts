@@ -1,0 +1,31 @@
+/**
+ * The funnel starts at visitors (issue 51): each group of the funnel by source gets the site's visitors of its range
+ * (src/server/visits/), and a group that sent visitors and no sign-up is shown too, at 0. Groups are ordered by
+ * visitors, then sign-ups. A group's sign-ups as a share of its visitors is its conversion.
+ */
+import type { VisitGroup } from "../visits";
+import { FUNNEL_FIELDS, type Funnel, type FunnelRow } from "./funnel-store";
+
+const none = (value: string | null): FunnelRow => ({ value, signedUp: 0, confirmed: 0, invited: 0, joined: 0 });
+
+export function withVisitors(funnel: Funnel, groups: readonly VisitGroup[]): Funnel {
+  const visitorsOf = (field: string, value: string | null) =>
+    groups.find((g) => g.field === field && g.value === value)?.visitors ?? 0;
+  const fields = { ...funnel.fields };
+  for (const field of FUNNEL_FIELDS) {
+    const rows = funnel.fields[field].map((row) => ({ ...row, visitors: visitorsOf(field, row.value) }));
+    for (const group of groups) {
+      if (group.field !== field || rows.some((row) => row.value === group.value)) continue;
+      rows.push({ ...none(group.value), visitors: group.visitors });
+    }
+    rows.sort(
+      (a, b) =>
+        (b.visitors ?? 0) - (a.visitors ?? 0) ||
+        b.signedUp - a.signedUp ||
+        Number(a.value === null) - Number(b.value === null) ||
+        (a.value ?? "").localeCompare(b.value ?? "", "en"),
+    );
+    fields[field] = rows;
+  }
+  return { ...funnel, everyone: { ...funnel.everyone, visitors: visitorsOf("all", null) }, fields };
+}
