@@ -22,6 +22,8 @@ import { allowEmbeddedDatabase, openStore } from "../src/server/app/instance";
 import type { Store } from "../src/server/app/store";
 import { type AuditedAction, auditStart } from "../src/server/audit";
 import { getConfig } from "../src/server/config";
+import { RENAME_SECRET } from "../src/server/config/secret";
+import { secretSaid } from "../src/server/crypto/secret";
 import { DataKeyError } from "../src/server/data-key";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
 import { DataDirLockedError } from "../src/server/db/lock";
@@ -72,6 +74,12 @@ if (values.help || !command || command === "help") {
 }
 if (!["count", "export", "invite", "update", "webhooks", "purge-pending", "encrypt", "reminders"].includes(command)) {
   fail(`unknown command "${command}"\n\n${HELP}`);
+}
+// A server secret that cannot be used stops every command (one line naming it); its old name is said once.
+if (getConfig().serverSecretProblem) fail(getConfig().serverSecretProblem as string);
+if (getConfig().serverSecretName === "RATE_LIMIT_SECRET") {
+  console.error(`waitlist: ${RENAME_SECRET}`);
+  secretSaid();
 }
 /** --older-than in hours: `14d` or `36h`. */
 let olderThanHours = 0;

@@ -1,10 +1,11 @@
 import type { Config } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createVisitHandler } from "../../src/server/visits/handler";
 
 /** /api/visit: a public page's view, counted without cookies (the pipeline is src/server/visits/handler.ts). */
-export default createVisitHandler({ store: getStore, config: getConfig });
+export default configured(createVisitHandler({ store: getStore, config: getConfig }));
 
 export const config: Config = {
   // Literal, as Netlify reads it from the source: VISIT_PATH in src/lib/visits/pages.ts (a test keeps them equal).

@@ -1,4 +1,5 @@
 import type { Config } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
@@ -7,7 +8,7 @@ import { withWebhooks } from "../../src/server/webhooks";
 /** POST /api/waitlist (the pipeline is src/server/signup/handler.ts), on the process's store and configuration. */
 const deps = { store: getStore, config: getConfig };
 // After a change is answered, its webhook goes at once (src/server/webhooks/).
-export default withWebhooks(createWaitlistHandler(deps), deps);
+export default configured(withWebhooks(createWaitlistHandler(deps), deps));
 
 export const config: Config = {
   path: "/api/waitlist",

@@ -2,9 +2,18 @@
 
 import { type DataKeys, parseDataKey } from "../data-key";
 import { type ReputationSettings, reputationConfig } from "./reputation";
+import { type ServerSecretSettings, serverSecretConfig } from "./secret";
+
+export {
+  MIN_SECRET_BYTES,
+  type ServerSecretState,
+  secretBytes,
+  serverSecretStatus,
+} from "./secret";
+
 import { type WebhookTarget, webhookConfig } from "./webhooks";
 
-export interface ServerConfig {
+export interface ServerConfig extends ServerSecretSettings {
   /** A Postgres the deployer brings (DATABASE_URL): Neon, Supabase, RDS, a local server… */
   databaseUrl: string | null;
   /** DATABASE_DRIVER: `neon-http` or `pg` forces how DATABASE_URL is spoken to; null picks by host. */
@@ -19,8 +28,6 @@ export interface ServerConfig {
   rateLimitMax: number;
   /** The rate-limit window in seconds (RATE_LIMIT_WINDOW_SECONDS, default 600). */
   rateLimitWindowSeconds: number;
-  /** Key of the HMAC that turns an IP into a client key (RATE_LIMIT_SECRET); null derives one. */
-  rateLimitSecret: string | null;
   /** How long one database operation may take before the request answers 503 (DB_TIMEOUT_MS, default 5000). */
   dbTimeoutMs: number;
   /**
@@ -108,7 +115,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     neonFetchEndpoint: env["NEON_FETCH_ENDPOINT"]?.trim() || null,
     rateLimitMax: positiveInt(env["RATE_LIMIT_MAX"], 10),
     rateLimitWindowSeconds: positiveInt(env["RATE_LIMIT_WINDOW_SECONDS"], 600),
-    rateLimitSecret: env["RATE_LIMIT_SECRET"]?.trim() || null,
+    ...serverSecretConfig(env),
     dbTimeoutMs: positiveInt(env["DB_TIMEOUT_MS"], 5000),
     adminToken: admin.token,
     adminTokenProblem: admin.problem,

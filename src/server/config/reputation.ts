@@ -7,8 +7,13 @@
 export interface ReputationSettings {
   /** RESEND_WEBHOOK_SECRET (`whsec_…`, Svix's): POST /api/mail-events/resend; null: off. */
   resendWebhookSecret: string | null;
-  /** POSTMARK_WEBHOOK_USER and POSTMARK_WEBHOOK_PASSWORD (HTTP Basic): POST /api/mail-events/postmark; null: off. */
+  /**
+   * POSTMARK_WEBHOOK_USER and POSTMARK_WEBHOOK_PASSWORD (HTTP Basic): POST /api/mail-events/postmark; null: off, or
+   * refused (postmarkWebhookProblem).
+   */
   postmarkWebhook: { user: string; password: string } | null;
+  /** Set when POSTMARK_WEBHOOK_PASSWORD is too short to stand guessing: the endpoint answers 500, npm start stops. */
+  postmarkWebhookProblem: string | null;
   /** SES_SNS_TOPIC_ARN: the only SNS topic POST /api/mail-events/ses accepts; null: off. */
   sesTopicArn: string | null;
   /** An update pauses by itself past this complaint rate, in % (PAUSE_COMPLAINT_RATE, default 0.3: Gmail's). */
@@ -29,13 +34,29 @@ const percent = (value: string | undefined, fallback: number) => {
 const whole = (value: string | undefined, fallback: number) =>
   value?.trim() && /^\d+$/.test(value.trim()) ? Number(value.trim()) : fallback;
 
-export function reputationConfig(env: Record<string, string | undefined>): { reputation: ReputationSettings } {
+/**
+ * The shortest Postmark webhook password accepted: 24 characters (`openssl rand -hex 16` prints 32). Postmark sends
+ * it in every request, so it can be long; a short one (`letmein`) falls to a word list long before the failed-attempt
+ * limit (postmark-guard.ts) gets in the way.
+ */
+export const MIN_POSTMARK_PASSWORD = 24;
+
+/** The endpoint's credentials, or why they are refused: a short password is never used, so nothing can accept it. */
+function postmarkConfig(env: Record<string, string | undefined>) {
   const user = env["POSTMARK_WEBHOOK_USER"]?.trim() || null;
   const password = env["POSTMARK_WEBHOOK_PASSWORD"]?.trim() || null;
+  if (password !== null && password.length < MIN_POSTMARK_PASSWORD) {
+    const problem = `POSTMARK_WEBHOOK_PASSWORD is shorter than ${MIN_POSTMARK_PASSWORD} characters: make one with \`openssl rand -hex 16\`.`;
+    return { postmarkWebhook: null, postmarkWebhookProblem: problem };
+  }
+  return { postmarkWebhook: user && password ? { user, password } : null, postmarkWebhookProblem: null };
+}
+
+export function reputationConfig(env: Record<string, string | undefined>): { reputation: ReputationSettings } {
   return {
     reputation: {
       resendWebhookSecret: env["RESEND_WEBHOOK_SECRET"]?.trim() || null,
-      postmarkWebhook: user && password ? { user, password } : null,
+      ...postmarkConfig(env),
       sesTopicArn: env["SES_SNS_TOPIC_ARN"]?.trim() || null,
       pauseComplaintRate: percent(env["PAUSE_COMPLAINT_RATE"], 0.3),
       pauseBounceRate: percent(env["PAUSE_BOUNCE_RATE"], 5),

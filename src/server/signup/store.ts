@@ -18,7 +18,14 @@ import type { RateCount, RateWindow } from "../store/types";
 const SEALED_ROWS = "SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0";
 
 /** The columns a sign-up writes, in the order of its statement parameters. */
-const ROW_COLUMNS = [...STORED_PERSON_FIELDS, "terms_version", "status", ...ATTRIBUTION_FIELDS, "mailbox_key"];
+const ROW_COLUMNS = [
+  ...STORED_PERSON_FIELDS,
+  "terms_version",
+  "status",
+  ...ATTRIBUTION_FIELDS,
+  "mailbox_key",
+  "address_key",
+];
 /** The sign-up's values as parameters $first…, one per ROW_COLUMNS. */
 const rowValues = (first: number) => ROW_COLUMNS.map((_, i) => `$${first + i}::text`).join(", ");
 /**
@@ -82,6 +89,7 @@ export function createSignupStore(db: Db, dataKeys: DataKeys | null, sealing: Re
       status,
       ...sources(entry),
       entry.mailboxKey ?? null,
+      entry.addressKey ?? null,
       dataKeys !== null,
       entry.referral?.referrerId ?? null,
       entry.referral?.outcome ?? null,

@@ -8,7 +8,7 @@ import { migratedDataDir } from "../../support/helpers";
 let store: Store;
 beforeAll(async () => {
   store = createStore(await openPgliteDb(migratedDataDir("visits-cli-")));
-});
+}, 60_000);
 afterAll(() => store?.close());
 
 it("prints visitors, sign-ups and conversion by source for the last 30 days", async () => {

@@ -1,4 +1,4 @@
--- 0021: page views and visitors without cookies (src/server/visits/). Only rollups are kept; the day's random salt
+-- 0024: page views and visitors without cookies (src/server/visits/). Only rollups are kept; the day's random salt
 -- and the day's marks (keyed hashes that let a visitor count once) are deleted after 48 hours.
 
 -- The day's random salt (UTC day), made by the first counted view of the day; deleted when the day after is over.
