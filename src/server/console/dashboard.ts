@@ -89,8 +89,11 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     notice: (await waveNotice(store, url.searchParams)) ?? removalNotice(url.searchParams),
   });
   const read = await withTimeout(load(), config.dbTimeoutMs * 2);
-  // The chart's days gain the site's visitors (none counted on a day: 0).
-  const chart = read.chart.map((day) => ({ ...day, visitors: read.visitorsPerDay.get(day.day) ?? 0 }));
+  // The chart's days gain the site's visitors (none counted on a day: 0); no line at all when the range has none.
+  const chart =
+    read.visitorsPerDay.size === 0
+      ? read.chart
+      : read.chart.map((day) => ({ ...day, visitors: read.visitorsPerDay.get(day.day) ?? 0 }));
   const data = { ...read, chart };
   let reason: string | null = null;
   try {

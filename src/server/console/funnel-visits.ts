@@ -1,7 +1,9 @@
 /**
  * The funnel starts at visitors (issue 51): each group of the funnel by source gets the site's visitors of its range
  * (src/server/visits/), and a group that sent visitors and no sign-up is shown too, at 0. Groups are ordered by
- * visitors, then sign-ups. A group's sign-ups as a share of its visitors is its conversion.
+ * visitors, then sign-ups. A group's sign-ups as a share of its visitors is its conversion. A range with no visit
+ * counted (before the count began, or a site nobody has visited yet) keeps the funnel as it was, without visitors:
+ * a column of zeros would read as 0% conversion, which it is not.
  */
 import type { VisitGroup } from "../visits";
 import { FUNNEL_FIELDS, type Funnel, type FunnelRow } from "./funnel-store";
@@ -9,6 +11,7 @@ import { FUNNEL_FIELDS, type Funnel, type FunnelRow } from "./funnel-store";
 const none = (value: string | null): FunnelRow => ({ value, signedUp: 0, confirmed: 0, invited: 0, joined: 0 });
 
 export function withVisitors(funnel: Funnel, groups: readonly VisitGroup[]): Funnel {
+  if (!groups.some((g) => g.field === "all" && g.visitors > 0)) return funnel;
   const visitorsOf = (field: string, value: string | null) =>
     groups.find((g) => g.field === field && g.value === value)?.visitors ?? 0;
   const fields = { ...funnel.fields };

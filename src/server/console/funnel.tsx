@@ -53,6 +53,12 @@ export function groupsOf(funnel: Funnel, field: FunnelField): FunnelRow[] {
   );
 }
 
+/** ", 30% of them": sign-ups as a share of the visitors (more than 100% when sign-ups came from browsers not counted). */
+const conversionWords = (row: FunnelRow) => {
+  const share = percent(row.signedUp, row.visitors ?? 0);
+  return share === null ? "" : `, ${share}% of them`;
+};
+
 /** The steps after signing up: each's word, count and share of the step before. */
 const steps = (row: FunnelRow): Array<[word: string, n: number, share: number | null]> => [
   ["confirmed", row.confirmed, percent(row.confirmed, row.signedUp)],
@@ -156,13 +162,11 @@ export function FunnelSection({ funnel, chartRange }: { funnel: Funnel; chartRan
           </li>
         ))}
       </ul>
-      {everyone.visitors === undefined ? null : (
-        <p className="funnel-visitors">
-          Visitors: {counted(everyone.visitors, "visitor")} in the range, of whom{" "}
-          {counted(everyone.signedUp, "person", "people")} signed up
-          {everyone.visitors > 0 ? ` (${percent(everyone.signedUp, everyone.visitors)}%)` : ""}.
-        </p>
-      )}
+      <p className="funnel-visitors">
+        {everyone.visitors === undefined
+          ? "No visits counted in this range yet, so the funnel starts at sign-ups."
+          : `Visitors: ${counted(everyone.visitors, "visitor")} in the range; ${counted(everyone.signedUp, "person", "people")} signed up${conversionWords(everyone)}.`}
+      </p>
       <p className="funnel-all">
         {everyone.signedUp === 0 ? (
           "Nobody signed up in this range."

@@ -4,6 +4,8 @@
  * no cookie: the same person on two days is two visitors); sign-ups are the funnel's tally by day (migration 0018).
  * Both are tallies: one read, as fast at 10,000,000 visits as at ten.
  */
+
+import { counted } from "../../lib/plural";
 import type { Db } from "../db/types";
 import { percent } from "./funnel-store";
 import { Section } from "./ui/parts";
@@ -50,13 +52,16 @@ export function VisitorsSection({ figures }: { figures: VisitorFigures }) {
           <div key={label}>
             <dt>{label}</dt>
             <dd>
-              {counts.visitors.toLocaleString("en")} visitors
+              {counts.visitors === 0 ? "No visits counted" : counted(counts.visitors, "visitor")}
               <span className="pct"> · {conversion(counts)}</span>
             </dd>
           </div>
         ))}
       </dl>
       <p className="note">
+        {figures.days30.visitors === 0
+          ? "No visits counted yet: public page views are counted from the day this count was deployed. "
+          : ""}
         Counted without cookies: a visitor is one browser on one day (UTC); sign-ups are of the same days.
       </p>
     </Section>

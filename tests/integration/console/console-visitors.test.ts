@@ -45,11 +45,29 @@ describe("the overview from visitors", () => {
     expect(first).toBeGreaterThan(-1);
     expect(first).toBeLessThan(page.indexOf("The list"));
     expect(page).toContain("Today 3 visitors · 1 signed up (33%) Last 30 days 3 visitors · 1 signed up (33%)");
-    expect(page).toContain("Visitors: 3 visitors in the range, of whom 1 person signed up (33%).");
+    expect(page).toContain("Visitors: 3 visitors in the range; 1 person signed up, 33% of them.");
     const bySource = page.slice(page.indexOf("By source"), page.indexOf("By medium"));
     expect(bySource).toContain("Source Visitors Signed up Confirmed Invited Joined");
     expect(bySource).toContain("newsletter 2 1 50% 1 100% 0 0% 0");
     expect(bySource).toContain("forum 1 0 0% 0 0 0");
     expect(page).toContain("Visitors a day (left-hand scale)");
+  });
+
+  it("with no visit counted, says so: no visitors column, line or 0% conversion", async () => {
+    await h.store.db.query("DELETE FROM visit_rollup");
+    await h.store.db.query("DELETE FROM waitlist");
+    await h.store.db.query(
+      "INSERT INTO waitlist (email, status, source, created_at) VALUES ('a@example.com', 'confirmed', 'newsletter', now())",
+    );
+    const page = text(await (await call("/admin", { cookie: await signInByLink() })).text());
+    expect(page).toContain("Today No visits counted · 1 signed up Last 30 days No visits counted · 1 signed up");
+    expect(page).toContain(
+      "No visits counted yet: public page views are counted from the day this count was deployed.",
+    );
+    expect(page).toContain("No visits counted in this range yet, so the funnel starts at sign-ups.");
+    const bySource = page.slice(page.indexOf("By source"), page.indexOf("By medium"));
+    expect(bySource).toContain("Source Signed up Confirmed Invited Joined newsletter 1 1 100% 0 0% 0");
+    expect(page).not.toContain("Visitors a day");
+    expect(page).not.toMatch(/visitors? in the range/);
   });
 });
