@@ -16,8 +16,8 @@ import type { Sealing, Store } from "../store/types";
 import { createVisitStore } from "../visits";
 import { loadAttention } from "./attention";
 import { dashboardPage, REFERRAL_WINDOW_DAYS } from "./dashboard-page";
-import { createFunnelStore, funnelRange } from "./funnel-store";
-import { withVisitors } from "./funnel-visits";
+import { funnelRange } from "./funnel-store";
+import { funnelFromVisitors } from "./funnel-visits";
 import { CONSOLE_PATHS, consoleHref } from "./paths";
 import { createOverviewStore } from "./store";
 import { visitorFigures } from "./visitors";
@@ -78,10 +78,7 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     chart: await overview.chart(range),
     visitorsPerDay: await visits.perDay(today, range),
     marks: await overview.marks(range),
-    funnel: withVisitors(
-      await createFunnelStore(store.db).funnel(funnel),
-      await visits.byField(today, funnel === "all" ? null : Number(funnel)),
-    ),
+    funnel: await funnelFromVisitors(store.db, funnel, today),
     referrals: await store.referrals.summary(REFERRAL_WINDOW_DAYS),
     reminders: await reminderOutcome(store),
     files: await waveRecords(store.db, store.dataKeys).pendingFiles(),

@@ -5,8 +5,9 @@
  * counted (before the count began, or a site nobody has visited yet) keeps the funnel as it was, without visitors:
  * a column of zeros would read as 0% conversion, which it is not.
  */
-import type { VisitGroup } from "../visits";
-import { FUNNEL_FIELDS, type Funnel, type FunnelRow } from "./funnel-store";
+import type { Db } from "../db/types";
+import { createVisitStore, type VisitGroup } from "../visits";
+import { createFunnelStore, FUNNEL_FIELDS, type Funnel, type FunnelRange, type FunnelRow } from "./funnel-store";
 
 const none = (value: string | null): FunnelRow => ({ value, signedUp: 0, confirmed: 0, invited: 0, joined: 0 });
 
@@ -31,4 +32,10 @@ export function withVisitors(funnel: Funnel, groups: readonly VisitGroup[]): Fun
     fields[field] = rows;
   }
   return { ...funnel, everyone: { ...funnel.everyone, visitors: visitorsOf("all", null) }, fields };
+}
+
+/** The funnel of `range` to `today` (UTC) from visitors: what the page and its CSV both show. */
+export async function funnelFromVisitors(db: Db, range: FunnelRange, today: string): Promise<Funnel> {
+  const funnel = await createFunnelStore(db).funnel(range);
+  return withVisitors(funnel, await createVisitStore(db).byField(today, range === "all" ? null : Number(range)));
 }
