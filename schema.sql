@@ -776,3 +776,27 @@ CREATE TABLE waitlist_import_upload (
   uploaded_by text NOT NULL,
   uploaded_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- Visits without cookies (migration 0024, src/server/visits/): the day's random salt and the day's marks, both gone
+-- after 48 hours, and the rollups, kept 25 months. Page '*' is the site: arrivals and the day's distinct visitors.
+CREATE TABLE visit_salt (
+  day date PRIMARY KEY,
+  salt bytea NOT NULL CONSTRAINT visit_salt_length_check CHECK (length(salt) = 32)
+);
+CREATE TABLE visit_rollup (
+  day date NOT NULL,
+  page text NOT NULL,
+  source text NULL,
+  medium text NULL,
+  campaign text NULL,
+  referrer text NULL,
+  by_share_link boolean NOT NULL,
+  views bigint NOT NULL,
+  visitors bigint NOT NULL,
+  CONSTRAINT visit_rollup_key UNIQUE NULLS NOT DISTINCT (day, page, source, medium, campaign, referrer, by_share_link)
+);
+CREATE TABLE visit_seen (
+  day date NOT NULL,
+  mark bytea NOT NULL,
+  CONSTRAINT visit_seen_key PRIMARY KEY (day, mark)
+);

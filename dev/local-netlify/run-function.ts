@@ -66,6 +66,15 @@ async function readBody(
   return Buffer.concat(chunks, size);
 }
 
+/**
+ * A function's headers for Node: every Set-Cookie it set, each its own header, as Netlify sends them (a plain object of
+ * the Headers would keep only the last one).
+ */
+export function nodeHeaders(headers: Headers): Record<string, string | string[]> {
+  const cookies = headers.getSetCookie();
+  return { ...Object.fromEntries(headers), ...(cookies.length > 1 ? { "set-cookie": cookies } : {}) };
+}
+
 /** Sends a whole answer of the host's own (a refusal); `close` ends the connection, an unread body with it. */
 async function answer(res: ServerResponse, response: Response, close = false): Promise<void> {
   const body = Buffer.from(await response.arrayBuffer());
@@ -202,7 +211,7 @@ async function send(
   race: Race,
   path: string,
 ): Promise<void> {
-  const head = () => res.writeHead(response.status, Object.fromEntries(response.headers));
+  const head = () => res.writeHead(response.status, nodeHeaders(response.headers));
   if (req.method === "HEAD" || !response.body) {
     await response.body?.cancel();
     head().end();

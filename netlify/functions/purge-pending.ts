@@ -5,6 +5,7 @@ import { getStore } from "../../src/server/app/instance";
 import { createAuditLog } from "../../src/server/audit";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
+import { createVisitStore, ROLLUP_MONTHS } from "../../src/server/visits";
 import { createWebhookStore, OUTBOX_DAYS } from "../../src/server/webhooks";
 
 /**
@@ -12,7 +13,7 @@ import { createWebhookStore, OUTBOX_DAYS } from "../../src/server/webhooks";
  * life of a confirmation link; a shorter setting purges nothing and logs an error). Off unless that variable is set; `npm run waitlist -- purge-pending --older-than 14d` does the same by hand.
  */
 export default configured(async (): Promise<Response> => {
-  // The audit log keeps AUDIT_DAYS (365) days, the webhook outbox OUTBOX_DAYS: older entries go every day, whatever
+  // The audit log keeps AUDIT_DAYS (365) days, the webhook outbox OUTBOX_DAYS, visits 25 months: older go every day, whatever
   // the pending purge's setting.
   try {
     const store = await getStore();
@@ -23,6 +24,10 @@ export default configured(async (): Promise<Response> => {
       days: OUTBOX_DAYS,
       ...(await createWebhookStore(store.db).retain(OUTBOX_DAYS)),
     });
+    // Visits' rollups are kept ROLLUP_MONTHS (25); the salts and marks of days before yesterday go too, on a day
+    // nobody came (docs/privacy.md).
+    const today = new Date().toISOString().slice(0, 10);
+    log("info", "visits.retained", { months: ROLLUP_MONTHS, ...(await createVisitStore(store.db).purge(today)) });
   } catch (error) {
     log("error", "audit.purge_failed", describeError(error));
   }

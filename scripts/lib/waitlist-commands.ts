@@ -8,6 +8,8 @@ import { once } from "node:events";
 import type { Store } from "../../src/server/app/store";
 import { audit } from "../../src/server/audit";
 import { getConfig, type ServerConfig } from "../../src/server/config";
+import { createFunnelStore, type FunnelRow, percent } from "../../src/server/console/funnel-store";
+import { withVisitors } from "../../src/server/console/funnel-visits";
 import { visibleControls } from "../../src/server/csv";
 import { ENTRY_STATUSES } from "../../src/server/entry";
 import { type ExportFormat, exportParts, openBatches } from "../../src/server/export/rows";
@@ -15,6 +17,7 @@ import { suppressedLeftOut } from "../../src/server/export/store";
 import { previewWave, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { suppressedMailer } from "../../src/server/suppression";
+import { createVisitStore } from "../../src/server/visits";
 import { SITE } from "../../src/site";
 import { progressBar } from "./progress";
 
@@ -134,7 +137,31 @@ export async function encrypt(
   return 0;
 }
 
-/** `count`: every status, sign-ups per day and the top sources of the last 14 days. */
+/** How many sources the conversion lists (the console's page shows 6; its CSV has every one). */
+const CONVERSION_SHOWN = 10;
+
+/**
+ * The console's funnel by source, from visitors, for the last 30 days (src/server/console/funnel-visits.ts): each
+ * source's visitors, sign-ups and sign-ups as a share of visitors.
+ */
+export async function conversionBySource(store: Store, today = new Date().toISOString().slice(0, 10)) {
+  const funnel = withVisitors(
+    await createFunnelStore(store.db).funnel("30"),
+    await createVisitStore(store.db).byField(today, 30),
+  );
+  const line = (name: string, row: FunnelRow) => {
+    const share = percent(row.signedUp, row.visitors ?? 0);
+    const cells = `${String(row.visitors ?? 0).padStart(8)} ${String(row.signedUp).padStart(9)}`;
+    return `  ${visibleControls(name).padEnd(24)} ${cells} ${(share === null ? "–" : `${share}%`).padStart(6)}`;
+  };
+  console.log("\nConversion by source, last 30 days (UTC): visitors, signed up, share");
+  console.log(line("Everyone", funnel.everyone));
+  for (const row of funnel.fields.source.slice(0, CONVERSION_SHOWN)) console.log(line(row.value ?? "(none)", row));
+  const more = funnel.fields.source.length - CONVERSION_SHOWN;
+  if (more > 0) console.log(`  and ${plural(more, "source")} more (the console's funnel CSV has every one)`);
+}
+
+/** `count`: every status, sign-ups per day, the top sources of the last 14 days, and conversion by source. */
 export async function count(store: Store, source: string): Promise<void> {
   const counts = await store.countByStatus();
   const days = await store.perDay(14);
@@ -151,6 +178,7 @@ export async function count(store: Store, source: string): Promise<void> {
   for (const { value: source, count } of sources) {
     console.log(`  ${visibleControls(source ?? "(none)").padEnd(24)} ${String(count).padStart(5)}`);
   }
+  await conversionBySource(store);
 }
 
 /** Deletes (with `apply`) or counts the pending sign-ups untouched for `olderThanHours`, and says so. */

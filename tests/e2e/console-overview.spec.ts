@@ -1,9 +1,10 @@
 /**
  * The console's overview in a real browser at both sizes, each against a server of its own: calm (every row sealed,
- * nothing running, suppressions steady: one calm line first) and needing attention (rows in plain text, a paused
- * wave, suppressions rising: each said first); then the totals, the chart (bars by status, the running total, a
- * wave's and an update's marks; its axis words at least 12 px at 375 px; its numbers in a table), the funnel by
- * source with its ranges and its CSV. Axe on each state, no sideways scrolling, no script; a screenshot of each
+ * nothing running, suppressions steady: one calm line first; 20 days of visitors, so the funnel starts at them) and
+ * needing attention (rows in plain text, a paused wave, suppressions rising: each said first; no visit counted, said
+ * so); then the visitors, the totals, the chart (bars by status, the running total, a wave's and an update's marks,
+ * the visitors' line; its axis words at least 12 px at 375 px; its numbers in a table), the funnel by source from
+ * visitors with its ranges and its CSV. Axe on each state, no sideways scrolling, no script; a screenshot of each
  * whole page (the test's output folder), and Playwright's comparison for the chart and the funnel, whose look is
  * the point and whose data is fixed (days counted back from the run's clock, which playwright.config.ts fixes to
  * 15 June 2026 at noon UTC, so the dates are the same on every day the suite runs, and compared too).
@@ -66,9 +67,27 @@ async function seedList(store: Store) {
   );
 }
 
-/** Calm: the list above, every row sealed under DATA_KEY. */
+/**
+ * The site's visitors of the last 20 days, as the visit function's rollups keep them (page '*': the site): newsletter
+ * (email, spring) 1-3 a day (39 in all), hn from news.ycombinator.com 1-4 a day (50), and 3 by a share link on each of
+ * two days (6): 95 in the 30 days, 2 of them today.
+ */
+async function seedVisits(store: Store) {
+  await store.db.query(
+    `INSERT INTO visit_rollup (day, page, source, medium, campaign, referrer, by_share_link, views, visitors)
+     SELECT (now() AT TIME ZONE 'UTC')::date - g, '*', 'newsletter', 'email', 'spring', NULL, false, g % 3 + 2, g % 3 + 1
+       FROM generate_series(0, 19) g
+     UNION ALL SELECT (now() AT TIME ZONE 'UTC')::date - g, '*', 'hn', NULL, NULL, 'news.ycombinator.com', false,
+       g % 4 + 1, g % 4 + 1 FROM generate_series(0, 19) g
+     UNION ALL SELECT (now() AT TIME ZONE 'UTC')::date - g, '*', NULL, NULL, NULL, NULL, true, 4, 3
+       FROM unnest(ARRAY[2, 7]) g`,
+  );
+}
+
+/** Calm: the list above and its visitors, every row sealed under DATA_KEY. */
 async function seedCalm(store: Store) {
   await seedList(store);
+  await seedVisits(store);
   const sealed = createStore(store.db, readConfig({ DATA_KEY }).dataKeys);
   while ((await sealed.sealNext(500)).read > 0);
 }
@@ -110,7 +129,11 @@ test.describe("the calm list, signed in by the token on the overview", () => {
     const main = page.getByRole("main");
     // What needs the team comes first: here, nothing, said in one line right under the title.
     await expect(main.locator("h1 + p")).toHaveText("All calm: nothing is being sent and suppressions are steady.");
-    await expect(page.locator(".totals")).toHaveText(
+    // Then the visitors: today's and the 30 days', and how many signed up of them.
+    await expect(page.getByRole("region", { name: "Visitors", exact: true }).locator(".totals")).toHaveText(
+      /^Today\s*2 visitors · 1 signed up \(50%\)\s*Last 30 days\s*95 visitors · 12 signed up \(13%\)$/,
+    );
+    await expect(page.getByRole("region", { name: "The list" }).locator(".totals")).toHaveText(
       /Pending\s*3\s*pending: see them in the list\s*Confirmed\s*5.*Invited\s*2.*Joined\s*2.*In all\s*12/,
     );
     await expect(page.getByRole("link", { name: "See everyone" })).toHaveAttribute("href", "/admin/people");
@@ -143,15 +166,17 @@ test.describe("the calm list, signed in by the token on the overview", () => {
       // Drawn at that size, not scaled down with the drawing: the box of a 12 px line is at least that tall.
       expect(height, text ?? "").toBeGreaterThanOrEqual(12);
     }
-    expect(sizes.map((s) => s.text)).toEqual(expect.arrayContaining(["2 a day", "1", "20 in all", "10"]));
+    // The left-hand scale is the day's most visitors (9, on 13 Jun), rounded up: 10.
+    expect(sizes.map((s) => s.text)).toEqual(expect.arrayContaining(["10 a day", "5", "20 in all", "10"]));
     // The marks: the wave and the update, in the key and in the table.
     await expect(page.locator("ul.legend")).toHaveText(
-      /Pending\s*Confirmed\s*Invited\s*Joined\s*On the list in all \(right-hand scale\)\s*A wave went out\s*An update went out/,
+      /Pending\s*Confirmed\s*Invited\s*Joined\s*On the list in all \(right-hand scale\)\s*Visitors a day \(left-hand scale\)\s*A wave went out\s*An update went out/,
     );
     await page.getByText("The numbers, day by day").click();
     const table = page.getByRole("table", { name: /^Sign-ups per day \(UTC\) by what became of them, last 30 days$/ });
     await expect(table.getByRole("row")).toHaveCount(31);
-    await expect(table.getByRole("row").last()).toHaveText(/^15 Jun 2026\s*1\s*0\s*0\s*0\s*1\s*12\s*$/);
+    // By status, then the day's visitors (2), the day's sign-ups and the list in all.
+    await expect(table.getByRole("row").last()).toHaveText(/^15 Jun 2026\s*1\s*0\s*0\s*0\s*2\s*1\s*12\s*$/);
     await expect(table.getByRole("row").filter({ hasText: "a wave invited 2 people" })).toHaveCount(1);
     await expect(table.getByRole("row").filter({ hasText: "the update “Spring news” went to 7 people" })).toHaveCount(
       1,
@@ -165,20 +190,24 @@ test.describe("the calm list, signed in by the token on the overview", () => {
 
   test("the funnel by source: each range, and its CSV", async ({ page }) => {
     const funnel = page.getByRole("region", { name: "How each source converts" });
+    await expect(funnel.locator(".funnel-visitors")).toHaveText(
+      "Visitors: 95 visitors in the range; 12 people signed up, 13% of them.",
+    );
     await expect(funnel.getByText(/^Everyone:/)).toHaveText(
       "Everyone: 12 people signed up → 9 confirmed (75%) → 4 invited (44%) → 2 joined (50%)",
     );
+    // Most visitors first; each sign-up count with its share of the visitors, each step after with the step before's.
     const sources = funnel.getByRole("table", { name: "By source" });
     await expect(sources.getByRole("row")).toHaveText([
-      /^Source\s*Signed up\s*Confirmed\s*Invited\s*Joined$/,
-      /^newsletter\s*5\s*4\s*80%\s*3\s*75%\s*2\s*67%$/,
-      /^hn\s*4\s*3\s*75%\s*1\s*33%\s*0\s*0%$/,
-      /^None recorded\s*3\s*2\s*67%\s*0\s*0%\s*0$/,
+      /^Source\s*Visitors\s*Signed up\s*Confirmed\s*Invited\s*Joined$/,
+      /^hn\s*50\s*4\s*8%\s*3\s*75%\s*1\s*33%\s*0\s*0%$/,
+      /^newsletter\s*39\s*5\s*13%\s*4\s*80%\s*3\s*75%\s*2\s*67%$/,
+      /^None recorded\s*6\s*3\s*50%\s*2\s*67%\s*0\s*0%\s*0$/,
     ]);
     await expect(funnel.getByRole("table", { name: "By share link" }).getByRole("row")).toHaveText([
       /How they came/,
-      /^Came by a share link\s*2\s*2\s*100%\s*0\s*0%\s*0$/,
-      /^Came another way\s*10\s*7\s*70%\s*4\s*57%\s*2\s*50%$/,
+      /^Came by a share link\s*6\s*2\s*33%\s*2\s*100%\s*0\s*0%\s*0$/,
+      /^Came another way\s*89\s*10\s*11%\s*7\s*70%\s*4\s*57%\s*2\s*50%$/,
     ]);
     await page.getByRole("link", { name: "All time", exact: true }).click();
     await expect(page.getByRole("link", { name: "All time", exact: true })).toHaveAttribute("aria-current", "page");
@@ -192,12 +221,12 @@ test.describe("the calm list, signed in by the token on the overview", () => {
     expect(download.suggestedFilename()).toBe("funnel-all-time-2026-06-15.csv");
     const csv = readFileSync(await download.path(), "utf8");
     expect(csv.split("\r\n").slice(0, 4)).toEqual([
-      "signed_up_in,group,value,signed_up,confirmed,confirmed_pct_of_signed_up,invited,invited_pct_of_confirmed,joined,joined_pct_of_invited",
-      "all time,everyone,everyone,12,9,75.0,4,44.4,2,50.0",
-      "all time,source,newsletter,5,4,80.0,3,75.0,2,66.7",
-      "all time,source,hn,4,3,75.0,1,33.3,0,0.0",
+      "signed_up_in,group,value,visitors,signed_up,signed_up_pct_of_visitors,confirmed,confirmed_pct_of_signed_up,invited,invited_pct_of_confirmed,joined,joined_pct_of_invited",
+      "all time,everyone,everyone,95,12,12.6,9,75.0,4,44.4,2,50.0",
+      "all time,source,hn,50,4,8.0,3,75.0,1,33.3,0,0.0",
+      "all time,source,newsletter,39,5,12.8,4,80.0,3,75.0,2,66.7",
     ]);
-    expect(csv).toContain("all time,share link,Came by a share link,2,2,100.0,0,0.0,0,\r\n");
+    expect(csv).toContain("all time,share link,Came by a share link,6,2,33.3,2,100.0,0,0.0,0,\r\n");
   });
 });
 
@@ -214,5 +243,16 @@ test("needing attention: plain text, a paused wave and suppressions rising, said
   const underWay = first.getByRole("region", { name: "Under way" });
   await expect(underWay).toContainText("Paused");
   await expect(page.locator("p.calm")).toHaveCount(0);
+  // No visit counted in this server's life: said so, with no 0% conversion anywhere and no flat visitors line.
+  await expect(page.getByRole("region", { name: "Visitors", exact: true }).locator(".totals")).toHaveText(
+    /^Today\s*No visits counted · 1 signed up\s*Last 30 days\s*No visits counted · 12 signed up$/,
+  );
+  await expect(page.locator(".funnel-visitors")).toHaveText(
+    "No visits counted in this range yet, so the funnel starts at sign-ups.",
+  );
+  await expect(page.getByRole("table", { name: "By source" }).getByRole("row").first()).toHaveText(
+    /^Source\s*Signed up\s*Confirmed\s*Invited\s*Joined$/,
+  );
+  await expect(page.locator("ul.legend")).not.toContainText("Visitors");
   await checkState(page, "overview-attention");
 });

@@ -5,13 +5,13 @@
  */
 import type { ReactNode } from "react";
 import { ENTRY_STATUSES } from "../entry";
-import { LINE_COLOUR, longDayLabel, MARK_COLOUR, markWords, STATUS_COLOURS } from "./chart-scale";
+import { LINE_COLOUR, longDayLabel, MARK_COLOUR, markWords, STATUS_COLOURS, VISITORS_COLOUR } from "./chart-scale";
 import type { ChartDay, ChartMark } from "./store";
 import { STATUS_LABELS } from "./ui/parts";
 import { CardTable } from "./ui/table";
 
 /** The key to the colours, the line and the marks, in words beside each. */
-export function Legend({ marks }: { marks: readonly ChartMark[] }) {
+export function Legend({ marks, visitors = false }: { marks: readonly ChartMark[]; visitors?: boolean }) {
   const swatch = (shape: ReactNode) => (
     <svg width="16" height="16" aria-hidden="true" focusable="false">
       {shape}
@@ -29,6 +29,12 @@ export function Legend({ marks }: { marks: readonly ChartMark[] }) {
         {swatch(<line x1="1" x2="15" y1="8" y2="8" stroke={LINE_COLOUR} strokeWidth={2} />)}
         On the list in all (right-hand scale)
       </li>
+      {visitors ? (
+        <li>
+          {swatch(<line x1="1" x2="15" y1="8" y2="8" stroke={VISITORS_COLOUR} strokeWidth={2} strokeDasharray="5 3" />)}
+          Visitors a day (left-hand scale)
+        </li>
+      ) : null}
       {marks.some((m) => m.kind === "wave") ? (
         <li>{swatch(<rect x="4" y="4" width="8" height="8" fill={MARK_COLOUR} />)}A wave went out</li>
       ) : null}
@@ -57,6 +63,7 @@ export function Numbers({
       .filter((m) => m.day === day)
       .map(markWords)
       .join("; ");
+  const visits = days.some((d) => d.visitors !== undefined);
   return (
     <details>
       <summary>The numbers, day by day</summary>
@@ -70,6 +77,11 @@ export function Numbers({
                 {STATUS_LABELS[s]}
               </th>
             ))}
+            {visits ? (
+              <th scope="col" className="n">
+                Visitors
+              </th>
+            ) : null}
             <th scope="col" className="n">
               Signed up
             </th>
@@ -88,6 +100,11 @@ export function Numbers({
                   {day.counts[s].toLocaleString("en")}
                 </td>
               ))}
+              {visits ? (
+                <td className="n" data-label="Visitors">
+                  {(day.visitors ?? 0).toLocaleString("en")}
+                </td>
+              ) : null}
               <td className="n" data-label="Signed up">
                 {day.total.toLocaleString("en")}
               </td>

@@ -20,6 +20,8 @@ export const STATUS_COLOURS: Record<EntryStatus, string> = {
 export const STACK_ORDER: readonly EntryStatus[] = ["joined", "invited", "confirmed", "pending"];
 /** The running total's line and the marks: the site's ink. */
 export const LINE_COLOUR = "#0b1020";
+/** Visitors per day: a dashed line on the per-day scale (issue 51). */
+export const VISITORS_COLOUR = "#b4235a";
 export const MARK_COLOUR = "#4a5680";
 export const AXIS_COLOUR = "#5e6a92";
 export const GRID_COLOUR = "#e7eaf4";

@@ -25,6 +25,7 @@ import {
   STACK_ORDER,
   STATUS_COLOURS,
   TEXT_COLOUR,
+  VISITORS_COLOUR,
 } from "./chart-scale";
 import type { ChartDay, ChartMark } from "./store";
 import { STATUS_LABELS } from "./ui/parts";
@@ -122,6 +123,29 @@ function RunningLine({ days, total }: { days: readonly ChartDay[]; total: number
   );
 }
 
+/** The site's visitors per day, dashed, on the per-day scale: how many came, beside how many signed up. */
+function VisitorsLine({ days, most }: { days: readonly ChartDay[]; most: number }) {
+  const slot = 100 / days.length;
+  const y = (n: number) => px(BASE - (n / most) * PLOT);
+  return (
+    <g>
+      {days.slice(1).map((day, i) => (
+        <line
+          key={day.day}
+          x1={pct((i + 0.5) * slot)}
+          x2={pct((i + 1.5) * slot)}
+          y1={y(days[i]?.visitors ?? 0)}
+          y2={y(day.visitors ?? 0)}
+          stroke={VISITORS_COLOUR}
+          strokeWidth={2}
+          strokeDasharray="5 3"
+          strokeLinecap="round"
+        />
+      ))}
+    </g>
+  );
+}
+
 /** A dashed line on each day something went out, a square under it for a wave, a circle for an update. */
 function Marks({ days, marks }: { days: readonly ChartDay[]; marks: readonly ChartMark[] }) {
   const slot = 100 / days.length;
@@ -184,7 +208,8 @@ export function GrowthChart({
   range: number;
   id: string;
 }) {
-  const most = niceMax(Math.max(0, ...days.map((d) => d.total)));
+  const most = niceMax(Math.max(0, ...days.map((d) => Math.max(d.total, d.visitors ?? 0))));
+  const visitors = days.some((d) => d.visitors !== undefined);
   const total = niceMax(days.at(-1)?.running ?? 0);
   const description = describeGrowth(days);
   return (
@@ -199,10 +224,11 @@ export function GrowthChart({
           <Marks days={days} marks={marks} />
           <line x1="0" x2="100%" y1={BASE} y2={BASE} stroke={AXIS_COLOUR} />
           <RunningLine days={days} total={total} />
+          {visitors ? <VisitorsLine days={days} most={most} /> : null}
           <Days days={days} />
         </svg>
       ) : null}
-      <Legend marks={marks} />
+      <Legend marks={marks} visitors={visitors} />
       <Numbers days={days} marks={marks} range={range} />
     </div>
   );

@@ -14,6 +14,7 @@ import type { Funnel } from "./funnel-store";
 import { CONSOLE_PATH, CONSOLE_PATHS, consoleHref, page } from "./pages";
 import type { ChartDay, ChartMark, SuppressionTrend } from "./store";
 import { Figures, Notice, Section, StatusBadge } from "./ui/parts";
+import { type VisitorFigures, VisitorsSection } from "./visitors";
 
 export { REFERRAL_WINDOW_DAYS } from "./dashboard-rest";
 
@@ -22,6 +23,8 @@ export interface Overview {
   /** The chart's range, in days. */
   range: 30 | 90;
   counts: StatusCounts;
+  /** Today's and the last 30 days' visitors and sign-ups: the first figures (visitors.tsx). */
+  visitors: VisitorFigures;
   chart: ChartDay[];
   marks: ChartMark[];
   funnel: Funnel;
@@ -117,6 +120,7 @@ export function dashboardPage(d: Overview): Response {
         attention={d.attention}
         webhooksOn={d.webhooksOn}
       />
+      <VisitorsSection figures={d.visitors} />
       <Totals counts={d.counts} reminders={d.reminders} />
       <Growth range={d.range} chart={d.chart} marks={d.marks} funnel={d.funnel} />
       <FunnelSection funnel={d.funnel} chartRange={d.range} />

@@ -14,11 +14,14 @@ import { earlyAccessBase, InviteConfigError } from "../invitations";
 import { createReminderStore } from "../reminders";
 import { missingRequired, PLAIN_TEXT_AT_REST } from "../setup";
 import type { Sealing, Store } from "../store/types";
+import { createVisitStore } from "../visits";
 import { loadAttention } from "./attention";
 import { dashboardPage, REFERRAL_WINDOW_DAYS } from "./dashboard-page";
-import { createFunnelStore, funnelRange } from "./funnel-store";
+import { funnelRange } from "./funnel-store";
+import { funnelFromVisitors } from "./funnel-visits";
 import { CONSOLE_PATHS, consoleHref } from "./paths";
 import { createOverviewStore } from "./store";
+import { visitorFigures } from "./visitors";
 import { waveNotice } from "./wave-files";
 import { waveRecords } from "./wave-record";
 
@@ -62,21 +65,32 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
   const range = url.searchParams.get("range") === "90" ? 90 : 30;
   const funnel = funnelRange(url.searchParams.get("funnel"));
   const overview = createOverviewStore(store.db);
+  const visits = createVisitStore(store.db);
+  // Today in UTC, as the rollups and the tallies count days.
+  const today = new Date().toISOString().slice(0, 10);
   const load = async () => ({
+    visitors: await visitorFigures(store.db, today),
     attention: await loadAttention(store, config),
     sealing: await store.sealing(),
     suppressions: await overview.suppressions(),
     counts: await store.countByStatus(),
     chart: await overview.chart(range),
+    visitorsPerDay: await visits.perDay(today, range),
     marks: await overview.marks(range),
-    funnel: await createFunnelStore(store.db).funnel(funnel),
+    funnel: await funnelFromVisitors(store.db, funnel, today),
     referrals: await store.referrals.summary(REFERRAL_WINDOW_DAYS),
     reminders: await reminderOutcome(store),
     files: await waveRecords(store.db, store.dataKeys).pendingFiles(),
     // Notices come from the wave's row, by its id: a number typed into the address shows nothing it did not do.
     notice: (await waveNotice(store, url.searchParams)) ?? removalNotice(url.searchParams),
   });
-  const data = await withTimeout(load(), config.dbTimeoutMs * 2);
+  const read = await withTimeout(load(), config.dbTimeoutMs * 2);
+  // The chart's days gain the site's visitors (none counted on a day: 0); no line at all when the range has none.
+  const chart =
+    read.visitorsPerDay.size === 0
+      ? read.chart
+      : read.chart.map((day) => ({ ...day, visitors: read.visitorsPerDay.get(day.day) ?? 0 }));
+  const data = { ...read, chart };
   let reason: string | null = null;
   try {
     earlyAccessBase(config.earlyAccessUrl);

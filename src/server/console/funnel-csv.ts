@@ -1,6 +1,7 @@
 /**
  * GET /admin/funnel.csv?range=30|90|all: the funnel by source as a file, every group of every field (the page
- * shows the largest), one row each with its counts and each step's percentage of the step before. Cells are
+ * shows the largest), one row each with its counts and each step's percentage of the step before. It starts at
+ * visitors as the page does (issue 51): both cells empty when the range has no visit counted, which 0 would misstate. Cells are
  * written by src/server/csv.ts, so a source such as `=HYPERLINK(…)` (utm values are whatever a link said) opens as
  * text in a spreadsheet. No one's address or name is in it: only counts, so it is not audited like the export.
  */
@@ -9,20 +10,16 @@ import { attachment } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import type { Store } from "../store/types";
 import { groupName, groupsOf } from "./funnel";
-import {
-  createFunnelStore,
-  FUNNEL_FIELDS,
-  type Funnel,
-  type FunnelField,
-  type FunnelRow,
-  funnelRange,
-} from "./funnel-store";
+import { FUNNEL_FIELDS, type Funnel, type FunnelField, type FunnelRow, funnelRange } from "./funnel-store";
+import { funnelFromVisitors } from "./funnel-visits";
 
 export const FUNNEL_CSV_HEADER = [
   "signed_up_in",
   "group",
   "value",
+  "visitors",
   "signed_up",
+  "signed_up_pct_of_visitors",
   "confirmed",
   "confirmed_pct_of_signed_up",
   "invited",
@@ -50,7 +47,9 @@ function line(range: string, group: string, value: string, row: FunnelRow): stri
     range,
     group,
     value,
+    row.visitors ?? "",
     row.signedUp,
+    row.visitors === undefined ? "" : pct(row.signedUp, row.visitors),
     row.confirmed,
     pct(row.confirmed, row.signedUp),
     row.invited,
@@ -73,7 +72,9 @@ export function funnelCsv(funnel: Funnel): string {
 /** The download itself: named for its range and the day ("funnel-30-days-2026-11-27.csv"). */
 export async function funnelDownload(store: Store, url: URL, timeoutMs: number): Promise<Response> {
   const range = funnelRange(url.searchParams.get("range"));
-  const funnel = await withTimeout(createFunnelStore(store.db).funnel(range), timeoutMs);
+  // Today in UTC, as the rollups and the tallies count days.
+  const today = new Date().toISOString().slice(0, 10);
+  const funnel = await withTimeout(funnelFromVisitors(store.db, range, today), timeoutMs);
   const name = range === "all" ? "funnel-all-time" : `funnel-${range}-days`;
   return attachment(funnelCsv(funnel), "text/csv", name, "csv");
 }

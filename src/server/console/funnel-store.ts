@@ -38,6 +38,8 @@ export const FUNNEL_SQL = {
 export interface FunnelRow {
   /** The source, medium, campaign or site as recorded; null: none recorded (or, for "share", the share links). */
   value: string | null;
+  /** The site's visitors of the group in the range, when read (funnel-visits.ts): where the funnel starts. */
+  visitors?: number;
   signedUp: number;
   confirmed: number;
   invited: number;

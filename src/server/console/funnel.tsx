@@ -35,6 +35,7 @@ export function groupName(field: FunnelField, value: string | null): string {
 export function notShared(everyone: FunnelRow, shared: FunnelRow | undefined): FunnelRow {
   return {
     value: "Came another way",
+    ...(everyone.visitors === undefined ? {} : { visitors: everyone.visitors - (shared?.visitors ?? 0) }),
     signedUp: everyone.signedUp - (shared?.signedUp ?? 0),
     confirmed: everyone.confirmed - (shared?.confirmed ?? 0),
     invited: everyone.invited - (shared?.invited ?? 0),
@@ -47,8 +48,16 @@ export function groupsOf(funnel: Funnel, field: FunnelField): FunnelRow[] {
   const rows = funnel.fields[field];
   if (field !== "share") return rows;
   const shared = rows[0];
-  return [...(shared ? [shared] : []), notShared(funnel.everyone, shared)].filter((row) => row.signedUp > 0);
+  return [...(shared ? [shared] : []), notShared(funnel.everyone, shared)].filter(
+    (row) => row.signedUp > 0 || (row.visitors ?? 0) > 0,
+  );
 }
+
+/** ", 30% of them": sign-ups as a share of the visitors (more than 100% when sign-ups came from browsers not counted). */
+const conversionWords = (row: FunnelRow) => {
+  const share = percent(row.signedUp, row.visitors ?? 0);
+  return share === null ? "" : `, ${share}% of them`;
+};
 
 /** The steps after signing up: each's word, count and share of the step before. */
 const steps = (row: FunnelRow): Array<[word: string, n: number, share: number | null]> => [
@@ -70,9 +79,18 @@ function Step({ n, of, label }: { n: number; of: number; label: string }) {
 function StepCells({ row }: { row: FunnelRow }) {
   return (
     <>
-      <td className="n" data-label="Signed up">
-        {row.signedUp.toLocaleString("en")}
-      </td>
+      {row.visitors === undefined ? null : (
+        <td className="n" data-label="Visitors">
+          {row.visitors.toLocaleString("en")}
+        </td>
+      )}
+      {row.visitors === undefined ? (
+        <td className="n" data-label="Signed up">
+          {row.signedUp.toLocaleString("en")}
+        </td>
+      ) : (
+        <Step n={row.signedUp} of={row.visitors} label="Signed up" />
+      )}
       <Step n={row.confirmed} of={row.signedUp} label="Confirmed" />
       <Step n={row.invited} of={row.confirmed} label="Invited" />
       <Step n={row.joined} of={row.invited} label="Joined" />
@@ -84,6 +102,7 @@ function FieldTable({ funnel, field }: { funnel: Funnel; field: FunnelField }) {
   const [title, column] = FIELDS[field];
   const rows = groupsOf(funnel, field);
   const more = rows.length - FUNNEL_SHOWN;
+  const visits = funnel.everyone.visitors !== undefined;
   return (
     <div className="scroll">
       <table className="funnel cards">
@@ -93,6 +112,7 @@ function FieldTable({ funnel, field }: { funnel: Funnel; field: FunnelField }) {
         <Head
           columns={[
             column,
+            ...(visits ? [{ label: "Visitors", numeric: true } as const] : []),
             { label: "Signed up", numeric: true },
             { label: "Confirmed", numeric: true },
             { label: "Invited", numeric: true },
@@ -110,7 +130,7 @@ function FieldTable({ funnel, field }: { funnel: Funnel; field: FunnelField }) {
           ))}
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={5} className="note">
+              <td colSpan={visits ? 6 : 5} className="note">
                 No sign-ups in this range.
               </td>
             </tr>
@@ -142,6 +162,11 @@ export function FunnelSection({ funnel, chartRange }: { funnel: Funnel; chartRan
           </li>
         ))}
       </ul>
+      <p className="funnel-visitors">
+        {everyone.visitors === undefined
+          ? "No visits counted in this range yet, so the funnel starts at sign-ups."
+          : `Visitors: ${counted(everyone.visitors, "visitor")} in the range; ${counted(everyone.signedUp, "person", "people")} signed up${conversionWords(everyone)}.`}
+      </p>
       <p className="funnel-all">
         {everyone.signedUp === 0 ? (
           "Nobody signed up in this range."

@@ -1,6 +1,7 @@
 /**
  * Signing in to the console: by an e-mailed link (ADMIN_EMAILS, mail on) or by WAITLIST_ADMIN_TOKEN (mail off), and
- * the session cookie that follows, the only cookie the site sets, scoped to /admin.
+ * the session cookie that follows, scoped to /admin, and beside it the cookie that leaves the team's own views out of
+ * the visits' count, scoped to /api/visit: the only cookies the site sets, both to the team alone.
  */
 import type { Context } from "@netlify/functions";
 import { givenAddress } from "../../lib/waitlist/rules";
@@ -16,6 +17,7 @@ import { describeError, log } from "../log";
 import type { Mailer } from "../mail/mailer";
 import { consoleSignInEmail } from "../mail/messages";
 import type { Store } from "../store/types";
+import { notCountedCookie } from "../visits";
 import { adminIdentity } from "./identity";
 import { CONSOLE_PATH, CONSOLE_PATHS, message, type SignInMode, signInPage } from "./pages";
 import { createSessions, SESSION_HOURS, SIGN_IN_LINK_MINUTES } from "./sessions";
@@ -39,6 +41,16 @@ export function signInMode(config: ServerConfig, mail: boolean): SignInMode | nu
 export function sessionCookie(origin: string, value: string, maxAge: number): string {
   const secure = origin.startsWith("https:") ? "; Secure" : "";
   return `${SESSION_COOKIE}=${value}; Path=${CONSOLE_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+}
+
+/**
+ * A sign-in's answer: to the console, with the session cookie, and the cookie that keeps this browser's views of the
+ * public pages out of the visits' count (scoped to the visit function alone: the session cookie never leaves /admin).
+ */
+function signedIn(origin: string, session: string): Response {
+  const response = seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(origin, session, SESSION_HOURS * 3600) });
+  response.headers.append("Set-Cookie", notCountedCookie(origin));
+  return response;
 }
 
 /** The console's session cookie as the request carries it ("" without one). */
@@ -80,7 +92,7 @@ export async function signIn(
     const id = await createSessions(store.db).open(identity.ofToken(config.adminToken ?? ""));
     log("info", "admin.sign_in", { admin: identity.logId("token"), by: "token" });
     await audit(store.db, "token", "sign-in", { by: "token" });
-    return seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(origin, id, SESSION_HOURS * 3600) });
+    return signedIn(origin, id);
   }
   // Lower case after the check: the pattern takes ASCII only, so folding changes no length.
   const email = givenAddress(fields["email"])?.toLowerCase();
@@ -144,7 +156,5 @@ export async function confirmSignIn({
   }
   log("info", "admin.sign_in", { admin: logId(admin), by: "link" });
   await audit(store.db, admin, "sign-in", { by: "link" });
-  return seeOther(CONSOLE_PATH, {
-    "Set-Cookie": sessionCookie(origin, await sessions.open(identity.ofAddress(admin)), SESSION_HOURS * 3600),
-  });
+  return signedIn(origin, await sessions.open(identity.ofAddress(admin)));
 }

@@ -103,6 +103,8 @@ export interface ChartDay {
   counts: Record<EntryStatus, number>;
   total: number;
   running: number;
+  /** The site's visitors that day (src/server/visits/), when the overview read them. */
+  visitors?: number;
 }
 
 /** A wave or an update that went out on a day of the chart: a wave by how many it invited, an update by its subject. */
