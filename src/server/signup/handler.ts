@@ -3,7 +3,7 @@ import type { Context } from "@netlify/functions";
 import { type Attribution, attributionOf, cleanAttribution, NO_ATTRIBUTION } from "../../lib/waitlist/attribution";
 import { REFERRER_FIELD } from "../../lib/waitlist/capture";
 import { cleanReferralCode, REFERRAL_FIELD, referralCodeOf } from "../../lib/waitlist/referral";
-import { HONEYPOT_FIELD, PROOF_FIELD } from "../../lib/waitlist/rules";
+import { ANSWER_PREFIX, HONEYPOT_FIELD, PROOF_FIELD } from "../../lib/waitlist/rules";
 import { loadValidator } from "../../lib/waitlist/schema";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, databaseKey, rootKey, storedMailboxKey } from "../crypto/keys";
@@ -29,10 +29,24 @@ const CONFIRMATION_SENT = { ok: true, confirmation: "sent" } as const;
 const JSON_TYPE = "application/json";
 const FORM_TYPE = "application/x-www-form-urlencoded";
 
-/** The fields of a form post (the /join page without JavaScript); a checked box counts as `true`. */
+/**
+ * The fields of a form post (the /join page without JavaScript); a checked box counts as `true`. The team's
+ * questions arrive as `answer:<id>` (a text, or the option picked) and `answer:<id>:<n>` (each box ticked of a
+ * `multiple`), gathered into `answers` as the dialog sends them.
+ */
 function formFields(text: string): Record<string, unknown> {
   const fields: Record<string, unknown> = parseForm(text);
   fields["termsAccepted"] = ["on", "true"].includes(String(fields["termsAccepted"] ?? ""));
+  const answers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (!name.startsWith(ANSWER_PREFIX)) continue;
+    const [id = "", box] = name.slice(ANSWER_PREFIX.length).split(":");
+    const ticked = answers[id];
+    if (box === undefined) answers[id] = String(value);
+    else answers[id] = [...(Array.isArray(ticked) ? ticked : []), String(value)];
+    delete fields[name];
+  }
+  fields["answers"] = answers;
   return fields;
 }
 

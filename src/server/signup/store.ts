@@ -18,9 +18,20 @@ import type { RateCount, RateWindow } from "../store/types";
 const SEALED_ROWS = "SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0";
 
 /** The columns a sign-up writes, in the order of its statement parameters. */
-const ROW_COLUMNS = [...STORED_PERSON_FIELDS, "terms_version", "status", ...ATTRIBUTION_FIELDS, "mailbox_key"];
+const ROW_COLUMNS = [
+  ...STORED_PERSON_FIELDS,
+  "terms_version",
+  "status",
+  ...ATTRIBUTION_FIELDS,
+  "mailbox_key",
+  "choices",
+];
+/** The columns that hold JSON (sent as its text); every other is text. */
+const JSON_COLUMNS = new Set(["answers", "choices"]);
 /** The sign-up's values as parameters $first…, one per ROW_COLUMNS. */
-const rowValues = (first: number) => ROW_COLUMNS.map((_, i) => `$${first + i}::text`).join(", ");
+const rowValues = (first: number) =>
+  ROW_COLUMNS.map((column, i) => `$${first + i}::${JSON_COLUMNS.has(column) ? "jsonb" : "text"}`).join(", ");
+const jsonText = (value: object | null | undefined) => (value ? JSON.stringify(value) : null);
 /**
  * Adds the row unless its address is listed under any of its keys ($keys: hashed under this key or the previous
  * one, or plain), so a row not yet sealed still refuses its duplicate; and, unless it is sealed (the parameter
@@ -74,14 +85,16 @@ export function createSignupStore(db: Db, dataKeys: DataKeys | null, sealing: Re
       organization: entry.organization ?? null,
       why: entry.why ?? null,
       connect: entry.connect ?? null,
+      answers: entry.answers ?? null,
     };
     const stored = columnsOf(dataKeys, person);
     return [
-      ...STORED_PERSON_FIELDS.map((field) => stored[field]),
+      ...STORED_PERSON_FIELDS.map((field) => (field === "answers" ? jsonText(stored.answers) : stored[field])),
       entry.termsVersion ?? null,
       status,
       ...sources(entry),
       entry.mailboxKey ?? null,
+      jsonText(entry.choices),
       dataKeys !== null,
       entry.referral?.referrerId ?? null,
       entry.referral?.outcome ?? null,
