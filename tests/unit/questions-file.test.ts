@@ -1,7 +1,8 @@
 /** src/content/questions.json as the build checks it: a table of literal bad files and the error each gives. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkQuestions } from "../../src/lib/waitlist/questions-file";
+import { checkQuestions, RESERVED_IDS } from "../../src/lib/waitlist/questions-file";
+import { csvColumns } from "../../src/server/export/rows";
 
 const TEAM = { id: "team-size", label: "How big is your team?", type: "choice", options: ["Just me", "50+"] };
 const F = "src/content/questions.json";
@@ -23,6 +24,11 @@ describe("questions.json, checked at build", () => {
       "an id with capitals",
       [{ ...TEAM, id: "Team_Size" }],
       `${F}: question 1 ("Team_Size"): id: id must be lowercase letters, digits and single hyphens (a-z0-9-), like team-size`,
+    ],
+    [
+      "an id the export uses",
+      [{ ...TEAM, id: "email" }],
+      `${F}: question 1 ("email"): id: id is the name of one of the export's own columns: choose another`,
     ],
     ["an id missing", [{ label: "Hi?", type: "text" }], `${F}: question 1: id: id must be text`],
     [
@@ -87,5 +93,9 @@ describe("questions.json, checked at build", () => {
 
   it("holds the project's own file good (the default: no questions)", () => {
     expect(checkQuestions(JSON.parse(readFileSync(F, "utf8")))).toEqual([]);
+  });
+
+  it("reserves every name the export gives its own columns", () => {
+    expect([...RESERVED_IDS].sort()).toEqual([...csvColumns([]), "answers"].sort());
   });
 });

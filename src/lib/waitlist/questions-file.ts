@@ -12,6 +12,34 @@ export class QuestionsFileError extends Error {
 }
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/**
+ * Names an export already uses for its own columns (src/server/export/rows.ts; a test holds the two equal): a
+ * question under one of them would give a file two columns of one name.
+ */
+export const RESERVED_IDS = [
+  "created_at",
+  "name",
+  "email",
+  "message",
+  "status",
+  "invited_at",
+  "joined_at",
+  "source",
+  "medium",
+  "campaign",
+  "referrer",
+  "page",
+  "organization",
+  "why",
+  "connect",
+  "terms_version",
+  "confirmed_at",
+  "referral_code",
+  "referred_by",
+  "referrals",
+  "answers",
+  "answers_no_longer_asked",
+] as const;
 const line = (what: string, max: number) =>
   z
     .string({ error: `${what} must be text` })
@@ -28,7 +56,10 @@ const QUESTION = z
       id: z
         .string({ error: "id must be text" })
         .max(40, { error: "id must be at most 40 characters" })
-        .regex(ID, { error: "id must be lowercase letters, digits and single hyphens (a-z0-9-), like team-size" }),
+        .regex(ID, { error: "id must be lowercase letters, digits and single hyphens (a-z0-9-), like team-size" })
+        .refine((id) => !(RESERVED_IDS as readonly string[]).includes(id), {
+          error: "id is the name of one of the export's own columns: choose another",
+        }),
       label: line("label", 200),
       type: z.enum(QUESTION_TYPES, { error: `type must be one of ${QUESTION_TYPES.join(", ")}` }),
       options: z.array(line("an option", 100), { error: "options must be a list of texts" }).optional(),
