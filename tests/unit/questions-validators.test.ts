@@ -130,7 +130,7 @@ describe("the two validators: the same verdicts for generated questions and answ
         const input = { ...base, ...(longName ? { name: "n".repeat(101) } : {}), answers: given };
         const browser = validateInBrowser(input, asked);
         const server = createValidator(z, asked)(input);
-        expect(browser.ok ? browser : { ...browser, field: undefined }).toEqual(server);
+        expect(browser).toEqual(server);
       }),
       { numRuns: 3000 },
     );

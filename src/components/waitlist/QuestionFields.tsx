@@ -38,6 +38,14 @@ function Described({ id, hint, error }: { id: string; hint?: string | undefined;
   );
 }
 
+/** Whether a question is asked by a group of boxes (radios or checkboxes) rather than one control. */
+const isGroup = (question: Question) =>
+  question.type === "multiple" || (question.type === "choice" && question.options.length <= RADIO_MAX);
+
+/** The id of the control a message about `question` leads to: its own, or its group's first box. */
+export const questionControlId = (idPrefix: string, question: Question) =>
+  `${idPrefix}-q-${question.id}${isGroup(question) ? "-0" : ""}`;
+
 /** The team's questions (src/content/questions.json), after the brief's fields, in the file's order. */
 export function QuestionFields({
   idPrefix,
@@ -61,7 +69,7 @@ export function QuestionFields({
     const given = answers?.[question.id];
     const controlled = answers !== undefined;
     let control: ReactNode;
-    if (question.type === "text" || (question.type === "choice" && question.options.length > RADIO_MAX)) {
+    if (!isGroup(question)) {
       const common = {
         id,
         name,

@@ -47,18 +47,25 @@ export function SignupFields({
   invalid = null,
   questions = [],
 }: SignupFieldsProps) {
+  // Values without onChange: /join refused and rendered again on the server, each value as the page's default.
   const bind = (key: Exclude<keyof DialogValues, "answers">) =>
-    values && onChange
-      ? {
-          ...(key === "termsAccepted" ? { checked: values.termsAccepted } : { value: String(values[key]) }),
-          onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-            onChange({
-              ...values,
-              [key]:
-                key === "termsAccepted" ? (event.currentTarget as HTMLInputElement).checked : event.currentTarget.value,
-            }),
-        }
-      : {};
+    values && !onChange
+      ? key === "termsAccepted"
+        ? { defaultChecked: values.termsAccepted }
+        : { defaultValue: String(values[key]) }
+      : values && onChange
+        ? {
+            ...(key === "termsAccepted" ? { checked: values.termsAccepted } : { value: String(values[key]) }),
+            onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+              onChange({
+                ...values,
+                [key]:
+                  key === "termsAccepted"
+                    ? (event.currentTarget as HTMLInputElement).checked
+                    : event.currentTarget.value,
+              }),
+          }
+        : {};
   const controls = BRIEF_FIELDS.map((field) => {
     const id = `${idPrefix}-${field.key}`;
     const wrong = invalid?.field === field.key;

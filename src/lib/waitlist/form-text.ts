@@ -16,3 +16,10 @@ export const FORM_TEXT = {
     confirmationFragment: "confirmation-sent",
   },
 } as const;
+
+/**
+ * Around the sign-up controls in /join's built HTML (JoinForm.astro): a refused form post (no JavaScript) is answered
+ * with that page, these controls rendered again by the same component with what was sent and why it was refused
+ * (src/server/signup/join-refusal.tsx), so the form's markup is written once.
+ */
+export const JOIN_FIELDS_MARK = { start: "<!--join-fields-->", end: "<!--/join-fields-->" } as const;

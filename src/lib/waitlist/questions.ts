@@ -4,7 +4,7 @@
  * it is only read and its defaults filled in. Everything that asks, checks, stores, shows, filters or exports an
  * answer reads this list by question id: adding a question is editing that one file.
  */
-import file from "../../content/questions.json";
+import file from "../../content/questions.json" with { type: "json" };
 
 export const QUESTION_TYPES = ["choice", "multiple", "text"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];

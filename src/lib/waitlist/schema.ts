@@ -95,22 +95,32 @@ function givenAnswers(parsed: Record<string, string | string[]>): rules.Answers 
   return given.length > 0 ? Object.fromEntries(given) : undefined;
 }
 
+/** The control an issue is about (as the browser's validator names it), so /join can mark it. */
+function fieldOf(path: readonly PropertyKey[]): rules.FieldKey | undefined {
+  const [key, id] = path;
+  if (key === "answers") return typeof id === "string" ? `${rules.ANSWER_PREFIX}${id}` : undefined;
+  return rules.BRIEF_FIELDS.find((field) => field.key === key)?.key;
+}
+
 /** docs/brief.md's checks in its order, the schema last; unknown fields are dropped. */
 export function createValidator(z: ZodParts, questions: readonly Question[] = QUESTIONS): Validator {
   const schema = createSignupSchema(z, questions);
   return (input) => {
     const early = rules.EARLY_CHECKS.find((check) => check.fails(input));
-    if (early) return { ok: false, title: early.title, message: early.message };
+    if (early) return { ok: false, title: early.title, message: early.message, field: early.field };
     const result = schema.safeParse({
       ...Object.fromEntries(rules.BRIEF_FIELDS.map((spec) => [spec.key, input[spec.key] ?? undefined])),
       email: input.email,
       answers: ownAnswers(input.answers),
     });
     if (!result.success) {
+      const issue = result.error.issues[0];
+      const field = fieldOf(issue?.path ?? []);
       return {
         ok: false,
         title: rules.MESSAGES.validationTitle,
-        message: result.error.issues[0]?.message ?? rules.MESSAGES.emailInvalid,
+        message: issue?.message ?? rules.MESSAGES.emailInvalid,
+        ...(field ? { field } : {}),
       };
     }
     const { answers, ...fields } = result.data as Record<string, unknown> & {
