@@ -146,7 +146,7 @@ test("operators sign in by e-mail, see the list grow, let two in, export, sign o
   expect(download.suggestedFilename()).toMatch(/^waitlist-\d{4}-\d{2}-\d{2}-part-001-of-001\.csv$/);
   const csv = readFileSync(await download.path(), "utf8");
   expect(csv.split("\r\n")[0]).toBe(
-    "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals,answers_no_longer_asked",
+    "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals",
   );
   expect(csv).toContain(",alice@example.com,,invited,");
   await page.goto(admin);

@@ -117,7 +117,7 @@ describe("GET /api/waitlist/export", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const csv = await res.text();
     expect(csv.split("\r\n")[0]).toBe(
-      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals,answers_no_longer_asked",
+      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals",
     );
     expect(csv).toContain("form@example.com");
     // A pending entry is listed with its status, and left out with ?confirmed-only.
@@ -169,7 +169,7 @@ describe("npm run waitlist (CLI) on the embedded database", () => {
     const csv = (await cli("export")).stdout;
     expect(
       csv.startsWith(
-        "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals,answers_no_longer_asked\r\n",
+        "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals\r\n",
       ),
     ).toBe(true);
     // …then the share code the database gave the row, no referrer, no referrals.
@@ -184,7 +184,7 @@ describe("npm run waitlist (CLI) on the embedded database", () => {
     const json = JSON.parse((await cli("export", "--format", "json")).stdout) as Array<{ email: string }>;
     expect(json).toHaveLength(total);
     expect((await cli("export", "--since", "2999-01-01")).stdout).toBe(
-      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals,answers_no_longer_asked\r\n",
+      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals\r\n",
     );
 
     const bad = await cli("export", "--since", "yesterday").catch((error: { code: number; stderr: string }) => error);

@@ -38,14 +38,14 @@ export const EXPORT_COLUMNS = [
 /**
  * After the fixed columns: one per question asked today, headed by its id (a `multiple` answer's options joined
  * by "; "), then the answers to questions since removed from questions.json, as JSON by id: still readable,
- * under a header that says they are no longer asked.
+ * under a header that says they are no longer asked. A team that asks no questions sees the file it always had:
+ * the header is written before any row is read, and knowing whether some row holds a removed answer would cost a
+ * scan of the list first, so with an empty questions.json removed answers are in the JSON export and on the
+ * person page only.
  */
 export const NO_LONGER_ASKED = "answers_no_longer_asked";
-export const csvColumns = (questions: readonly Question[] = QUESTIONS) => [
-  ...EXPORT_COLUMNS,
-  ...questions.map((q) => q.id),
-  NO_LONGER_ASKED,
-];
+export const csvColumns = (questions: readonly Question[] = QUESTIONS): string[] =>
+  questions.length === 0 ? [...EXPORT_COLUMNS] : [...EXPORT_COLUMNS, ...questions.map((q) => q.id), NO_LONGER_ASKED];
 
 /** The entry's answers as export cells: by question id, and the removed questions' as JSON (null: none). */
 export function answerCells(entry: ExportedEntry, questions: readonly Question[] = QUESTIONS) {

@@ -207,7 +207,7 @@ describe.each(backends("parts"))("on %s", (_name, available, open) => {
     const end = await get("?after=3-3");
     expect(end.headers.get("link")).toBeNull();
     expect(await end.text()).toBe(
-      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals,answers_no_longer_asked\r\n",
+      "created_at,name,email,message,status,invited_at,joined_at,source,medium,campaign,referrer,page,organization,why,connect,terms_version,confirmed_at,referral_code,referred_by,referrals\r\n",
     );
   });
 
