@@ -38,23 +38,27 @@ test.describe("without JavaScript", () => {
     );
   });
 
-  test("a form error answers with the form again, filled, the message at the top and beside its field", ANY_VIEWPORT, async ({ page }) => {
-    await page.goto("/join");
-    // The browser accepts an address without a domain suffix; the function's schema does not.
-    await page.getByLabel("Email (required)").fill("someone@localhost");
-    await page.getByLabel("I accept the").check();
-    await page.getByRole("button", { name: "Join the Waitlist" }).click();
-    // The form again, filled, the message at the top (focused) and beside the address.
-    const summary = page.getByRole("alert");
-    await expect(summary).toHaveText("Validation errorInvalid email address");
-    await expect(summary).toBeFocused();
-    await expect(page.getByLabel("Email (required)")).toHaveValue("someone@localhost");
-    await expect(page.getByLabel("Email (required)")).toHaveAccessibleDescription("Invalid email address");
-    await expect(page.getByLabel("I accept the")).toBeChecked();
-    await expect(page).toHaveTitle(/^Error: Validation error · /);
-    await summary.getByRole("link", { name: "Invalid email address" }).click();
-    await expect(page.getByLabel("Email (required)")).toBeFocused();
-  });
+  test(
+    "a form error answers with the form again, filled, the message at the top and beside its field",
+    ANY_VIEWPORT,
+    async ({ page }) => {
+      await page.goto("/join");
+      // The browser accepts an address without a domain suffix; the function's schema does not.
+      await page.getByLabel("Email (required)").fill("someone@localhost");
+      await page.getByLabel("I accept the").check();
+      await page.getByRole("button", { name: "Join the Waitlist" }).click();
+      // The form again, filled, the message at the top (focused) and beside the address.
+      const summary = page.getByRole("alert");
+      await expect(summary).toHaveText("Validation errorInvalid email address");
+      await expect(summary).toBeFocused();
+      await expect(page.getByLabel("Email (required)")).toHaveValue("someone@localhost");
+      await expect(page.getByLabel("Email (required)")).toHaveAccessibleDescription("Invalid email address");
+      await expect(page.getByLabel("I accept the")).toBeChecked();
+      await expect(page).toHaveTitle(/^Error: Validation error · /);
+      await summary.getByRole("link", { name: "Invalid email address" }).click();
+      await expect(page.getByLabel("Email (required)")).toBeFocused();
+    },
+  );
 });
 
 // axe runs in the page: the refused /join, reached as a browser with JavaScript posts its form.
