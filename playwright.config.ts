@@ -2,6 +2,16 @@ import { defineConfig } from "@playwright/test";
 import { findChromium, TEST_CHROMIUM_ARGS } from "./scripts/lib/chromium";
 import { E2E_ADMIN_TOKEN } from "./tests/e2e/constants";
 
+// One clock for the whole run, fixed to a day so no date on a page or in a screenshot depends on the day the
+// suite runs (tests/support/test-clock.mjs says how). Set here, in the runner, before it starts the workers and
+// the servers, which inherit it; a worker loading this file again keeps the runner's values.
+process.env["TEST_CLOCK"] ??= "2026-06-15T12:00:00.000Z";
+process.env["TEST_CLOCK_REAL_START"] ??= String(Date.now());
+const clockModule = new URL("./tests/support/test-clock.mjs", import.meta.url).href;
+if (!process.env["NODE_OPTIONS"]?.includes(clockModule)) {
+  process.env["NODE_OPTIONS"] = `${process.env["NODE_OPTIONS"] ?? ""} --import=${clockModule}`.trim();
+}
+
 const port = Number(process.env["E2E_PORT"] ?? 4329);
 // A database per port, so two runs on two ports (E2E_PORT) never remove each other's.
 const dataDir = process.env["E2E_PORT"] ? `.data/e2e-${port}` : ".data/e2e";

@@ -66,7 +66,7 @@ CREATE TABLE IF NOT EXISTS waitlist (
   organization text NULL,
   why text NULL,
   connect text NULL,
-  -- The team's questions (0021): free-text answers by question id (in clear only on a row not sealed), and the
+  -- The team's questions (0022): free-text answers by question id (in clear only on a row not sealed), and the
   -- choices, in clear so they can be filtered: {"team-size": "50+", "tools": ["Notion"]}.
   answers jsonb NULL,
   choices jsonb NULL,
@@ -86,6 +86,8 @@ CREATE TABLE IF NOT EXISTS waitlist (
   referrals_day date NULL,
   referrals_today integer NOT NULL DEFAULT 0,
   mailbox_key text NULL,
+  -- A keyed hash of the exact address, case-folded only (0021): what the suppression list keys on.
+  address_key text NULL,
   status_sent_at timestamptz NULL,
   -- Whether the sign-up came by a share link (0018): set when its waitlist_referral row is written, kept on the row
   -- so the funnel's tally can take a removed person off the share link's counts.
@@ -160,7 +162,7 @@ CREATE TABLE IF NOT EXISTS admin_sign_in (
   used_at timestamptz NULL
 );
 
--- The server's own secret (client keys, proof-of-work signatures) when RATE_LIMIT_SECRET is not set: made once by
+-- The server's own secret (client keys, proof-of-work signatures) when SERVER_SECRET is not set: made once by
 -- the database's strong random generator, the same for every instance, computable by nobody.
 CREATE TABLE IF NOT EXISTS waitlist_secret (
   name text PRIMARY KEY,
@@ -303,7 +305,9 @@ $do$;
 -- Referrals and the status page (migration 0011).
 CREATE UNIQUE INDEX IF NOT EXISTS waitlist_referral_code_key ON waitlist (referral_code);
 CREATE INDEX waitlist_mailbox_idx ON waitlist (mailbox_key) WHERE mailbox_key IS NOT NULL;
-CREATE INDEX waitlist_unkeyed_idx ON waitlist (id) WHERE mailbox_key IS NULL;
+-- Rows the scheduled keying has still to give their keys (src/server/referrals/mailbox-keys.ts, 0021).
+CREATE INDEX waitlist_unkeyed_idx ON waitlist (id) WHERE address_key IS NULL;
+CREATE INDEX waitlist_address_idx ON waitlist (address_key) WHERE address_key IS NOT NULL;
 -- Waiting people whom referrals moved: few, read whole when the line is worked out with REFERRAL_PLACES > 0.
 CREATE INDEX waitlist_referrers_idx ON waitlist (created_at, id) WHERE status = 'confirmed' AND referrals > 0;
 
@@ -589,28 +593,31 @@ CREATE TABLE waitlist_job_nonce (
   expires_at timestamptz NOT NULL
 );
 
--- Mail that keeps its good name: the suppression list, what was sent and what came back (migration 0016).
+-- Mail that keeps its good name: the suppression list, what was sent and what came back (migration 0016). Keyed
+-- by the exact address (0021); whole_mailbox: a row of before 0021, which holds a whole mailbox's key and
+-- suppresses every address of it. Evidence names nobody: an address in it is kept as <recipient>.
 CREATE TABLE mail_suppression (
-  mailbox_key text PRIMARY KEY,
+  address_key text PRIMARY KEY,
   reason text NOT NULL CONSTRAINT mail_suppression_reason_check
     CHECK (reason IN ('hard_bounce', 'complaint', 'soft_bounces', 'operator')),
   evidence text NOT NULL,
   source text NOT NULL,
   suppressed_at timestamptz NOT NULL DEFAULT now(),
   lifted_at timestamptz NULL,
-  lifted_by text NULL
+  lifted_by text NULL,
+  whole_mailbox boolean NOT NULL DEFAULT false
 );
 -- Suppressions by when, for the console's "suppressions rising" (0018).
 CREATE INDEX mail_suppression_at_idx ON mail_suppression (suppressed_at);
 
 -- Soft bounces (a 4xx for one address, a provider's transient bounce), each kept 30 days: the third within them
--- suppresses the mailbox.
+-- suppresses the address.
 CREATE TABLE mail_soft_bounce (
-  mailbox_key text NOT NULL,
+  address_key text NOT NULL,
   at timestamptz NOT NULL DEFAULT now(),
   evidence text NOT NULL
 );
-CREATE INDEX mail_soft_bounce_key_idx ON mail_soft_bounce (mailbox_key, at);
+CREATE INDEX mail_soft_bounce_key_idx ON mail_soft_bounce (address_key, at);
 
 -- Every e-mail to a person as it was accepted: its Message-ID and the SMTP server's id for it (a provider's, read
 -- from its 250 answer), the mailbox, its kind and the update it belongs to, so a provider's later event names the
@@ -621,7 +628,9 @@ CREATE TABLE mail_sent (
   mailbox_key text NOT NULL,
   kind text NOT NULL,
   update_id bigint NULL,
-  sent_at timestamptz NOT NULL DEFAULT now()
+  sent_at timestamptz NOT NULL DEFAULT now(),
+  -- The exact address's key (0021; NULL: sent before it).
+  address_key text NULL
 );
 CREATE INDEX mail_sent_provider_idx ON mail_sent (provider_id) WHERE provider_id IS NOT NULL;
 CREATE INDEX mail_sent_mailbox_idx ON mail_sent (mailbox_key, sent_at);
@@ -633,7 +642,7 @@ CREATE TABLE mail_event (
   provider text NOT NULL,
   event_id text NOT NULL,
   kind text NOT NULL CONSTRAINT mail_event_kind_check CHECK (kind IN ('hard_bounce', 'soft_bounce', 'complaint')),
-  mailbox_key text NULL,
+  address_key text NULL,
   update_id bigint NULL,
   evidence text NOT NULL,
   received_at timestamptz NOT NULL DEFAULT now(),
@@ -653,7 +662,10 @@ BEGIN
     SELECT waitlist_webhook_new_id(), 'waitlist.suppressed', w.id,
       waitlist_webhook_person(w) || jsonb_build_object('suppression', jsonb_build_object('reason', NEW.reason,
         'source', NEW.source, 'suppressed_at', NEW.suppressed_at))
-    FROM waitlist w WHERE w.mailbox_key = NEW.mailbox_key ORDER BY w.id;
+    FROM waitlist w
+    WHERE (w.address_key = NEW.address_key AND NOT NEW.whole_mailbox)
+      OR (w.mailbox_key = NEW.address_key AND NEW.whole_mailbox)
+    ORDER BY w.id;
   END IF;
   RETURN NULL;
 END
@@ -674,13 +686,20 @@ CREATE TABLE mail_reminder (
 -- The console's People page (migration 0019, src/server/console/list.ts): whether a person's mailbox is suppressed,
 -- kept by the database as either table changes (one lock, taken alone by a suppression's change and shared by rows
 -- given a mailbox key, so a suppression and a sign-up at once wait for each other), and an index per filter.
+CREATE FUNCTION waitlist_mail_suppressed(address text, mailbox text) RETURNS boolean LANGUAGE sql STABLE AS $fn$
+  SELECT EXISTS (SELECT 1 FROM mail_suppression s WHERE s.address_key IN (address, mailbox) AND s.lifted_at IS NULL
+    AND CASE WHEN s.whole_mailbox THEN s.address_key = mailbox ELSE s.address_key = address END)
+$fn$;
 CREATE FUNCTION mail_suppression_mark_trigger() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
-  key text := CASE WHEN TG_OP = 'DELETE' THEN OLD.mailbox_key ELSE NEW.mailbox_key END;
-  suppressed boolean := TG_OP <> 'DELETE' AND NEW.lifted_at IS NULL;
+  key text := CASE WHEN TG_OP = 'DELETE' THEN OLD.address_key ELSE NEW.address_key END;
+  whole boolean := CASE WHEN TG_OP = 'DELETE' THEN OLD.whole_mailbox ELSE NEW.whole_mailbox END;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('waitlist.mail_suppressed', 0));
-  UPDATE waitlist SET mail_suppressed = suppressed WHERE mailbox_key = key AND mail_suppressed <> suppressed;
+  -- Worked out again rather than set: a row may also be suppressed by another (its mailbox's, before 0021).
+  UPDATE waitlist w SET mail_suppressed = NOT mail_suppressed
+  WHERE ((w.address_key = key AND NOT whole) OR (w.mailbox_key = key AND whole))
+    AND w.mail_suppressed <> waitlist_mail_suppressed(w.address_key, w.mailbox_key);
   RETURN NULL;
 END
 $fn$;
@@ -690,13 +709,13 @@ CREATE TRIGGER mail_suppression_mark AFTER INSERT OR DELETE OR UPDATE OF lifted_
 CREATE FUNCTION waitlist_suppressed_trigger() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('waitlist.mail_suppressed', 0));
-  NEW.mail_suppressed := EXISTS (SELECT 1 FROM mail_suppression s
-    WHERE s.mailbox_key = NEW.mailbox_key AND s.lifted_at IS NULL);
+  NEW.mail_suppressed := waitlist_mail_suppressed(NEW.address_key, NEW.mailbox_key);
   RETURN NEW;
 END
 $fn$;
-CREATE TRIGGER waitlist_suppressed BEFORE INSERT OR UPDATE OF mailbox_key ON waitlist
-  FOR EACH ROW WHEN (NEW.mailbox_key IS NOT NULL) EXECUTE FUNCTION waitlist_suppressed_trigger();
+CREATE TRIGGER waitlist_suppressed BEFORE INSERT OR UPDATE OF mailbox_key, address_key ON waitlist
+  FOR EACH ROW WHEN (NEW.mailbox_key IS NOT NULL OR NEW.address_key IS NOT NULL)
+  EXECUTE FUNCTION waitlist_suppressed_trigger();
 
 CREATE INDEX waitlist_status_created_idx ON waitlist (status, created_at, id);
 CREATE INDEX waitlist_source_created_idx ON waitlist (source, created_at, id);

@@ -872,6 +872,7 @@ try {
       DATA_KEY_PREVIOUS: "",
       SITE_URL: "",
       WAITLIST_ADMIN_TOKEN: "",
+      SERVER_SECRET: "",
       RATE_LIMIT_SECRET: "",
       SMTP_URL: smtp.url,
       MAIL_FROM: "Noosphere <hello@noosphere.test>",

@@ -12,6 +12,8 @@ import { openPgliteDb } from "../src/server/db/pglite";
 import { explainDbError } from "./lib/db-errors";
 
 const config = getConfig();
+for (const problem of config.unreadable) console.error(`db:migrate: ${problem}`);
+if (config.unreadable.length > 0) process.exit(1);
 let connection: ReturnType<typeof chooseConnection>;
 try {
   connection = chooseConnection(config);

@@ -13,7 +13,7 @@ import { refuseSiteConfig } from "../dev/local-netlify/unsupported";
 import { allowEmbeddedDatabase, closeStore, getStore, shutDownStore } from "../src/server/app/instance";
 import type { Store } from "../src/server/app/store";
 import { getConfig } from "../src/server/config";
-import { secretSource } from "../src/server/crypto/secret";
+import { secretSaid, secretSource } from "../src/server/crypto/secret";
 import { DataKeyError } from "../src/server/data-key";
 import { chooseConnection, describeConnection } from "../src/server/db/connection";
 import { openPgliteDb } from "../src/server/db/pglite";
@@ -32,12 +32,16 @@ async function describeAtRest(store: Store): Promise<string> {
   return `sealed with DATA_KEY (key ${keys.current.id})${left}`;
 }
 
-// A bearer token short enough to guess, or a webhook setting that cannot be used, is refused before anything is
-// served, one line per variable.
+// A bearer token or Postmark webhook password short enough to guess, a server secret that cannot be used, or a
+// webhook setting that cannot be used, is refused before anything is served, one line per variable.
 const tokenProblems = [
+  getConfig().serverSecretProblem,
   getConfig().adminTokenProblem,
   getConfig().inviteRedeemTokenProblem,
+  getConfig().reputation.postmarkWebhookProblem,
   getConfig().webhookProblem,
+  // A value that cannot be read (RATE_LIMIT_MAX=ten) is never taken as its default.
+  ...getConfig().unreadable,
 ].filter((p) => p !== null);
 if (tokenProblems.length > 0) {
   for (const problem of tokenProblems) console.error(problem);
@@ -55,8 +59,9 @@ getStore().then(
       await store.count();
       console.log(`Waitlist database: ${where}, ready in ${Math.round(performance.now() - started)} ms`);
       // Which secret keys the client counts and signs the proofs of work: said once, never the secret itself.
-      if (!getConfig().rateLimitSecret) await store.secret();
+      if (!getConfig().serverSecret) await store.secret();
       console.log(`Server secret: ${secretSource(getConfig())}`);
+      secretSaid();
       console.log(`Data at rest: ${await describeAtRest(store)}`);
     } catch (error) {
       if (error instanceof DataKeyError) {

@@ -9,6 +9,7 @@
  *   purge-pending --older-than 14d [--yes]     deletes never-confirmed sign-ups (a dry run without --yes)
  *   encrypt                                    seals every row not yet under DATA_KEY (resumable)
  *   reminders [--yes]                          one reminder to confirm, to those due one (a dry run without --yes)
+ *   doctor [--json]                            every setting and what answers (exit 1: something required is not)
  * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
  * Any failure is one line on standard error and exit status 2 (1: a wave some of whose e-mails were refused);
  * only `invite --yes`, `update --yes`, `purge-pending --yes`, `encrypt`, `webhooks deliver` and `webhooks off` change
@@ -22,6 +23,8 @@ import { allowEmbeddedDatabase, openStore } from "../src/server/app/instance";
 import type { Store } from "../src/server/app/store";
 import { type AuditedAction, auditStart } from "../src/server/audit";
 import { getConfig } from "../src/server/config";
+import { RENAME_SECRET } from "../src/server/config/secret";
+import { secretSaid } from "../src/server/crypto/secret";
 import { DataKeyError } from "../src/server/data-key";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
 import { DataDirLockedError } from "../src/server/db/lock";
@@ -30,6 +33,7 @@ import { EXPORT_FORMATS, type ExportFormat, formatEntries } from "../src/server/
 import { earlyAccessBase, InviteConfigError } from "../src/server/invitations";
 import { logToStandardError } from "../src/server/log";
 import { explainDbError } from "./lib/db-errors";
+import { doctor } from "./lib/doctor-command";
 import { reminders } from "./lib/reminders-command";
 import { update } from "./lib/update-command";
 import { count, encrypt, exportList, invite, purgePending } from "./lib/waitlist-commands";
@@ -58,6 +62,7 @@ const { positionals, values } = (() => {
         "body-file": { type: "string" },
         yes: { type: "boolean" },
         again: { type: "boolean" },
+        json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -70,8 +75,17 @@ if (values.help || !command || command === "help") {
   console.log(HELP);
   process.exit(command || values.help ? 0 : 2);
 }
-if (!["count", "export", "invite", "update", "webhooks", "purge-pending", "encrypt", "reminders"].includes(command)) {
-  fail(`unknown command "${command}"\n\n${HELP}`);
+const COMMANDS = ["count", "export", "invite", "update", "webhooks", "purge-pending", "encrypt", "reminders", "doctor"];
+if (!COMMANDS.includes(command)) fail(`unknown command "${command}"\n\n${HELP}`);
+// Before anything that may refuse the configuration: listing what is wrong with it is doctor's whole job.
+if (command === "doctor") process.exit(await doctor(getConfig(), values.json ?? false));
+// A server secret that cannot be used stops every command (one line naming it); its old name is said once.
+if (getConfig().serverSecretProblem) fail(getConfig().serverSecretProblem as string);
+// A value that cannot be read is never taken as its default: every such line, and nothing runs.
+if (getConfig().unreadable.length > 0) fail(getConfig().unreadable.join("\nwaitlist: "));
+if (getConfig().serverSecretName === "RATE_LIMIT_SECRET") {
+  console.error(`waitlist: ${RENAME_SECRET}`);
+  secretSaid();
 }
 /** --older-than in hours: `14d` or `36h`. */
 let olderThanHours = 0;

@@ -5,7 +5,8 @@
 SELECT j.id, j.subject, j.author AS started_by, j.created_at AS started_at, j.heartbeat_at,
       CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
-    WHEN j.heartbeat_at < now() - make_interval(secs => 300) THEN 'stalled' ELSE 'running' END AS state, j.paused_reason, j.sent, j.failed,
+    WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => 60) THEN 'stalled'
+    ELSE 'running' END AS state, j.paused_reason, j.sent, j.failed,
       (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id) AS total,
       (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id AND r.state = 'skipped') AS skipped,
       (SELECT count(*)::int FROM waitlist_update_recipient r
@@ -18,7 +19,8 @@ SELECT j.id, j.subject, j.author AS started_by, j.created_at AS started_at, j.he
 SELECT j.id, NULL AS subject, j.author AS started_by, j.started_at, j.heartbeat_at,
       CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
-    WHEN j.heartbeat_at < now() - make_interval(secs => 300) THEN 'stalled' ELSE 'running' END AS state, j.paused_reason, j.invited AS sent, j.refused AS failed, 0 AS skipped, 0 AS deferred,
+    WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => 60) THEN 'stalled'
+    ELSE 'running' END AS state, j.paused_reason, j.invited AS sent, j.refused AS failed, 0 AS skipped, 0 AS deferred,
       (SELECT count(*)::int FROM waitlist w WHERE w.invite_wave_id = j.id AND w.status = 'confirmed') AS left
     FROM waitlist_invite_wave j WHERE j.id = $1;
 
@@ -26,7 +28,8 @@ SELECT j.id, NULL AS subject, j.author AS started_by, j.started_at, j.heartbeat_
 SELECT j.id, NULL AS subject, j.author AS started_by, j.created_at AS started_at,
       j.heartbeat_at, CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
-    WHEN j.heartbeat_at < now() - make_interval(secs => 300) THEN 'stalled' ELSE 'running' END AS state, j.paused_reason, j.total,
+    WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => 60) THEN 'stalled'
+    ELSE 'running' END AS state, j.paused_reason, j.total,
       (SELECT count(*)::int FROM waitlist_webhook_event e WHERE e.state = 'delivered' AND e.delivered_at >= j.created_at) AS sent,
       (SELECT count(*)::int FROM waitlist_webhook_event e
         WHERE e.state <> 'delivered' AND e.last_attempt_at >= j.created_at) AS failed,

@@ -14,4 +14,10 @@ SELECT id, created_at, name, email, message, organization, why, connect, answers
     WHERE id > $1::bigint AND ($5::bigint IS NULL OR id <= $5::bigint)
       AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
       AND ($3::boolean IS NOT TRUE OR status = 'confirmed')
+      AND ($6::boolean IS NOT TRUE OR NOT mail_suppressed)
     ORDER BY id LIMIT $4::int;
+
+-- EXPORT_SQL.suppressed
+SELECT count(*)::int AS n FROM waitlist WHERE mail_suppressed AND id > $1::bigint
+      AND ($4::bigint IS NULL OR id <= $4::bigint) AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+      AND ($3::boolean IS NOT TRUE OR status = 'confirmed');

@@ -3,7 +3,7 @@
 
 -- SQL.preview
 SELECT count(*)::int AS count, min(created_at) AS first, max(created_at) AS last,
-      (SELECT count(*)::int FROM waitlist WHERE status = 'confirmed' AND invite_wave_id IS NULL) AS available
+      (SELECT count(*)::int FROM waitlist WHERE status = 'confirmed' AND invite_wave_id IS NULL AND NOT mail_suppressed) AS available
     FROM waitlist WHERE id = ANY($1::bigint[]);
 
 -- SQL.startWave
@@ -11,7 +11,7 @@ INSERT INTO waitlist_invite_wave (owner, size) VALUES ($1, $2) RETURNING id;
 
 -- SQL.reserve
 UPDATE waitlist SET invite_wave_id = $1 WHERE id IN (
-      SELECT id FROM waitlist WHERE id = ANY($2::bigint[]) AND status = 'confirmed' AND invite_wave_id IS NULL FOR UPDATE SKIP LOCKED
+      SELECT id FROM waitlist WHERE id = ANY($2::bigint[]) AND status = 'confirmed' AND invite_wave_id IS NULL AND NOT mail_suppressed FOR UPDATE SKIP LOCKED
     ) RETURNING id;
 
 -- SQL.members
@@ -73,6 +73,14 @@ WITH released AS (
       WHERE invite_wave_id = $1 AND status = 'confirmed' RETURNING id
     )
     UPDATE waitlist_invite_wave SET finished_at = now() WHERE id = $1;
+
+-- SQL.releaseCancelled
+UPDATE waitlist SET invite_wave_id = NULL, invite_code_hash = NULL, invite_expires_at = NULL,
+      invite_attempted_at = NULL
+    WHERE status = 'confirmed' AND invite_wave_id IN (
+        SELECT id FROM waitlist_invite_wave WHERE cancelled_at IS NOT NULL AND ($1::bigint IS NULL OR id = $1::bigint))
+      AND (invite_attempted_at IS NULL OR invite_attempted_at < now() - make_interval(secs => $2::int))
+    RETURNING id;
 
 -- SQL.redeem
 WITH invite AS (

@@ -2,7 +2,7 @@
 -- Written by tests/unit/sql-docs.test.ts; regenerate: UPDATE_DOCS=1 npx vitest run --project fast tests/unit/sql-docs.test.ts
 
 -- JOB_SQL.update.lease
-SELECT owner, coalesce(heartbeat_at < now() - make_interval(secs => 300), false) AS stale,
+SELECT owner, coalesce(heartbeat_at < now() - make_interval(secs => 60), false) AS stale,
         finished_at IS NOT NULL AS finished, paused_reason, cancelled_at IS NOT NULL AS cancelled
       FROM waitlist_update WHERE id = $1;
 
@@ -34,11 +34,11 @@ UPDATE waitlist_update SET cancelled_at = now(), finished_at = now(), owner = 'p
 SELECT id, owner FROM waitlist_update
       WHERE finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL
         AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
-          OR heartbeat_at < now() - make_interval(secs => 300))
+          OR heartbeat_at < now() - make_interval(secs => 60))
       ORDER BY id LIMIT 20;
 
 -- JOB_SQL.wave.lease
-SELECT owner, coalesce(heartbeat_at < now() - make_interval(secs => 300), false) AS stale,
+SELECT owner, coalesce(heartbeat_at < now() - make_interval(secs => 60), false) AS stale,
         finished_at IS NOT NULL AS finished, paused_reason, cancelled_at IS NOT NULL AS cancelled
       FROM waitlist_invite_wave WHERE id = $1;
 
@@ -70,11 +70,11 @@ UPDATE waitlist_invite_wave SET cancelled_at = now(), finished_at = now(), owner
 SELECT id, owner FROM waitlist_invite_wave
       WHERE finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL
         AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
-          OR heartbeat_at < now() - make_interval(secs => 300))
+          OR heartbeat_at < now() - make_interval(secs => 60))
       ORDER BY id LIMIT 20;
 
 -- JOB_SQL.webhooks.lease
-SELECT owner, coalesce(heartbeat_at < now() - make_interval(secs => 300), false) AS stale,
+SELECT owner, coalesce(heartbeat_at < now() - make_interval(secs => 60), false) AS stale,
         finished_at IS NOT NULL AS finished, paused_reason, cancelled_at IS NOT NULL AS cancelled
       FROM waitlist_webhook_drain WHERE id = $1;
 
@@ -106,5 +106,5 @@ UPDATE waitlist_webhook_drain SET cancelled_at = now(), finished_at = now(), own
 SELECT id, owner FROM waitlist_webhook_drain
       WHERE finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL
         AND ((owner = 'paused' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
-          OR heartbeat_at < now() - make_interval(secs => 300))
+          OR heartbeat_at < now() - make_interval(secs => 60))
       ORDER BY id LIMIT 20;

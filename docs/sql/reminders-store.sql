@@ -7,7 +7,7 @@ SELECT count(*)::int AS n FROM waitlist w
     AND coalesce(w.confirmation_sent_at, w.created_at) <= now() - make_interval(hours => $1::int)
     AND w.created_at > now() - make_interval(hours => $1::int + 48)
     AND NOT EXISTS (SELECT 1 FROM mail_reminder r WHERE r.waitlist_id = w.id AND r.kind = 'confirm')
-    AND NOT EXISTS (SELECT 1 FROM mail_suppression s WHERE s.mailbox_key = w.mailbox_key AND s.lifted_at IS NULL)
+    AND NOT w.mail_suppressed
     AND NOT EXISTS (SELECT 1 FROM mail_sent m WHERE m.mailbox_key = w.mailbox_key
       AND m.sent_at > now() - make_interval(mins => 60));
 
@@ -17,7 +17,7 @@ SELECT w.id, w.name, w.email, w.message, w.organization, w.why, w.connect, w.ans
     AND coalesce(w.confirmation_sent_at, w.created_at) <= now() - make_interval(hours => $1::int)
     AND w.created_at > now() - make_interval(hours => $1::int + 48)
     AND NOT EXISTS (SELECT 1 FROM mail_reminder r WHERE r.waitlist_id = w.id AND r.kind = 'confirm')
-    AND NOT EXISTS (SELECT 1 FROM mail_suppression s WHERE s.mailbox_key = w.mailbox_key AND s.lifted_at IS NULL)
+    AND NOT w.mail_suppressed
     AND NOT EXISTS (SELECT 1 FROM mail_sent m WHERE m.mailbox_key = w.mailbox_key
       AND m.sent_at > now() - make_interval(mins => 60)) ORDER BY w.id LIMIT $2;
 
@@ -28,7 +28,7 @@ SELECT count(*)::int AS n FROM waitlist w
     AND w.invite_expires_at > now() + interval '1 hour'
     AND w.invited_at <= now() - interval '1 day'
     AND NOT EXISTS (SELECT 1 FROM mail_reminder r WHERE r.waitlist_id = w.id AND r.kind = 'invite')
-    AND NOT EXISTS (SELECT 1 FROM mail_suppression s WHERE s.mailbox_key = w.mailbox_key AND s.lifted_at IS NULL)
+    AND NOT w.mail_suppressed
     AND NOT EXISTS (SELECT 1 FROM mail_sent m WHERE m.mailbox_key = w.mailbox_key
       AND m.sent_at > now() - make_interval(mins => 60));
 
@@ -40,7 +40,7 @@ SELECT w.id, w.name, w.email, w.message, w.organization, w.why, w.connect, w.ans
     AND w.invite_expires_at > now() + interval '1 hour'
     AND w.invited_at <= now() - interval '1 day'
     AND NOT EXISTS (SELECT 1 FROM mail_reminder r WHERE r.waitlist_id = w.id AND r.kind = 'invite')
-    AND NOT EXISTS (SELECT 1 FROM mail_suppression s WHERE s.mailbox_key = w.mailbox_key AND s.lifted_at IS NULL)
+    AND NOT w.mail_suppressed
     AND NOT EXISTS (SELECT 1 FROM mail_sent m WHERE m.mailbox_key = w.mailbox_key
       AND m.sent_at > now() - make_interval(mins => 60)) ORDER BY w.invite_expires_at, w.id LIMIT $2;
 

@@ -23,7 +23,7 @@ WITH most AS (
     ), span AS (
       SELECT min(hour) AS first, max(hour) AS last FROM hours, bounds WHERE upto >= bounds.lo AND before < bounds.hi
     ), moved AS MATERIALIZED (
-      SELECT w.id, w.referrals, w.invite_wave_id IS NOT NULL AS held,
+      SELECT w.id, w.referrals, (w.invite_wave_id IS NOT NULL OR w.mail_suppressed) AS held,
         1 + h.before + (SELECT count(*) FROM waitlist o WHERE o.status = 'confirmed'
           AND o.created_at >= h.hour AT TIME ZONE 'UTC' AND o.created_at <= w.created_at
           AND (o.created_at, o.id) < (w.created_at, w.id)) AS b
@@ -36,7 +36,9 @@ WITH most AS (
 
 -- LINE_SQL.head
 WITH held AS (
-      SELECT count(*)::int AS n FROM waitlist WHERE status = 'confirmed' AND invite_wave_id IS NOT NULL
+      SELECT count(*)::int AS n FROM waitlist
+      WHERE status = 'confirmed' AND (invite_wave_id IS NOT NULL OR mail_suppressed)
     )
-    SELECT id, referrals, invite_wave_id IS NOT NULL AS held, (SELECT n FROM held) AS held_count FROM waitlist
+    SELECT id, referrals, (invite_wave_id IS NOT NULL OR mail_suppressed) AS held, (SELECT n FROM held) AS held_count
+    FROM waitlist
     WHERE status = 'confirmed' ORDER BY created_at, id LIMIT $1::int + (SELECT n FROM held);

@@ -1,4 +1,5 @@
 import type { Config } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createConsoleHandler } from "../../src/server/console/handler";
@@ -6,7 +7,7 @@ import { withWebhooks } from "../../src/server/webhooks";
 
 /** The operators' console, /admin and its forms (src/server/console/handler.ts). */
 const deps = { store: getStore, config: getConfig };
-export default withWebhooks(createConsoleHandler(deps), deps);
+export default configured(withWebhooks(createConsoleHandler(deps), deps));
 
 // Literal paths: Netlify reads this object without running the module (CONSOLE_PATHS in console/paths.ts names the same).
 export const config: Config = {

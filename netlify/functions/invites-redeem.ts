@@ -1,4 +1,5 @@
 import type { Config } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createRedeemHandler } from "../../src/server/invitations/redeem-handler";
@@ -7,7 +8,7 @@ import { withWebhooks } from "../../src/server/webhooks";
 /** POST /api/invites/redeem (src/server/invitations/redeem-handler.ts), for the product's sign-up page. */
 const deps = { store: getStore, config: getConfig };
 // After a change is answered, its webhook goes at once (src/server/webhooks/).
-export default withWebhooks(createRedeemHandler(deps), deps);
+export default configured(withWebhooks(createRedeemHandler(deps), deps));
 
 export const config: Config = {
   path: "/api/invites/redeem",

@@ -1,3 +1,4 @@
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { createBackgroundHandler } from "../../src/server/background";
 import { getConfig } from "../../src/server/config";
@@ -7,4 +8,4 @@ import { getConfig } from "../../src/server/config";
  * minutes. It runs one long job (an update, a wave, a webhook backlog) from a signed, single-use start only
  * (src/server/background/handler.ts), and starts its own successor before its time ends.
  */
-export default createBackgroundHandler({ store: getStore, config: getConfig });
+export default configured(createBackgroundHandler({ store: getStore, config: getConfig }));

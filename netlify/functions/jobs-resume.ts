@@ -4,24 +4,25 @@
  * function's, so this ends in well under a scheduled function's 30 s.
  */
 import type { Config, Context } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { resumeJobs } from "../../src/server/background";
 import { getConfig } from "../../src/server/config";
-import type { RootKey } from "../../src/server/crypto/secret";
+import { jobStartKey } from "../../src/server/crypto/keys";
 import { siteOrigin } from "../../src/server/http/origin";
 import { httpJobStarter } from "../../src/server/jobs";
 import { describeError, log } from "../../src/server/log";
 
-export default async (req: Request, context: Context): Promise<Response> => {
+export default configured(async (req: Request, context: Context): Promise<Response> => {
   try {
     const store = await getStore();
     const origin = siteOrigin(getConfig(), context, req);
-    await resumeJobs(store, httpJobStarter(origin, (await store.secret()) as RootKey));
+    await resumeJobs(store, httpJobStarter(origin, jobStartKey(getConfig())));
     return new Response(null, { status: 204 });
   } catch (error) {
     log("error", "jobs.resume_failed", describeError(error));
     return new Response(null, { status: 503 });
   }
-};
+});
 
 export const config: Config = { schedule: "* * * * *" };

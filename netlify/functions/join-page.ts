@@ -4,8 +4,9 @@
  * to it as in the repository, so one URL finds it under `npm start` and on Netlify.
  */
 import type { Config } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { createJoinPageHandler } from "../../src/server/signup/join-page";
 
-export default createJoinPageHandler(new URL("../../dist/join.html", import.meta.url));
+export default configured(createJoinPageHandler(new URL("../../dist/join.html", import.meta.url)));
 
 export const config: Config = { path: "/join" };

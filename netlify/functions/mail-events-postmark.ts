@@ -1,4 +1,5 @@
 import type { Config } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createMailEventsHandler } from "../../src/server/suppression/handler";
@@ -7,7 +8,7 @@ import { withWebhooks } from "../../src/server/webhooks";
 /** POST /api/mail-events/postmark: Postmark's bounces and spam complaints (src/server/suppression/). */
 const deps = { store: getStore, config: getConfig };
 // A suppression's waitlist.suppressed goes out at once (src/server/webhooks/).
-export default withWebhooks(createMailEventsHandler(deps, "postmark"), deps);
+export default configured(withWebhooks(createMailEventsHandler(deps, "postmark"), deps));
 
 // A literal: Netlify reads a function's config without running it.
 export const config: Config = { path: "/api/mail-events/postmark" };

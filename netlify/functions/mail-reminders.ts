@@ -4,6 +4,7 @@
  * function's 30 s; whoever is left goes in the next run. Off with both settings at 0, or mail off.
  */
 import type { Config, Context } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
@@ -14,7 +15,7 @@ import { suppressedMailer } from "../../src/server/suppression";
 /** The run's share of a scheduled function's 30 s: an e-mail started before it ends well within the rest. */
 const RUN_MS = 20_000;
 
-export default async (_req: Request, context?: Context): Promise<Response> => {
+export default configured(async (_req: Request, context?: Context): Promise<Response> => {
   const deadline = Date.now() + RUN_MS;
   const config = getConfig();
   const site = config.siteUrl ?? context?.site?.url ?? null;
@@ -30,6 +31,6 @@ export default async (_req: Request, context?: Context): Promise<Response> => {
     log("error", "reminders.failed", describeError(error));
     return new Response(null, { status: 503 });
   }
-};
+});
 
 export const config: Config = { schedule: "*/10 * * * *" };

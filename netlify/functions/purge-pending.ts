@@ -1,5 +1,6 @@
 import type { Config } from "@netlify/functions";
 import { PURGE_MIN_DAYS } from "../../src/lib/waitlist/consent";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { createAuditLog } from "../../src/server/audit";
 import { getConfig } from "../../src/server/config";
@@ -10,7 +11,7 @@ import { createWebhookStore, OUTBOX_DAYS } from "../../src/server/webhooks";
  * Daily: deletes pending sign-ups (never confirmed) untouched for PURGE_PENDING_AFTER_DAYS days (at least 7, the
  * life of a confirmation link; a shorter setting purges nothing and logs an error). Off unless that variable is set; `npm run waitlist -- purge-pending --older-than 14d` does the same by hand.
  */
-export default async (): Promise<Response> => {
+export default configured(async (): Promise<Response> => {
   // The audit log keeps AUDIT_DAYS (365) days, the webhook outbox OUTBOX_DAYS: older entries go every day, whatever
   // the pending purge's setting.
   try {
@@ -43,6 +44,6 @@ export default async (): Promise<Response> => {
     log("error", "waitlist.purge_failed", describeError(error));
     return new Response(null, { status: 503 });
   }
-};
+});
 
 export const config: Config = { schedule: "@daily" };

@@ -1,4 +1,5 @@
 import type { Config } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createLinksHandler } from "../../src/server/links/handler";
@@ -10,7 +11,7 @@ import { withWebhooks } from "../../src/server/webhooks";
  */
 const deps = { store: getStore, config: getConfig };
 // After a change is answered, its webhook goes at once (src/server/webhooks/).
-export default withWebhooks(createLinksHandler(deps), deps);
+export default configured(withWebhooks(createLinksHandler(deps), deps));
 
 export const config: Config = {
   path: ["/waitlist/confirm", "/waitlist/leave", "/waitlist/remove"],

@@ -5,18 +5,21 @@
  * nothing. The pages it answers with ship beside this module (netlify.toml).
  */
 import type { Config } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createUpdatesHandler } from "../../src/server/updates/handler";
 import { withWebhooks } from "../../src/server/webhooks";
 
 const deps = { store: getStore, config: getConfig };
-export default withWebhooks(
-  createUpdatesHandler(deps, {
-    unsubscribed: new URL("../../dist/waitlist/unsubscribed.html", import.meta.url),
-    unsubscribe: new URL("../../dist/waitlist/unsubscribe.html", import.meta.url),
-  }),
-  deps,
+export default configured(
+  withWebhooks(
+    createUpdatesHandler(deps, {
+      unsubscribed: new URL("../../dist/waitlist/unsubscribed.html", import.meta.url),
+      unsubscribe: new URL("../../dist/waitlist/unsubscribe.html", import.meta.url),
+    }),
+    deps,
+  ),
 );
 
 export const config: Config = {

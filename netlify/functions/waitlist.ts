@@ -1,4 +1,5 @@
 import type { Config } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { createWaitlistHandler } from "../../src/server/signup/handler";
@@ -10,7 +11,7 @@ const deps = { store: getStore, config: getConfig };
 // A refused form post is answered with /join again, filled (src/server/signup/join-refusal.tsx): the built page
 // ships beside this module as for join-page.ts (netlify.toml's included_files).
 const joinPage = new URL("../../dist/join.html", import.meta.url);
-export default withWebhooks(createWaitlistHandler(deps, { joinPage }), deps);
+export default configured(withWebhooks(createWaitlistHandler(deps, { joinPage }), deps));
 
 export const config: Config = {
   path: "/api/waitlist",

@@ -4,6 +4,7 @@
  * invocation's start (opening the store included): deliverDue starts an attempt only while its whole timeout fits.
  */
 import type { Config } from "@netlify/functions";
+import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
@@ -12,7 +13,7 @@ import { deliverNow, recordWebhookEvents } from "../../src/server/webhooks";
 /** The run's share of a scheduled function's 30 s: the rest is room for recording and answering. */
 const RUN_MS = 25_000;
 
-export default async (): Promise<Response> => {
+export default configured(async (): Promise<Response> => {
   const started = Date.now();
   const config = getConfig();
   try {
@@ -29,6 +30,6 @@ export default async (): Promise<Response> => {
     log("error", "webhooks.scheduled_failed", describeError(error));
     return new Response(null, { status: 503 });
   }
-};
+});
 
 export const config: Config = { schedule: "* * * * *" };

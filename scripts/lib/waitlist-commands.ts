@@ -11,6 +11,7 @@ import { getConfig, type ServerConfig } from "../../src/server/config";
 import { visibleControls } from "../../src/server/csv";
 import { ENTRY_STATUSES } from "../../src/server/entry";
 import { type ExportFormat, exportParts, openBatches } from "../../src/server/export/rows";
+import { suppressedLeftOut } from "../../src/server/export/store";
 import { previewWave, runWave } from "../../src/server/invitations/wave";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
 import { suppressedMailer } from "../../src/server/suppression";
@@ -174,7 +175,9 @@ export async function exportList(
   options: { since: Date | undefined; format: ExportFormat; confirmedOnly: boolean },
 ): Promise<void> {
   const { since, format, confirmedOnly } = options;
-  const batches = await openBatches(store, { since, confirmedOnly, timeoutMs: getConfig().dbTimeoutMs * 4 });
+  // A file for a mailing tool leaves out the suppressed, as the product's own mail does, and says how many.
+  const mailable = format === "mail-csv";
+  const batches = await openBatches(store, { since, confirmedOnly, mailable, timeoutMs: getConfig().dbTimeoutMs * 4 });
   let bytes = 0;
   for await (const parts of exportParts(batches, format)) {
     const text = parts.join("");
@@ -183,4 +186,10 @@ export async function exportList(
     if (!process.stdout.write(text)) await once(process.stdout, "drain");
   }
   await audit(store.db, "CLI", "export", { via: "cli", format, bytes, confirmedOnly });
+  if (mailable) {
+    const left = await suppressedLeftOut(store.db, { since, confirmedOnly });
+    console.error(
+      `Left out ${plural(left, "person", "people")} on the suppression list (hard bounces, complaints, stopped by an operator): never mail them.`,
+    );
+  }
 }

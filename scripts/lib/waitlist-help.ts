@@ -29,6 +29,11 @@ Commands:
     --yes                     really delete; without it, only says how many would go
   reminders                   one reminder to each pending sign-up older than CONFIRM_REMINDER_HOURS (24), never two
     --yes                     really send; without it, only says how many are due
+  doctor                      every setting (required, recommended, optional), ✓ or ✗ with what to do, then live
+                              checks: the database and its migrations, DATA_KEY on sampled rows, SMTP (EHLO only),
+                              the webhook URL (HEAD only), SITE_URL and the sender's domain. Changes nothing, shows
+                              no secret; exits 0 when nothing required is missing or failing, else 1
+    --json                    the same as JSON, for machines
   encrypt                     seals every plain row (and every row under DATA_KEY_PREVIOUS) with DATA_KEY;
                               safe to stop and run again: each batch is sealed whole or not at all
 

@@ -28,6 +28,8 @@ export interface WaitlistEntry {
   attribution?: Attribution;
   /** A keyed hash of the mailbox the address reaches (mail/mailbox.ts), for referrals; absent: not recorded. */
   mailboxKey?: string;
+  /** A keyed hash of the exact address (mail/mailbox.ts), what the suppression list keys on; absent: not recorded. */
+  addressKey?: string;
   /** The share link it came by: who shared it, and whether it can count ('pending' until confirmed). */
   referral?: { referrerId: number; outcome: "pending" | "self" } | undefined;
 }

@@ -37,8 +37,8 @@ async function seed(store: Store) {
   for (const [i, [name, status, source, medium, referrer, updates, referrals]] of PEOPLE.entries()) {
     await store.db.query(
       `INSERT INTO waitlist (email, name, status, source, medium, referrer, updates_consent, referrals, mailbox_key,
-         created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, timestamptz '2026-03-01T09:30:00Z' + $10 * interval '1 day')`,
+         address_key, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, timestamptz '2026-03-01T09:30:00Z' + $10 * interval '1 day')`,
       [
         `${name}@example.com`,
         name[0]?.toUpperCase() + name.slice(1),
@@ -54,7 +54,7 @@ async function seed(store: Store) {
     );
   }
   await store.db.query(
-    "INSERT INTO mail_suppression (mailbox_key, reason, evidence, source) VALUES ('mk-cat', 'hard_bounce', '550', 'smtp')",
+    "INSERT INTO mail_suppression (address_key, reason, evidence, source) VALUES ('mk-cat', 'hard_bounce', '550', 'smtp')",
   );
 }
 

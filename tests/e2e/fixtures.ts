@@ -82,8 +82,15 @@ export const test = base.extend<
     async ({}, use) => {
       await use(await makeEmptyDatabase("e2e-template-"));
     },
-    { scope: "worker" },
+    // initdb takes 5–7 s alone, and several times that on a machine busy with other work: not the test's 30 s.
+    { scope: "worker", timeout: 120_000 },
   ],
+  // The browser on the run's clock (playwright.config.ts fixes it to a day; this worker's Date is shifted to it),
+  // so a page's script reads the same day as the servers that rendered it. Time flows from there at its own pace.
+  page: async ({ page }, use) => {
+    await page.clock.install({ time: Date.now() });
+    await use(page);
+  },
   ownServer: async ({ page: _page, emptyDatabase }, use) => {
     const started: RunningServer[] = [];
     await use(async (env = {}, seed) => {

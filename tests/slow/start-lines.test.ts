@@ -32,7 +32,7 @@ describe("npm start says", () => {
     try {
       await expect.poll(() => server.output()).toContain("Data at rest:");
       expect(server.output()).toContain(
-        "Server secret: the database (made once at random; set RATE_LIMIT_SECRET to choose one)",
+        "Server secret: the database (made once at random; set SERVER_SECRET to choose one: status pages offer invite codes only with it)",
       );
       expect(server.output()).toContain("Data at rest: plain text (DATA_KEY is not set)");
     } finally {

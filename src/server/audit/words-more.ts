@@ -38,6 +38,7 @@ const REDEEMED: Record<string, string> = {
   used: "An invitation code was tried again after it was used: refused",
   expired: "An expired invitation code was tried: refused",
   unknown: "A code that is no invitation was tried: refused",
+  "no-server-secret": "A status page's code was tried while SERVER_SECRET is not set: refused",
 };
 
 /** Invite selected (People: people-bulk.tsx): a wave of the people ticked who were still waiting. */

@@ -7,6 +7,7 @@
  * run. The platform answers the caller 202 before this runs; what this returns is for the logs (and tests).
  */
 import type { Context } from "@netlify/functions";
+import { jobStartKey } from "../crypto/keys";
 import type { RootKey } from "../crypto/secret";
 import type { ServerDeps } from "../deps";
 import { siteOrigin } from "../http/origin";
@@ -32,6 +33,11 @@ export interface BackgroundDeps extends ServerDeps {
   mailer?: (config: ReturnType<ServerDeps["config"]>) => Mailer | null;
 }
 
+/** Said with a refusal while SERVER_SECRET is not set: the likely cause, a start from another process. */
+const NO_SECRET = {
+  fix: "set SERVER_SECRET: without it a job start is accepted only from the process that signed it, so a deployed site's jobs do not start",
+};
+
 const refused = () => new Response("Unauthorized\n", { status: 401, headers: { "content-type": "text/plain" } });
 
 export function createBackgroundHandler(deps: BackgroundDeps) {
@@ -41,10 +47,11 @@ export function createBackgroundHandler(deps: BackgroundDeps) {
     if (body.length > MAX_START_BYTES) return refused();
     const config = deps.config();
     const store = await deps.store();
-    const root = (await store.secret()) as RootKey;
+    // SERVER_SECRET's key, never the database's (a copy of it could start the site's jobs): crypto/keys.ts.
+    const root = jobStartKey(config);
     const verdict = await verifyJobStart(store.db, root, body, req.headers.get(SIGNATURE_HEADER));
     if ("refused" in verdict) {
-      log("warn", "jobs.start_refused", { reason: verdict.refused });
+      log("warn", "jobs.start_refused", { reason: verdict.refused, ...(config.serverSecret ? {} : NO_SECRET) });
       return refused();
     }
     const { kind, id } = verdict.start;

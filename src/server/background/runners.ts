@@ -3,13 +3,14 @@
  * core (updates/send.ts, invitations/wave.ts, webhooks/deliver.ts) under the one lease (jobs/lease.ts). A new kind
  * (reminders) is a table in JOB_TABLES and a runner here. A runner works until `deadline`, then says whether the
  * job needs another run ("more": the caller starts one at once), is done or stopped ("done"), or was not its to
- * run ("busy": another run holds it, or it is paused, cancelled or finished).
+ * run ("busy": another live run holds it). What the job's row says has the last word (settled): a job cancelled,
+ * paused or finished before or during the run ends it with that outcome and no successor, whatever the kind.
  */
 import { randomBytes } from "node:crypto";
 import type { ServerConfig } from "../config";
 import { waveRecords } from "../console/wave-record";
 import { continueWave, earlyAccessBase } from "../invitations";
-import { beatJob, type JobKind, leaseOf, releaseJob, takeJob } from "../jobs";
+import { beatJob, type JobKind, keepAlive, type Lease, leaseOf, releaseJob, takeJob, WAITING } from "../jobs";
 import { log } from "../log";
 import { createSmtpMailer, type Mailer } from "../mail/mailer";
 import { runOwner } from "../run/owner";
@@ -18,7 +19,7 @@ import { suppressedMailer } from "../suppression";
 import { createUpdateStore, sendUpdate, updatesKey } from "../updates";
 import { ATTEMPT_TIMEOUT_MS, deliverNow } from "../webhooks";
 
-export type Outcome = "more" | "done" | "busy";
+export type Outcome = "more" | "done" | "busy" | "cancelled" | "paused";
 
 export interface JobRun {
   store: Store;
@@ -108,14 +109,14 @@ const runWave: JobRunner = (id, run) =>
         { invited: 0, refused: report.refused, stopped: report.stopped !== null },
         [],
       );
-      // Cancelled while this run sent: it lets everyone it still held go back to the line.
+      // Cancelled while this run sent: whoever it still held (its e-mail under way at the cancel) goes back to the line.
       if ((await leaseOf(run.store.db, "wave", id))?.cancelled) await run.store.invites.finish(id);
       return report.paused ? "more" : "done";
     },
     "busy",
   );
 
-/** How long one delivery pass may take before the drain beats again (well under the lease's staleness). */
+/** How long one delivery pass may take before the drain checks its lease again (its timer beats meanwhile). */
 const DRAIN_PASS_MS = 60_000;
 
 /**
@@ -127,6 +128,16 @@ const runDrain: JobRunner = async (id, run) => {
   const { db } = run.store;
   const owner = ownerFor("webhooks");
   if (!(await takeJob(db, "webhooks", id, owner))) return "busy";
+  const stopBeating = keepAlive(db, "webhooks", id, owner);
+  try {
+    return await drain(id, run, owner);
+  } finally {
+    await stopBeating();
+  }
+};
+
+async function drain(id: number, run: JobRun, owner: string): Promise<Outcome> {
+  const { db } = run.store;
   if (!run.config.webhook) {
     await releaseJob(db, "webhooks", id, owner, true);
     return "done";
@@ -144,7 +155,36 @@ const runDrain: JobRunner = async (id, run) => {
   }
   await releaseJob(db, "webhooks", id, owner, false);
   return "more";
-};
+}
+
+/** The outcome a job's row imposes: cancelled, paused or finished (or gone) ends the run; null: it is open. */
+function closedOutcome(lease: Lease | null): Outcome | null {
+  if (!lease) return "done";
+  if (lease.cancelled) return "cancelled";
+  if (lease.pausedReason !== null) return "paused";
+  return lease.finished ? "done" : null;
+}
+
+/**
+ * A runner under the row's last word: a closed job is not run at all, and a run that says "more" of a job closed
+ * meanwhile (a cancel or pause mid-send leaves people unsent, which is not "more") or held by another live run
+ * ends with what the row says, so no successor is started: one start, one run, one line in the log.
+ */
+const settled =
+  (kind: JobKind, runner: JobRunner): JobRunner =>
+  async (id, run) => {
+    const closed = closedOutcome(await leaseOf(run.store.db, kind, id));
+    if (closed) return closed;
+    const outcome = await runner(id, run);
+    const after = await leaseOf(run.store.db, kind, id);
+    const closedNow = closedOutcome(after);
+    if (closedNow) return closedNow;
+    return outcome === "more" && after?.owner !== WAITING ? "busy" : outcome;
+  };
 
 /** Every kind's runner: a kind without one cannot be started. */
-export const RUNNERS: Record<JobKind, JobRunner> = { update: runUpdate, wave: runWave, webhooks: runDrain };
+export const RUNNERS: Record<JobKind, JobRunner> = {
+  update: settled("update", runUpdate),
+  wave: settled("wave", runWave),
+  webhooks: settled("webhooks", runDrain),
+};

@@ -1,10 +1,20 @@
 /** Server configuration, read from the environment once, on first use. Never sent to the client. */
 
 import { type DataKeys, parseDataKey } from "../data-key";
+import { settingsReader } from "./parse";
 import { type ReputationSettings, reputationConfig } from "./reputation";
+import { type ServerSecretSettings, serverSecretConfig } from "./secret";
+
+export {
+  MIN_SECRET_BYTES,
+  type ServerSecretState,
+  secretBytes,
+  serverSecretStatus,
+} from "./secret";
+
 import { type WebhookTarget, webhookConfig } from "./webhooks";
 
-export interface ServerConfig {
+export interface ServerConfig extends ServerSecretSettings {
   /** A Postgres the deployer brings (DATABASE_URL): Neon, Supabase, RDS, a local server… */
   databaseUrl: string | null;
   /** DATABASE_DRIVER: `neon-http` or `pg` forces how DATABASE_URL is spoken to; null picks by host. */
@@ -19,8 +29,6 @@ export interface ServerConfig {
   rateLimitMax: number;
   /** The rate-limit window in seconds (RATE_LIMIT_WINDOW_SECONDS, default 600). */
   rateLimitWindowSeconds: number;
-  /** Key of the HMAC that turns an IP into a client key (RATE_LIMIT_SECRET); null derives one. */
-  rateLimitSecret: string | null;
   /** How long one database operation may take before the request answers 503 (DB_TIMEOUT_MS, default 5000). */
   dbTimeoutMs: number;
   /**
@@ -91,6 +99,11 @@ export interface ServerConfig {
   dataKeyProblem: string | null;
   /** True inside Netlify's runtime, where an embedded database would be lost: a URL is required there. */
   onNetlify: boolean;
+  /**
+   * Each value given that cannot be read (`RATE_LIMIT_MAX=ten`), one line naming the variable, the value's problem and
+   * what it accepts (parse.ts). Never replaced by the default: nothing runs until it is fixed (app/configured.ts).
+   */
+  unreadable: string[];
 }
 
 export class ConfigError extends Error {
@@ -98,50 +111,45 @@ export class ConfigError extends Error {
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const read = settingsReader(env);
   const admin = bearerTokenConfig(env["WAITLIST_ADMIN_TOKEN"], "WAITLIST_ADMIN_TOKEN");
   const redeem = bearerTokenConfig(env["INVITE_REDEEM_TOKEN"], "INVITE_REDEEM_TOKEN");
   return {
     databaseUrl: env["DATABASE_URL"]?.trim() || null,
-    databaseDriver: env["DATABASE_DRIVER"]?.trim() || null,
+    databaseDriver: env["DATABASE_DRIVER"]?.trim() ? read.oneOf("DATABASE_DRIVER", ["neon-http", "pg"], "pg") : null,
     netlifyDbUrl: env["NETLIFY_DB_URL"]?.trim() || null,
     dataDir: env["DATA_DIR"]?.trim() || ".data",
     neonFetchEndpoint: env["NEON_FETCH_ENDPOINT"]?.trim() || null,
-    rateLimitMax: positiveInt(env["RATE_LIMIT_MAX"], 10),
-    rateLimitWindowSeconds: positiveInt(env["RATE_LIMIT_WINDOW_SECONDS"], 600),
-    rateLimitSecret: env["RATE_LIMIT_SECRET"]?.trim() || null,
-    dbTimeoutMs: positiveInt(env["DB_TIMEOUT_MS"], 5000),
+    rateLimitMax: read.whole("RATE_LIMIT_MAX", 10),
+    rateLimitWindowSeconds: read.whole("RATE_LIMIT_WINDOW_SECONDS", 600),
+    ...serverSecretConfig(env),
+    dbTimeoutMs: read.whole("DB_TIMEOUT_MS", 5000),
     adminToken: admin.token,
     adminTokenProblem: admin.problem,
-    allowPreviewWrites: env["ALLOW_PREVIEW_WRITES"] === "1",
+    allowPreviewWrites: read.oneOf("ALLOW_PREVIEW_WRITES", ["1", "0"], "0") === "1",
     ...mailConfig(env),
-    siteUrl: siteUrl(env["SITE_URL"]),
-    purgePendingAfterDays: env["PURGE_PENDING_AFTER_DAYS"] ? positiveInt(env["PURGE_PENDING_AFTER_DAYS"], 14) : null,
-    earlyAccessUrl: env["EARLY_ACCESS_URL"]?.trim() || null,
-    inviteTtlDays: positiveInt(env["INVITE_TTL_DAYS"], 30),
+    siteUrl: read.address("SITE_URL", "origin"),
+    purgePendingAfterDays: read.optionalWhole("PURGE_PENDING_AFTER_DAYS"),
+    earlyAccessUrl: read.address("EARLY_ACCESS_URL", "url"),
+    inviteTtlDays: read.whole("INVITE_TTL_DAYS", 30),
     inviteRedeemToken: redeem.token,
     inviteRedeemTokenProblem: redeem.problem,
-    referralsPerDay: wholeNumber(env["REFERRALS_PER_DAY"], 25),
-    referralPlaces: wholeNumber(env["REFERRAL_PLACES"], 0),
+    referralsPerDay: read.whole("REFERRALS_PER_DAY", 25, 0),
+    referralPlaces: read.whole("REFERRAL_PLACES", 0, 0),
     mailRatePerSecond:
-      env["MAIL_RATE_PER_SECOND"]?.trim() === "unlimited" ? 0 : wholeNumber(env["MAIL_RATE_PER_SECOND"], 10),
+      env["MAIL_RATE_PER_SECOND"]?.trim() === "unlimited" ? 0 : read.whole("MAIL_RATE_PER_SECOND", 10, 0),
     ...webhookConfig(env),
-    ...reputationConfig(env),
-    auditDays: positiveInt(env["AUDIT_DAYS"], 365),
+    ...reputationConfig(env, read),
+    auditDays: read.whole("AUDIT_DAYS", 365),
     adminEmails: (env["ADMIN_EMAILS"] ?? "")
       .split(",")
       .map((address) => address.trim().toLowerCase())
       .filter((address) => address !== ""),
     ...dataKeyConfig(env),
     onNetlify: Boolean(env["NETLIFY"] || env["AWS_LAMBDA_FUNCTION_NAME"] || env["NETLIFY_BLOBS_CONTEXT"]),
+    // Last: every value above has been read.
+    unreadable: read.unreadable,
   };
-}
-
-/** SITE_URL as an origin (`https://noosphere.app`); anything that is not an http(s) URL counts as unset. */
-function siteUrl(value: string | undefined): string | null {
-  const text = value?.trim() ?? "";
-  if (!URL.canParse(text)) return null;
-  const url = new URL(text);
-  return url.protocol === "https:" || url.protocol === "http:" ? url.origin : null;
 }
 
 function mailConfig(env: Record<string, string | undefined>): Pick<ServerConfig, "mail" | "mailConfigProblem"> {
@@ -198,17 +206,6 @@ function dataKeyConfig(env: Record<string, string | undefined>): Pick<ServerConf
   } catch (error) {
     return { dataKeys: null, dataKeyProblem: (error as Error).message };
   }
-}
-
-function positiveInt(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return value !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
-
-/** 0 or more (a count that may be off); anything else is the fallback. */
-function wholeNumber(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return value !== undefined && value.trim() !== "" && Number.isInteger(parsed) && parsed >= 0 ? parsed : fallback;
 }
 
 let cached: ServerConfig | undefined;

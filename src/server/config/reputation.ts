@@ -4,11 +4,18 @@
  * Each endpoint exists only while its secret is set (unset: 404, nothing listens).
  */
 
+import { type SettingsReader, settingsReader } from "./parse";
+
 export interface ReputationSettings {
   /** RESEND_WEBHOOK_SECRET (`whsec_…`, Svix's): POST /api/mail-events/resend; null: off. */
   resendWebhookSecret: string | null;
-  /** POSTMARK_WEBHOOK_USER and POSTMARK_WEBHOOK_PASSWORD (HTTP Basic): POST /api/mail-events/postmark; null: off. */
+  /**
+   * POSTMARK_WEBHOOK_USER and POSTMARK_WEBHOOK_PASSWORD (HTTP Basic): POST /api/mail-events/postmark; null: off, or
+   * refused (postmarkWebhookProblem).
+   */
   postmarkWebhook: { user: string; password: string } | null;
+  /** Set when POSTMARK_WEBHOOK_PASSWORD is too short to stand guessing: the endpoint answers 500, npm start stops. */
+  postmarkWebhookProblem: string | null;
   /** SES_SNS_TOPIC_ARN: the only SNS topic POST /api/mail-events/ses accepts; null: off. */
   sesTopicArn: string | null;
   /** An update pauses by itself past this complaint rate, in % (PAUSE_COMPLAINT_RATE, default 0.3: Gmail's). */
@@ -21,26 +28,37 @@ export interface ReputationSettings {
   inviteReminderDays: number;
 }
 
-/** A percentage: a number from 0 to 100 (0.3, 5); anything else is the default. */
-const percent = (value: string | undefined, fallback: number) => {
-  const n = Number(value?.trim());
-  return value?.trim() && Number.isFinite(n) && n >= 0 && n <= 100 ? n : fallback;
-};
-const whole = (value: string | undefined, fallback: number) =>
-  value?.trim() && /^\d+$/.test(value.trim()) ? Number(value.trim()) : fallback;
+/**
+ * The shortest Postmark webhook password accepted: 24 characters (`openssl rand -hex 16` prints 32). Postmark sends
+ * it in every request, so it can be long; a short one (`letmein`) falls to a word list long before the failed-attempt
+ * limit (postmark-guard.ts) gets in the way.
+ */
+export const MIN_POSTMARK_PASSWORD = 24;
 
-export function reputationConfig(env: Record<string, string | undefined>): { reputation: ReputationSettings } {
+/** The endpoint's credentials, or why they are refused: a short password is never used, so nothing can accept it. */
+function postmarkConfig(env: Record<string, string | undefined>) {
   const user = env["POSTMARK_WEBHOOK_USER"]?.trim() || null;
   const password = env["POSTMARK_WEBHOOK_PASSWORD"]?.trim() || null;
+  if (password !== null && password.length < MIN_POSTMARK_PASSWORD) {
+    const problem = `POSTMARK_WEBHOOK_PASSWORD is shorter than ${MIN_POSTMARK_PASSWORD} characters: make one with \`openssl rand -hex 16\`.`;
+    return { postmarkWebhook: null, postmarkWebhookProblem: problem };
+  }
+  return { postmarkWebhook: user && password ? { user, password } : null, postmarkWebhookProblem: null };
+}
+
+export function reputationConfig(
+  env: Record<string, string | undefined>,
+  read: SettingsReader = settingsReader(env),
+): { reputation: ReputationSettings } {
   return {
     reputation: {
       resendWebhookSecret: env["RESEND_WEBHOOK_SECRET"]?.trim() || null,
-      postmarkWebhook: user && password ? { user, password } : null,
+      ...postmarkConfig(env),
       sesTopicArn: env["SES_SNS_TOPIC_ARN"]?.trim() || null,
-      pauseComplaintRate: percent(env["PAUSE_COMPLAINT_RATE"], 0.3),
-      pauseBounceRate: percent(env["PAUSE_BOUNCE_RATE"], 5),
-      confirmReminderHours: whole(env["CONFIRM_REMINDER_HOURS"], 24),
-      inviteReminderDays: whole(env["INVITE_REMINDER_DAYS"], 3),
+      pauseComplaintRate: read.percent("PAUSE_COMPLAINT_RATE", 0.3),
+      pauseBounceRate: read.percent("PAUSE_BOUNCE_RATE", 5),
+      confirmReminderHours: read.whole("CONFIRM_REMINDER_HOURS", 24, 0),
+      inviteReminderDays: read.whole("INVITE_REMINDER_DAYS", 3, 0),
     },
   };
 }

@@ -9,6 +9,7 @@
  * before the next send (an update also pauses itself past its own limits: update-reputation.tsx).
  */
 import { counted } from "../../lib/plural";
+import { docsLink, type Finding } from "../setup";
 import { Attention, type AttentionProps, needsAttention } from "./attention";
 import { CONSOLE_PATHS } from "./paths";
 import type { SuppressionTrend } from "./store";
@@ -49,7 +50,18 @@ function SuppressionsRising({ trend }: { trend: SuppressionTrend }) {
   );
 }
 
+/** A required setting not made yet, in `doctor`'s words, with the way to docs/deploying.md's section on it. */
+function SetupFinding({ finding }: { finding: Finding }) {
+  return (
+    <Notice tone="warn">
+      {finding.say} <a href={docsLink(finding.docs)}>How to set {finding.name}</a>
+    </Notice>
+  );
+}
+
 export interface AttentionArea {
+  /** The required settings not made yet (setup/'s missingRequired): said first, until there are none. */
+  setup: Finding[];
   atRest: string | null;
   suppressions: SuppressionTrend;
   attention: AttentionProps;
@@ -57,9 +69,11 @@ export interface AttentionArea {
   webhooksOn: boolean;
 }
 
-export function NeedsAttention({ atRest, suppressions, attention, webhooksOn }: AttentionArea) {
+export function NeedsAttention({ setup, atRest: warning, suppressions, attention, webhooksOn }: AttentionArea) {
   const rising = suppressionsRising(suppressions);
-  if (!atRest && !rising && !needsAttention(attention)) {
+  // DATA_KEY unset is a setup finding in the same words: said once.
+  const atRest = setup.some((f) => f.say === warning) ? null : warning;
+  if (setup.length === 0 && !atRest && !rising && !needsAttention(attention)) {
     return (
       <p className="calm" id="attention">
         All calm: nothing is being sent{webhooksOn ? ", webhooks are delivering" : ""} and suppressions are steady.
@@ -69,6 +83,12 @@ export function NeedsAttention({ atRest, suppressions, attention, webhooksOn }: 
   return (
     <div className="attention" id="attention">
       <h2 className="sr-only">Needs your attention</h2>
+      {setup.length > 0 ? (
+        <p className="note">Finish setting up this site: until these are set, the console opens with them.</p>
+      ) : null}
+      {setup.map((finding) => (
+        <SetupFinding key={finding.name} finding={finding} />
+      ))}
       {atRest ? <Notice tone={atRest.startsWith("Sign-ups are refused") ? "error" : "warn"}>{atRest}</Notice> : null}
       {rising ? <SuppressionsRising trend={suppressions} /> : null}
       <Attention {...attention} />

@@ -3,6 +3,7 @@
  * then the totals with the way to the list of people, the chart (chart.tsx), the funnel by source (funnel.tsx),
  * then the rest (dashboard-rest.tsx). dashboard.ts reads what it shows; the frame is pages.tsx's.
  */
+import type { Finding } from "../setup";
 import type { ReferralSummary, StatusCounts } from "../store/types";
 import type { AttentionProps } from "./attention";
 import { GrowthChart } from "./chart";
@@ -26,6 +27,8 @@ export interface Overview {
   funnel: Funnel;
   referrals: ReferralSummary;
   reminders: Reminders;
+  /** The required settings not made yet, in doctor's words (setup/'s missingRequired): said before anything else. */
+  setup: Finding[];
   /** Said while personal data is at risk (DATA_KEY unset, or rows not yet sealed): dashboard.ts's atRestWarning. */
   atRest: string | null;
   suppressions: SuppressionTrend;
@@ -108,6 +111,7 @@ export function dashboardPage(d: Overview): Response {
       <h1>Overview</h1>
       {d.notice ? <Notice>{d.notice}</Notice> : null}
       <NeedsAttention
+        setup={d.setup}
         atRest={d.atRest}
         suppressions={d.suppressions}
         attention={d.attention}

@@ -12,6 +12,7 @@ import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError } from "../invitations";
 import { createReminderStore } from "../reminders";
+import { missingRequired, PLAIN_TEXT_AT_REST } from "../setup";
 import type { Sealing, Store } from "../store/types";
 import { loadAttention } from "./attention";
 import { dashboardPage, REFERRAL_WINDOW_DAYS } from "./dashboard-page";
@@ -37,9 +38,7 @@ export function atRestWarning(config: ServerConfig, sealing: Sealing): string | 
   if (!config.dataKeys && sealedKeys.length > 0) {
     return `Sign-ups are refused: rows are sealed under key ${sealedKeys.join(", ")}, but DATA_KEY is not set on this deploy. Set DATA_KEY to the key they were sealed with; nothing is stored in clear meanwhile.`;
   }
-  if (!config.dataKeys) {
-    return "Sign-ups are stored as plain text: anyone with a copy of the database (a preview's branch, a backup) can read them. Set DATA_KEY (openssl rand -base64 32) in the Production context, then run npm run waitlist -- encrypt.";
-  }
+  if (!config.dataKeys) return PLAIN_TEXT_AT_REST;
   if (sealing.plain > 0) {
     return `${counted(sealing.plain, "sign-up")} from before DATA_KEY was set ${isAre(sealing.plain)} still plain text: run npm run waitlist -- encrypt.`;
   }
@@ -89,6 +88,7 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     ...data,
     admin,
     range,
+    setup: missingRequired(config),
     atRest: atRestWarning(config, data.sealing),
     webhooksOn: Boolean(config.webhook),
     invite: { ready: reason === null, reason, mail },

@@ -27,6 +27,7 @@ import {
   type PartSize,
   partFilename,
   planParts,
+  suppressedLeftOut,
 } from "../export";
 import { log } from "../log";
 import type { Store } from "../store/types";
@@ -150,5 +151,10 @@ export async function exportPart(req: Request, store: Store, config: ServerConfi
   const body = await openExport(store, link.format, options, ({ rows, error }) =>
     log(error ? "error" : "info", "admin.export_part", { admin: logId, format: link.format, part: link.part, rows }),
   );
-  return download(req, body, { type, extension, filename: partFilename(extension, link.part, link.of) });
+  // A part for a mailing tool says how many suppressed people it left out (the file cannot).
+  const leftOut =
+    link.format === "mail-csv"
+      ? { "Waitlist-Suppressed-Left-Out": String(await suppressedLeftOut(store.db, options)) }
+      : undefined;
+  return download(req, body, { type, extension, filename: partFilename(extension, link.part, link.of) }, leftOut);
 }

@@ -43,14 +43,18 @@ async function starterName(visit: { config: ServerConfig; store: Store }, stored
   return visit.config.adminEmails.find((address) => identity.logId(address) === stored) ?? "an admin no longer listed";
 }
 
-/** The speed so far (per second) and the estimated finish, from the row's times; null while too early to say. */
+/**
+ * The speed so far (per second) and the estimated finish, from the row's times; null while too early to say. A
+ * stalled job goes on once its next run has started (resumesBy), never from a moment already past.
+ */
 function pace(job: JobProgress, now: number): { rate: number; finish: string | null } | null {
   const started = Date.parse(job.startedAt);
   const last = job.lastStepAt ? Date.parse(job.lastStepAt) : now;
   const seconds = ((job.state === "running" ? now : last) - started) / 1000;
   if (job.done === 0 || seconds <= 0) return null;
   const rate = job.done / seconds;
-  const finish = isMoving(job) && job.left > 0 ? new Date(now + (job.left / rate) * 1000).toISOString() : null;
+  const from = job.resumesBy ? Math.max(now, Date.parse(job.resumesBy)) : now;
+  const finish = isMoving(job) && job.left > 0 ? new Date(from + (job.left / rate) * 1000).toISOString() : null;
   return { rate, finish };
 }
 
@@ -100,14 +104,15 @@ function Controls({ job }: { job: JobProgress }) {
 
 /** GET /admin/jobs?kind=…&id=…: a job's own page, with what the last action did (`notice`). */
 export async function jobPage(
-  visit: { store: Store; config: ServerConfig; admin: string },
+  visit: { store: Store; config: ServerConfig; admin: string; now?: () => number },
   params: URLSearchParams,
   notice = "",
 ): Promise<Response> {
+  const now = (visit.now ?? Date.now)();
   const key = jobKey(params.get("kind") ?? "", params.get("id") ?? "");
-  const job = key ? await jobProgress(visit.store.db, key.kind, key.id) : null;
+  const job = key ? await jobProgress(visit.store.db, key.kind, key.id, now) : null;
   if (!job) return message(404, "Not found", NO_SUCH_JOB, visit.admin);
-  const speed = pace(job, Date.now());
+  const speed = pace(job, now);
   const moving = isMoving(job);
   const rate = speed ? `${speed.rate >= 10 ? number(Math.round(speed.rate)) : speed.rate.toFixed(1)} a second` : "—";
   const facts: Array<[string, string]> = [

@@ -9,6 +9,7 @@ import { cn } from "../../lib/cn";
 import type { JobKind } from "../jobs";
 import type { JobProgress, JobState } from "./job-progress";
 import { CONSOLE_PATHS, consoleHref } from "./paths";
+import { utcMinute } from "./ui/time";
 
 /** Seconds between a running job's page refreshing itself. */
 export const REFRESH_SECONDS = 3;
@@ -31,7 +32,7 @@ export function StateBadge({ tone, children }: { tone: Tone; children: ReactNode
 const STATES: Record<JobState, { label: string; tone: Tone; says: string }> = {
   running: { label: "Running", tone: "live", says: "" },
   waiting: { label: "Waiting", tone: "muted", says: "Its next run starts within two minutes." },
-  stalled: { label: "Stalled", tone: "warn", says: "Its last run stopped answering; another starts within a minute." },
+  stalled: { label: "Stalled", tone: "warn", says: "" },
   paused: { label: "Paused", tone: "warn", says: "Nothing more goes out until it is resumed." },
   cancelled: { label: "Cancelled", tone: "muted", says: "The rest stay unsent." },
   done: { label: "Finished", tone: "good", says: "" },
@@ -51,6 +52,16 @@ export function JobBadge({ job }: { job: JobProgress }) {
 
 /** The state in a sentence after its badge; a pause says why (its reason as recorded, a full sentence). */
 export function JobStatus({ job }: { job: JobProgress }) {
+  if (job.state === "stalled") {
+    // Its lease expired with no run alive: when the scheduler's next run will have taken over, not "Running".
+    const last = job.lastStepAt ? ` at ${utcMinute(job.lastStepAt)} UTC` : "";
+    return (
+      <p role="status" className="job-state">
+        <JobBadge job={job} />
+        {`, resumes by ${utcMinute(job.resumesBy ?? "")} UTC: its last run stopped answering${last}.`}
+      </p>
+    );
+  }
   const reason = job.state === "paused" ? sentence(job.pausedReason) : "";
   const says = [STATES[job.state].says, reason].filter(Boolean).join(" ");
   return (

@@ -22,6 +22,8 @@ export interface JobProgress {
   lastStepAt: string | null;
   state: JobState;
   pausedReason: string | null;
+  /** A stalled job's next run has started by then (the scheduler's minute after its lease expired); else null. */
+  resumesBy: string | null;
   /** All it has to deal with, and how many are dealt with. */
   total: number;
   done: number;
@@ -30,10 +32,14 @@ export interface JobProgress {
   left: number;
 }
 
-/** The state a row's columns say, by one rule for every kind. */
+/**
+ * The state a row's columns say at `$2` (the page's clock), by one rule for every kind: stalled once its lease has
+ * expired (the lease's own staleness rule), which is when the scheduler may start the next run.
+ */
 const STATE = `CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = '${WAITING}' OR j.owner IS NULL THEN 'waiting'
-    WHEN j.heartbeat_at < now() - make_interval(secs => ${JOB_STALE_SECONDS}) THEN 'stalled' ELSE 'running' END`;
+    WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => ${JOB_STALE_SECONDS}) THEN 'stalled'
+    ELSE 'running' END`;
 
 export const JOB_PROGRESS_SQL: Record<JobKind | "open", string> = {
   update: `SELECT j.id, j.subject, j.author AS started_by, j.created_at AS started_at, j.heartbeat_at,
@@ -82,9 +88,20 @@ type Row = {
 };
 
 const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
+const MINUTE_MS = 60_000;
 
-export async function jobProgress(db: Db, kind: JobKind, id: number): Promise<JobProgress | null> {
-  const [row] = await db.query<Row>(JOB_PROGRESS_SQL[kind], [id]);
+/**
+ * When a stalled job's next run has started at the latest: the scheduler (every minute) starts it at the first whole
+ * minute after its lease expired (or after `now`, should that minute be past), within seconds; so by the minute after.
+ */
+export function resumesBy(lastBeat: string | null, now: number): string {
+  const expired = (lastBeat ? Date.parse(lastBeat) : now) + JOB_STALE_SECONDS * 1000;
+  const tick = Math.ceil(Math.max(expired, now) / MINUTE_MS) * MINUTE_MS;
+  return new Date(tick + MINUTE_MS).toISOString();
+}
+
+export async function jobProgress(db: Db, kind: JobKind, id: number, now = Date.now()): Promise<JobProgress | null> {
+  const [row] = await db.query<Row>(JOB_PROGRESS_SQL[kind], [id, new Date(now).toISOString()]);
   if (!row) return null;
   const [sent, failed, skipped, deferred, left] = [row.sent, row.failed, row.skipped, row.deferred, row.left].map(
     Number,
@@ -119,6 +136,7 @@ export async function jobProgress(db: Db, kind: JobKind, id: number): Promise<Jo
     lastStepAt: iso(row.heartbeat_at),
     state: row.state,
     pausedReason: row.paused_reason,
+    resumesBy: row.state === "stalled" ? resumesBy(iso(row.heartbeat_at), now) : null,
     total,
     done: kind === "webhooks" ? Math.max(0, total - left) : done,
     counts,
@@ -126,8 +144,8 @@ export async function jobProgress(db: Db, kind: JobKind, id: number): Promise<Jo
   };
 }
 
-export async function openJobs(db: Db): Promise<JobProgress[]> {
+export async function openJobs(db: Db, now = Date.now()): Promise<JobProgress[]> {
   const rows = await db.query<{ kind: JobKind; id: number }>(JOB_PROGRESS_SQL.open);
-  const found = await Promise.all(rows.map((row) => jobProgress(db, row.kind, Number(row.id))));
+  const found = await Promise.all(rows.map((row) => jobProgress(db, row.kind, Number(row.id), now)));
   return found.filter((job): job is JobProgress => job !== null);
 }

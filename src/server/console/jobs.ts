@@ -7,19 +7,22 @@
  */
 import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
+import { jobStartKey } from "../crypto/keys";
 import type { RootKey } from "../crypto/secret";
 import { seeOther } from "../http/responses";
+import { releaseCancelledWave } from "../invitations";
 import {
   cancelJob,
   httpJobStarter,
   type JobKind,
   type JobStarter,
+  type Lease,
   leaseOf,
   pauseJob,
   resumeJob,
-  WAITING,
 } from "../jobs";
 import { log } from "../log";
+import { isOwnerDead } from "../run/owner";
 import type { Store } from "../store/types";
 import { cancelPage, jobKey, NO_SUCH_JOB } from "./job-page";
 import { jobPath } from "./job-parts";
@@ -47,7 +50,7 @@ export interface JobVisit {
 
 /** Starts job `id` of `kind` in the background; false when the platform did not take it (the scheduler will). */
 export async function startJob(visit: Omit<JobVisit, "fields">, kind: JobKind, id: number): Promise<boolean> {
-  const root = (await visit.store.secret()) as RootKey;
+  const root = jobStartKey(visit.config);
   const starter = (visit.deps.startJob ?? ((origin, key) => httpJobStarter(origin, key)))(visit.origin, root);
   return starter(kind, id);
 }
@@ -83,14 +86,18 @@ export async function jobAction(visit: JobVisit): Promise<Response> {
     const entry = await auditStart(store.db, admin, "job-cancel", { kind, id });
     const before = await leaseOf(store.db, kind, id);
     const done = await cancelJob(store.db, kind, id);
-    // A wave nobody is sending right now lets its people go back to the line at once; a running one does so itself.
-    if (done && kind === "wave" && (before?.owner === WAITING || before?.pausedReason)) await store.invites.finish(id);
-    await entry.end({ kind, id, done });
+    // A wave's people go back to the line now, whatever its run's state: a dead run would never let them go.
+    const released = done && kind === "wave" ? await releaseCancelledWave(store, id, runMayBeAlive(before)) : 0;
+    await entry.end({ kind, id, done, ...(kind === "wave" ? { released } : {}) });
     log("info", "admin.job_cancelled", { admin: visit.logId, kind, id, done });
     return seeOther(`${back}&done=${done ? "cancelled" : "nothing"}`);
   }
   return message(400, "Not allowed", "Use the page's buttons.", admin);
 }
+
+/** Whether a job's run may still be at work: held by an owner not known to be dead (nobody, paused or silent). */
+const runMayBeAlive = (lease: Lease | null) =>
+  lease !== null && lease.owner !== null && lease.pausedReason === null && !isOwnerDead(lease.owner, lease.stale);
 
 /** What a job's page says after an action (by a fixed word in its address). */
 export const JOB_NOTICES: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * A person's standing with the mail, on their page (person.tsx): whether their mailbox is suppressed, why, since
+ * A person's standing with the mail, on their page (person.tsx): whether their address is suppressed, why, since
  * when, on what evidence (the SMTP answer or the provider's event), lifted by whom; and the one action that
  * applies, each audited: Lift (mail may go again: a new bounce suppresses it again) or Stop all mail (an
  * operator's suppression). In its own file so the page only places it.
@@ -9,7 +9,7 @@ import { seeOther } from "../http/responses";
 import type { Store } from "../store/types";
 import { createSuppressionStore, type Suppression, type SuppressionReason } from "../suppression";
 import { CONSOLE_PATHS } from "./paths";
-import { mailboxKeyOf } from "./person-data";
+import { listKeysOfPerson } from "./person-data";
 import { Badge, Section } from "./ui/parts";
 import { utcMinute } from "./ui/time";
 
@@ -74,12 +74,12 @@ export async function mailStandingAction(
   action: "lift" | "suppress",
 ): Promise<Response> {
   const list = createSuppressionStore(store.db);
-  const key = await mailboxKeyOf(store, email);
+  const keys = await listKeysOfPerson(store, email);
   if (action === "lift") {
-    if (await list.lift(key, admin)) await audit(store.db, admin, "mail.lifted", { person: id });
+    if (await list.lift(keys, admin)) await audit(store.db, admin, "mail.lifted", { person: id });
     return seeOther(`${CONSOLE_PATHS.person}?id=${id}&done=lifted`);
   }
-  if (await list.suppress(key, "operator", `stopped from the console by ${admin}`, "console")) {
+  if (await list.suppress(keys.address, "operator", `stopped from the console by ${admin}`, "console")) {
     await audit(store.db, admin, "mail.suppressed", { person: id, reason: "operator" });
   }
   return seeOther(`${CONSOLE_PATHS.person}?id=${id}&done=suppressed`);

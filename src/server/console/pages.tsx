@@ -5,6 +5,7 @@
  * is noindex and never cached (ui/render.tsx).
  */
 import type { ReactElement } from "react";
+import { docsLink } from "../setup";
 import { CONSOLE_PATH, CONSOLE_PATHS } from "./paths";
 import { type Area, Layout } from "./ui/Layout";
 import { ConfirmForm, Field, Notice, Section } from "./ui/parts";
@@ -86,6 +87,11 @@ export function offPage(): Response {
             with that token.
           </li>
         </ul>
+        <p>
+          The site takes sign-ups meanwhile. Step by step:{" "}
+          <a href={docsLink("signing-in-to-the-console")}>signing in to the console</a>; every setting and what it is
+          for: <a href={docsLink("the-first-deploy-step-by-step")}>the first deploy</a>.
+        </p>
       </section>
     </>,
   );

@@ -53,8 +53,42 @@ export type ListPosition =
   | { kind: "page"; page: number }
   | { kind: "after" | "before"; cursor: string; page: number | null };
 
-/** A cursor: the row's referrals, its created_at in microseconds since 1970 (exact, unlike a Date), its id. */
-export const CURSOR = /^(\d{1,10})\.(\d{1,17})\.(\d{1,19})$/;
+/**
+ * A cursor: the row's referrals, its created_at in microseconds since 1970 (exact, unlike a Date), its id, each
+ * written as the list writes it (no leading zero). Its numbers must also fit their columns (isCursor).
+ */
+export const CURSOR = /^(0|[1-9]\d{0,9})\.(0|[1-9]\d{0,16})\.(0|[1-9]\d{0,18})$/;
+/** The largest referrals (an integer column) and id (a bigint) a cursor may name: past them Postgres errs (22003). */
+const MAX_REFERRALS = 2_147_483_647n;
+const MAX_ID = 9_223_372_036_854_775_807n;
+
+/** Whether `text` is a cursor the database can take: its shape, and referrals and id within their columns. */
+export function isCursor(text: string): boolean {
+  const [, referrals, , id] = CURSOR.exec(text) ?? [];
+  return referrals !== undefined && id !== undefined && BigInt(referrals) <= MAX_REFERRALS && BigInt(id) <= MAX_ID;
+}
+
+/** Text no column can hold: Postgres refuses a NUL in any text (22021), so it is refused before a query. */
+const unstorable = (value: string) => value.includes("\u0000");
+
+/** Which part of an address no console link or form writes: each is answered 400 with its own words (REFUSED). */
+export type PeopleRefusal = "position" | "search" | "filters";
+
+/** What a refused address is told, on the console's own error page: which part is not valid, and what to do. */
+export const REFUSED: Record<PeopleRefusal, { title: string; text: string }> = {
+  position: {
+    title: "That place in the list doesn't exist",
+    text: `The link's position in the list is not valid: pages are numbered from 1 to ${MAX_PAGE.toLocaleString("en")}, and Older and Newer write the rest. Start again from the People page.`,
+  },
+  search: {
+    title: "That search can't be run",
+    text: "The search is not valid: it holds a character no address or source has (a NUL). Search again from the People page.",
+  },
+  filters: {
+    title: "That list doesn't exist",
+    text: "A filter in the link is not valid: use the filters on the People page, where each offers its own choices.",
+  },
+};
 
 export interface PeopleQuery {
   filter: PeopleFilter;
@@ -75,30 +109,40 @@ export function listPosition(params: URLSearchParams): ListPosition | null {
   if (before !== null && after !== null) return null;
   const cursor = after ?? before;
   if (cursor === null) return { kind: "page", page: number ?? 1 };
-  if (!CURSOR.test(cursor)) return null;
+  if (!isCursor(cursor)) return null;
   return { kind: after !== null ? "after" : "before", cursor, page: number };
 }
 
 /** The page's whole query, or null when any part of it is something no console link or form writes. */
 export function peopleQuery(params: URLSearchParams): PeopleQuery | null {
+  const read = readPeopleQuery(params);
+  return "refused" in read ? null : read;
+}
+
+/** The page's whole query, or which part of it no console link or form writes (the position first). */
+export function readPeopleQuery(params: URLSearchParams): PeopleQuery | { refused: PeopleRefusal } {
   const position = listPosition(params);
+  if (!position) return { refused: "position" };
+  const search = params.get("q") ?? "";
+  if (unstorable(search)) return { refused: "search" };
   const status = oneOf(ENTRY_STATUSES, params.get("status"));
   const updates = oneOf(UPDATES_CHOICES, params.get("updates"));
   const suppressed = oneOf(SUPPRESSED_CHOICES, params.get("suppressed"));
   const sort = oneOf(SORTS, params.get("sort"));
   const waveText = params.get("wave") ?? "";
   const wave = waveText === "" ? null : /^\d{1,15}$/.test(waveText) ? Number(waveText) : undefined;
-  if (!position || status === undefined || updates === undefined || suppressed === undefined) return null;
-  if (sort === undefined || wave === undefined) return null;
+  const refused = { refused: "filters" } as const;
+  if (status === undefined || updates === undefined || suppressed === undefined) return refused;
+  if (sort === undefined || wave === undefined) return refused;
   const from: SourceFilter = {};
   for (const field of BREAKDOWN_FIELDS) {
     const value = params.get(field);
     if (value === null || value === "") continue;
-    if (value.length > 253) return null;
+    if (value.length > 253 || unstorable(value)) return refused;
     from[field] = value.trim() === "" ? null : value;
   }
   return {
-    filter: { search: (params.get("q") ?? "").trim().slice(0, LIMITS.email), status, from, updates, suppressed, wave },
+    filter: { search: search.trim().slice(0, LIMITS.email), status, from, updates, suppressed, wave },
     sort: sort ?? "newest",
     position,
     selectAll: params.get("select") === "all",

@@ -14,7 +14,15 @@ import type { Store } from "../store/types";
 import { createConsoleList, type ListedPage, MATCH_CAP, MIN_PART, type PartSearch, PER_PAGE } from "./list";
 import { CONSOLE_PATHS, consoleHref, message, page } from "./pages";
 import { peopleData, type WaveSummary } from "./people-data";
-import { isFiltered, MAX_PAGE, type PeopleQuery, type PeopleSort, peopleParams, peopleQuery } from "./people-filter";
+import {
+  isFiltered,
+  MAX_PAGE,
+  type PeopleQuery,
+  type PeopleSort,
+  peopleParams,
+  REFUSED,
+  readPeopleQuery,
+} from "./people-filter";
 import { FilterChips, FilterForm, PeopleTable, SORT_LABELS } from "./people-parts";
 import { Notice, Section } from "./ui/parts";
 
@@ -131,14 +139,10 @@ function Pager(props: { query: PeopleQuery; list: ListedPage; pages: number | nu
 }
 
 export async function peopleGet({ store, config, admin, url }: PeopleVisit): Promise<Response> {
-  const query = peopleQuery(url.searchParams);
-  if (!query) {
-    return message(
-      400,
-      "That list doesn't exist",
-      `Use the filters on the People page: pages are numbered from 1 to ${MAX_PAGE.toLocaleString("en")}, and each filter offers its own choices.`,
-      admin,
-    );
+  const query = readPeopleQuery(url.searchParams);
+  if ("refused" in query) {
+    const { title, text } = REFUSED[query.refused];
+    return message(400, title, text, admin);
   }
   // A filter form sends every field, chosen or not: its answer is the same list at its shortest address, to keep or
   // to share (the one every link of the page writes).

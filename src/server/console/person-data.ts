@@ -1,15 +1,15 @@
 /**
  * What a person's page reads, in one place: their row (status, dates, sources, consent), who brought them, the
  * referrals they brought (counted, and taken back: migration 0020), the updates they were sent, their reminders,
- * their mailbox's suppression (by its key, as waitlist.mailbox_key) and their latest webhook events. Every read is by their id (or their referrer's, or
+ * their address's suppression (by its keys, as waitlist.address_key and mailbox_key) and their latest webhook events. Every read is by their id (or their referrer's, or
  * their mailbox's key), so the page costs the same at any size of the list.
  */
-import { databaseKey, storedMailboxKey } from "../crypto/keys";
+import { databaseKey } from "../crypto/keys";
 import { PERSON_COLUMNS, type PersonalData, personOf, type StoredPerson } from "../data-key";
 import { withTimeout } from "../http/timeout";
 import { createReminderStore } from "../reminders";
 import type { Store } from "../store/types";
-import { createSuppressionStore, type Suppression } from "../suppression";
+import { createSuppressionStore, listKeysOf, type Suppression } from "../suppression";
 import { createWebhookStore, type EventRow } from "../webhooks";
 
 /** The most referrals (counted, and taken back) the timeline lists; the page says how many more there are. */
@@ -86,8 +86,8 @@ export const iso = (value: unknown): string | null =>
   value === null || value === undefined ? null : new Date(value as string).toISOString();
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
-/** The mailbox's key, as the list and the suppression list key it: under the database's own secret. */
-export const mailboxKeyOf = async (store: Store, email: string) => storedMailboxKey(await databaseKey(store), email);
+/** The keys the suppression list finds the address by (its own, its mailbox's): under the database's own secret. */
+export const listKeysOfPerson = async (store: Store, email: string) => listKeysOf(await databaseKey(store), email);
 
 type Row = StoredPerson & Record<string, unknown> & { id: number };
 
@@ -142,7 +142,7 @@ export async function readPersonFile(store: Store, id: number, timeoutMs: number
       db.query<{ n: number }>(PERSON_SQL.revokedCount, [id]),
       db.query<{ subject: string; state: string; done_at: unknown }>(PERSON_SQL.updates, [id]),
       createReminderStore(db).of(id),
-      createSuppressionStore(db).get(await mailboxKeyOf(store, found.person.email)),
+      createSuppressionStore(db).get(await listKeysOfPerson(store, found.person.email)),
       createWebhookStore(db).recent(PERSON_EVENTS, id),
     ]),
     timeoutMs,

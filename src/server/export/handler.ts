@@ -3,15 +3,21 @@ import { audit } from "../audit";
 import type { ServerDeps } from "../deps";
 import { guardBearer, refusedToken } from "../http/bearer";
 import { attachment, json } from "../http/responses";
+import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import { download } from "./download";
 import { cursorOf, exportCeiling, nextPart, type PartSize, parseCursor } from "./parts";
 import { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, openExport } from "./rows";
+import { suppressedLeftOut } from "./store";
+
+/** A mail-csv part's answer says how many suppressed people it left out (the file cannot). */
+export const LEFT_OUT_HEADER = "Waitlist-Suppressed-Left-Out";
 
 /**
  * GET /api/waitlist/export: the waitlist as CSV (with each entry's status), streamed, for
  * `Authorization: Bearer <WAITLIST_ADMIN_TOKEN>`; `?confirmed-only` leaves out everyone not confirmed;
- * `?format=mail-csv` gives address and name exactly as stored, for a mailing tool; `?format=json` an array.
+ * `?format=mail-csv` gives address and name exactly as stored, for a mailing tool, leaving out everyone on the
+ * suppression list (header Waitlist-Suppressed-Left-Out: how many, in this part); `?format=json` an array.
  * One part a response (src/server/export/parts.ts: at most 16 MB, gzip-compressed for a reader that accepts it),
  * each a whole file; while more follow, `Link: <…?after=<cursor>>; rel="next"` says where, keeping the request's
  * other parameters. The first request fixes the list's last id, and every cursor carries it, so sign-ups arriving
@@ -76,6 +82,9 @@ export function createExportHandler(deps: ServerDeps & { partSize?: PartSize }) 
         log("info", "waitlist.export", { rows, format, after });
       });
       const headers: Record<string, string> = {};
+      if (format === "mail-csv") {
+        headers[LEFT_OUT_HEADER] = String(await withTimeout(suppressedLeftOut(store.db, options), ms));
+      }
       if (part && part.to < through) {
         const next = new URLSearchParams(query);
         next.set("after", cursorOf(part.to, through));

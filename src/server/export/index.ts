@@ -5,3 +5,4 @@
 export { download, partFilename } from "./download";
 export { PART_SIZE, type PartRange, type PartSize, planParts } from "./parts";
 export { EXPORT_FORMATS, EXPORT_TYPES, type ExportFormat, openExport } from "./rows";
+export { suppressedLeftOut } from "./store";

@@ -182,7 +182,8 @@ export async function openExport(
   options: ExportOptions,
   onEnd: (outcome: { rows: number; error?: unknown }) => void = () => {},
 ): Promise<ReadableStream<Uint8Array>> {
-  const batches = await openBatches(store, options);
+  // A file for a mailing tool never lists anyone the product itself would not mail (suppressed).
+  const batches = await openBatches(store, { ...options, mailable: format === "mail-csv" });
   let rows = 0;
   const counted = (async function* () {
     for await (const entries of batches) {

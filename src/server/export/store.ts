@@ -6,7 +6,7 @@ import type { ExportedEntry, ListOptions, ListPage } from "../store/types";
 export const EXPORT_SQL = {
   /**
    * A batch of the export: up to $4 entries after id $1, oldest first (since $2; only confirmed ones if $3; none
-   * past id $5, when set: the end of a part of a download, export/parts.ts).
+   * past id $5, when set: the end of a part of a download, export/parts.ts; none suppressed if $6: a file to mail).
    */
   list: `SELECT id, created_at, ${PERSON_COLUMNS}, status, invited_at, joined_at, source, medium, campaign, referrer, page,
       terms_version, confirmed_at, referral_code, referrals, choices, ref.ref_email, ref.ref_key_id, ref.ref_sealed
@@ -20,8 +20,26 @@ export const EXPORT_SQL = {
     WHERE id > $1::bigint AND ($5::bigint IS NULL OR id <= $5::bigint)
       AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
       AND ($3::boolean IS NOT TRUE OR status = 'confirmed')
+      AND ($6::boolean IS NOT TRUE OR NOT mail_suppressed)
     ORDER BY id LIMIT $4::int`,
+  /** How many of the same entries (after $1, since $2, confirmed if $3, through $4) are suppressed: waitlist_suppressed_idx. */
+  suppressed: `SELECT count(*)::int AS n FROM waitlist WHERE mail_suppressed AND id > $1::bigint
+      AND ($4::bigint IS NULL OR id <= $4::bigint) AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+      AND ($3::boolean IS NOT TRUE OR status = 'confirmed')`,
 } as const;
+
+/**
+ * How many people a mail-csv of these options leaves out for being on the suppression list (a hard bounce, a
+ * complaint, an operator's stop): the file says nothing of them, so the CLI and the HTTP answer say how many.
+ */
+export async function suppressedLeftOut(
+  db: Db,
+  options: ListOptions & { after?: number; since?: Date | undefined },
+): Promise<number> {
+  const params = [options.after ?? 0, options.since?.toISOString() ?? null, options.confirmedOnly ?? false];
+  const [row] = await db.query<{ n: number }>(EXPORT_SQL.suppressed, [...params, options.through ?? null]);
+  return Number(row?.n ?? 0);
+}
 
 const NO_PERSON = { name: null, message: null, organization: null, why: null, connect: null } as const;
 const iso = (value: Date | string | null | undefined) => (value == null ? null : new Date(value).toISOString());
@@ -59,6 +77,7 @@ export function createExportStore(db: Db, dataKeys: DataKeys | null) {
       options.confirmedOnly ?? false,
       limit,
       options.through ?? null,
+      options.mailable ?? false,
     ];
     const rows = await db.query<Row>(EXPORT_SQL.list, params);
     return {

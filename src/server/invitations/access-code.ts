@@ -1,8 +1,9 @@
 /**
  * The invite code an invited person's status page puts in its **Create my account** link. The invitation's own
  * code is kept only as a hash (its e-mail holds it), so the page cannot show that one; this one is derived, never
- * stored: their id and a MAC, under the server's root (crypto/keys.ts: accessCodeKey, not the database's own
- * secret), over the id and when their invitation expires. Only a page opened by the person's own stored status
+ * stored: their id and a MAC, under SERVER_SECRET (crypto/keys.ts: accessCodeKey, never the database's own
+ * secret, which a copy of the database holds; without SERVER_SECRET there is no such code), over the id and when
+ * their invitation expires. Only a page opened by the person's own stored status
  * link shows it, never one opened by the link an update carries (bulk e-mail is forwarded). It has
  * an invite code's shape (20 bytes, 27 characters), redeems once like any (the person is then joined), stops with
  * the invitation (a new one, re-sent or re-issued, has another expiry, so another code), and a MAC that is not

@@ -10,7 +10,10 @@ export { newInviteCode } from "./invite-store";
 export { earlyAccessBase, InviteConfigError, inviteLink, statusLink } from "./links";
 export {
   continueWave,
+  IN_FLIGHT_SECONDS,
   previewWave,
+  releaseCancelledWave,
+  releaseCancelledWaves,
   reserveWave,
   runWave,
   type WaveOptions,

@@ -21,8 +21,11 @@ export function newInviteCode(): { code: string; hash: string } {
   return { code, hash };
 }
 
-/** Confirmed, and in no wave yet: who the next wave may take. */
-const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL";
+/**
+ * Confirmed, in no wave yet and not on the suppression list: who the next wave may take. The suppressed are left
+ * whether the wave mails them or (mail off) writes them into the team's CSV, so a preview's count is the wave.
+ */
+const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL AND NOT mail_suppressed";
 
 /**
  * A redemption of the invite `predicate` finds (by a code's hash, or by id): once, before it expires, the person
@@ -124,6 +127,18 @@ export const SQL = {
     )
     UPDATE waitlist_invite_wave SET finished_at = now() WHERE id = $1`,
   /**
+   * Whoever cancelled wave `$1` (every cancelled wave when null) still holds goes back to the confirmed list, as
+   * `finish` lets them go, whatever became of its run; but not someone whose e-mail's last bytes went under `$2`
+   * seconds ago: a run still alive may yet hear it accepted (they are invited) or refused (it lets them go). A live
+   * run mails nobody released here: its check before each e-mail's end (`attempted`) needs the wave to hold them.
+   */
+  releaseCancelled: `UPDATE waitlist SET invite_wave_id = NULL, invite_code_hash = NULL, invite_expires_at = NULL,
+      invite_attempted_at = NULL
+    WHERE status = 'confirmed' AND invite_wave_id IN (
+        SELECT id FROM waitlist_invite_wave WHERE cancelled_at IS NOT NULL AND ($1::bigint IS NULL OR id = $1::bigint))
+      AND (invite_attempted_at IS NULL OR invite_attempted_at < now() - make_interval(secs => $2::int))
+    RETURNING id`,
+  /**
    * The product redeems code hash `$1`: once, before it expires, the person joins. A code whose e-mail went to the
    * SMTP server from a wave that has not yet heard back works too (the e-mail may be in their inbox), and so does
    * a reminder's code beside the first e-mail's (reminders/): either, once.
@@ -211,6 +226,9 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
     },
     async finish(wave) {
       await db.query(SQL.finish, [wave]);
+    },
+    async releaseCancelled(wave, inFlightSeconds) {
+      return (await db.query(SQL.releaseCancelled, [wave, inFlightSeconds])).length;
     },
     async redeem(codeHash) {
       return redemption(SQL.redeem, [codeHash]);

@@ -2,8 +2,9 @@
  * POST /api/invites/redeem, for the product: `Authorization: Bearer <INVITE_REDEEM_TOKEN>` and `{"code": "…"}`.
  * The pipeline of the other functions (method → token → content type → size → parse → validate → store →
  * answer): 200 `{email, name}` once, and the person joins; 409 for a code already used, 410 for an expired one,
- * 404 for one that never was (or is not shaped like one), 401 for a wrong or missing token (429 past the failed
- * attempts bearer.ts allows); 503 when the database does not answer, or DATA_KEY cannot open the rows, and then
+ * 404 for one that never was (or is not shaped like one), 403 for a status page's code while SERVER_SECRET is not
+ * set (none is made then: a copy of the database could make one), 401 for a wrong or missing token (429 past the
+ * failed attempts bearer.ts allows); 503 when the database does not answer, or DATA_KEY cannot open the rows, and then
  * the code is left as it was. Without INVITE_REDEEM_TOKEN the endpoint does not exist (404); with one too short,
  * 503. Logs say what happened, never the code or the address.
  */
@@ -32,6 +33,10 @@ export interface RedeemDeps {
 const UNAVAILABLE = "Invitations are unavailable right now. Please try again.";
 
 const unknown = () => json(404, { error: "No such invite code." });
+
+/** A status page's code, while the site has no SERVER_SECRET: refused; the e-mailed code still works. */
+export const NO_SERVER_SECRET =
+  "Codes from status pages are not accepted until SERVER_SECRET is set; the code in the invitation e-mail works.";
 
 export function createRedeemHandler(deps: RedeemDeps) {
   return async (req: Request, context?: Context): Promise<Response> => {
@@ -69,12 +74,14 @@ export function createRedeemHandler(deps: RedeemDeps) {
       // missing beside sealed rows) would spend the code on an error. Refused first (a DataKeyError, below), the
       // code stays usable once the key is right.
       await withTimeout(store.checkDataKey(), config.dbTimeoutMs);
-      // A code from an e-mail (its hash is kept), else one a status page derived for its person (access-code.ts).
+      // A code from an e-mail (its hash is kept), else one a status page derived for its person (access-code.ts),
+      // only under SERVER_SECRET: without it no page shows one, and one derived otherwise is a copy's forgery.
+      const key = accessCodeKey(config);
       const redeem = async () => {
         const byHash = await store.invites.redeem(hashToken(code));
         const person = byHash.outcome === "unknown" ? accessCodePerson(code) : null;
         if (person === null) return byHash;
-        const key = await accessCodeKey(config, store);
+        if (!key) return { outcome: "no-server-secret" } as const;
         return store.invites.redeemAccess(person, (expiresAt) => isAccessCode(key, code, person, expiresAt));
       };
       const result = await withTimeout(redeem(), config.dbTimeoutMs);
@@ -89,6 +96,8 @@ export function createRedeemHandler(deps: RedeemDeps) {
           return json(410, { error: "This invite code has expired." });
         case "unknown":
           return unknown();
+        case "no-server-secret":
+          return json(403, { error: NO_SERVER_SECRET });
       }
     } catch (error) {
       log("error", "invites.redeem_failed", describeError(error));

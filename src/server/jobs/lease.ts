@@ -7,6 +7,7 @@
  *   started), dead (run/owner.ts: silent past JOB_STALE_SECONDS, or a process of this host that has ended);
  * - beat: each step of a run refreshes the heartbeat while the run still holds the job, and learns in the same
  *   statement whether it still does (a pause or a cancellation takes the job from it: it stops at its next step);
+ *   a timer beats too (keepAlive), so a step that waits long on a server never reads as death;
  * - release: the run lets go, finishing the job when nothing is left, else WAITING for the next run.
  * A pause (the operator's, or an automatic one with its reason: a complaint rate, say) and a cancellation are
  * states of the row too: nobody takes a paused or cancelled job until it is resumed.
@@ -14,8 +15,14 @@
 import type { Db } from "../db/types";
 import { isOwnerDead, PAUSED_OWNER } from "../run/owner";
 
-/** A live run beats at every step (each bounded by the mailer's 10–20 s timeouts): five minutes of silence is death. */
-export const JOB_STALE_SECONDS = 300;
+/**
+ * A live run beats every JOB_BEAT_MS on a timer (keepAlive), whatever its step is waiting for (an SMTP server's
+ * answer may take 40 s and more), as well as at every step: a minute of silence is four beats missed, so the run is
+ * dead. With the every-minute scheduler, a dead run is started again at most two minutes after its last beat.
+ */
+export const JOB_STALE_SECONDS = 60;
+/** How often a run's timer beats (keepAlive): a quarter of the staleness, so one slow query does not read as death. */
+export const JOB_BEAT_MS = 15_000;
 
 /** The owner of a job nobody runs right now, which the next run may take at once (the value rows already hold). */
 export const WAITING = PAUSED_OWNER;
@@ -138,6 +145,23 @@ export async function pauseJob(db: Db, kind: JobKind, id: number, reason: string
 /** Resumes a paused job: WAITING, and due at once for the next run. False when it was not paused. */
 export async function resumeJob(db: Db, kind: JobKind, id: number): Promise<boolean> {
   return (await db.query(sql(kind).resume, [id])).length === 1;
+}
+
+/**
+ * Keeps run `owner`'s hold on job `id` beating every `everyMs` while it works, so a step that waits long (an SMTP
+ * answer, a paced send) never reads as death; a paused, cancelled or taken-over job is not beaten (the statement
+ * checks). Returns the stop, which waits for a beat under way. A failed beat is left to the next one.
+ */
+export function keepAlive(db: Db, kind: JobKind, id: number, owner: string, everyMs = JOB_BEAT_MS) {
+  let beating: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    beating = beatJob(db, kind, id, owner).catch(() => false);
+  }, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await beating;
+  };
 }
 
 /** Cancels job `id`: finished now, the rest left undone; its run stops at its next step. False: already finished. */

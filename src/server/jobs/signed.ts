@@ -1,6 +1,7 @@
 /**
  * Who may start the background function: only the product itself. Its URL is public like any function's, so a
- * request must carry a signature by a key derived from the server's root secret (crypto/secret.ts), over a body naming
+ * request must carry a signature by a key derived from SERVER_SECRET (crypto/keys.ts: jobStartKey, never the
+ * database's secret, which a copy of the database holds), over a body naming
  * the job, an expiry a minute away and a random nonce; the nonce is recorded when the request is accepted, so the
  * same request sent again (a replay, the platform's own retry of an answered invocation) is refused. Anything else
  * is a 401 and changes nothing: the signature and the expiry are checked before the database is written.

@@ -1,6 +1,8 @@
 /**
  * Whose inbox an address reaches: plus-addressing (`victim+1@example.com`) and case make many addresses of one
- * mailbox, so e-mails are counted per mailbox, under a keyed hash (no address is stored for it).
+ * mailbox, so e-mails are counted per mailbox, under a keyed hash (no address is stored for it). What mail that
+ * came back suppresses is the address itself (addressKey): anyone may sign up `ceo+zz@corp.test` at a server that
+ * refuses it, and that must not silence `ceo@corp.test`.
  */
 import { createHmac } from "node:crypto";
 import { derivedKey, type RootKey } from "../crypto/secret";
@@ -23,4 +25,12 @@ export function mailboxOf(email: string): string {
 /** The key the mailbox's e-mails are counted under. */
 export function mailboxKey(root: RootKey, email: string): string {
   return createHmac("sha256", derivedKey(root, "mailbox")).update(mailboxOf(email)).digest("base64url");
+}
+
+/**
+ * The key of the exact address, case-folded only (no `+tag`, no dots dropped): what a bounce or a complaint
+ * suppresses (src/server/suppression/), and waitlist.address_key under the database's secret.
+ */
+export function addressKey(root: RootKey, email: string): string {
+  return createHmac("sha256", derivedKey(root, "address")).update(email.trim().toLowerCase()).digest("base64url");
 }

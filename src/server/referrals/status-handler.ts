@@ -41,10 +41,15 @@ const JOIN_BUTTON = /<a href="\/join" data-waitlist-open( class="[^"]*")>[^<]*<\
 /**
  * Where an invited person creates their account: early access's address with their code while their invitation
  * lasts (a code derived for this page: invitations/access-code.ts), but only on a page opened by their own stored
- * status link: an update's link (bulk e-mail, forwarded) opens the page without it; none once it has ended; null
+ * status link: an update's link (bulk e-mail, forwarded) opens the page without it ("in-email"), and so does a site
+ * without SERVER_SECRET ("no-server-secret": the code would be the database's to make); none once it has ended; null
  * where EARLY_ACCESS_URL is unset or unusable (the page then has no button).
  */
-function accessOf(value: string | null, key: RootKey | null, person: StatusView): AccessLink | null {
+function accessOf(
+  value: string | null,
+  key: RootKey | "in-email" | "no-server-secret",
+  person: StatusView,
+): AccessLink | null {
   let base: URL;
   try {
     base = earlyAccessBase(value);
@@ -53,7 +58,7 @@ function accessOf(value: string | null, key: RootKey | null, person: StatusView)
   }
   const expires = person.inviteExpiresAt ? new Date(person.inviteExpiresAt) : null;
   if (!expires || expires.getTime() <= Date.now()) return { href: base.href, code: "expired" };
-  if (!key) return { href: base.href, code: "in-email" };
+  if (typeof key === "string") return { href: base.href, code: key };
   const href = inviteLink(base, accessCode(key, person.id, expires));
   return { href, code: "carried", expires: person.inviteExpiresAt ?? "" };
 }
@@ -147,8 +152,9 @@ export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
           person.status === "invited"
             ? accessOf(
                 config.earlyAccessUrl,
-                // The code only for the person's own stored link (not an update's derived one, status-token.ts).
-                "hash" in link ? await withTimeout(accessCodeKey(config, store), config.dbTimeoutMs) : null,
+                // The code only for the person's own stored link (not an update's derived one, status-token.ts),
+                // and only under SERVER_SECRET.
+                "hash" in link ? (accessCodeKey(config) ?? "no-server-secret") : "in-email",
                 person,
               )
             : null,

@@ -34,11 +34,16 @@ export const placeInWords = (place: Place) => `${ordinal(place.place)} of ${coun
 
 /**
  * An invited person's way into the product: with their code (until `expires`), without it because the page was
- * opened by an update's link (the code is in their invitation e-mail), or without it because it has expired.
+ * opened by an update's link or the site has no SERVER_SECRET (the code is in their invitation e-mail), or without
+ * it because it has expired.
  */
 export type AccessLink =
   | { href: string; code: "carried"; expires: string }
-  | { href: string; code: "in-email" | "expired" };
+  | { href: string; code: "in-email" | "no-server-secret" | "expired" };
+
+/** Why a page shows no code while the site has no SERVER_SECRET, in the person's words. */
+export const NO_CODE_WITHOUT_SECRET =
+  "This page cannot carry your invitation’s code yet: this site has not finished its security setup, and until it has, a code shown here would not be safe. Use the code in your invitation e-mail; that e-mail’s own button fills it in for you.";
 
 export interface StatusPageInput {
   person: StatusView;
@@ -74,7 +79,9 @@ function createAccount(access: AccessLink | null): string {
       ? `It carries your invitation’s code, which works once, until ${dateOf(access.expires)}.`
       : access.code === "in-email"
         ? "It asks for the code in your invitation e-mail; that e-mail’s own button fills it in for you."
-        : "Your invitation’s code has expired; write to us and we will send you a new one.";
+        : access.code === "no-server-secret"
+          ? NO_CODE_WITHOUT_SECRET
+          : "Your invitation’s code has expired; write to us and we will send you a new one.";
   return `<p class="mt-6"><a id="create-account" href="${escapeHtml(access.href)}" class="inline-flex rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Create my account</a></p>
 <p class="mt-3 text-sm text-ink-700">${note}</p>`;
 }

@@ -6,7 +6,7 @@
  * its updates choice and its leave button take either: `statusLinkOf` says which a token is. A token whose MAC is
  * not the server's is read as a stored link's, which no row has: the page's 404, as for any wrong link.
  *
- * Keyed by the database's secret (crypto/keys.ts: the CLI that sends an update may not have RATE_LIMIT_SECRET, and
+ * Keyed by the database's secret (crypto/keys.ts: the CLI that sends an update may not have SERVER_SECRET, and
  * the site must open the link it made). Like a stored status link, it works until its person leaves the list.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";

@@ -21,10 +21,10 @@ export const REMINDER_WINDOW_HOURS = 48;
 /** Nobody is reminded within this long of any e-mail from the product. */
 export const QUIET_MINUTES = 60;
 
-/** What both kinds ask: never reminded of this kind, not suppressed, not mailed in the last hour. */
+/** What both kinds ask: never reminded of this kind, not suppressed (the flag migrations 0019 and 0021 keep), not mailed in the last hour. */
 const NOT_YET = (kind: "confirm" | "invite") => `
     AND NOT EXISTS (SELECT 1 FROM mail_reminder r WHERE r.waitlist_id = w.id AND r.kind = '${kind}')
-    AND NOT EXISTS (SELECT 1 FROM mail_suppression s WHERE s.mailbox_key = w.mailbox_key AND s.lifted_at IS NULL)
+    AND NOT w.mail_suppressed
     AND NOT EXISTS (SELECT 1 FROM mail_sent m WHERE m.mailbox_key = w.mailbox_key
       AND m.sent_at > now() - make_interval(mins => ${QUIET_MINUTES}))`;
 

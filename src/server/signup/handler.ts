@@ -18,6 +18,7 @@ import { FormEncodingError, mediaType, parseForm, readBody } from "../http/reque
 import { afterAnswer, json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
+import { addressKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
 import { referralOf } from "../referrals";
@@ -174,7 +175,7 @@ export function createWaitlistHandler(deps: ServerDeps, { joinPage }: { joinPage
       const site = mailer ? siteOrigin(config, context, req) : "";
       // Opening the store is not timed: locally, a new embedded database runs initdb (seconds) once.
       const store = await deps.store();
-      // The server's secret (RATE_LIMIT_SECRET, else the database's): read once per store, then at hand.
+      // The server's secret (SERVER_SECRET, else the database's): read once per store, then at hand.
       const root = await withTimeout(rootKey(config, store), config.dbTimeoutMs);
       // A solved proof-of-work, issued for this address, lets a sign-up past its network's free allowance.
       const proven = fields[PROOF_FIELD] !== undefined;
@@ -186,9 +187,12 @@ export function createWaitlistHandler(deps: ServerDeps, { joinPage }: { joinPage
         });
       }
       // The mailbox (for referrals: one mailbox counts once) and the share link the sign-up came by, if any.
-      // Kept on the row, so keyed by the database's own secret (never RATE_LIMIT_SECRET, which may change or differ
+      // Kept on the row, so keyed by the database's own secret (never SERVER_SECRET, which may change or differ
       // between processes): every row's key stays comparable with every other's.
-      entry.mailboxKey = storedMailboxKey(await withTimeout(databaseKey(store), config.dbTimeoutMs), entry.email);
+      const database = await withTimeout(databaseKey(store), config.dbTimeoutMs);
+      entry.mailboxKey = storedMailboxKey(database, entry.email);
+      // The exact address, as the suppression list keys it (waitlist.mail_suppressed follows it: migration 0021).
+      entry.addressKey = addressKey(database, entry.email);
       const code = referralCodeOfRequest(req, fields, config, context);
       // A share code is never a reason to refuse a sign-up: if its lookup fails, the sign-up goes on without it.
       entry.referral = await withTimeout(referralOf(store.referrals, code, entry.email), config.dbTimeoutMs).catch(

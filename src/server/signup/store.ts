@@ -24,6 +24,7 @@ const ROW_COLUMNS = [
   "status",
   ...ATTRIBUTION_FIELDS,
   "mailbox_key",
+  "address_key",
   "choices",
 ];
 /** The columns that hold JSON (sent as its text); every other is text. */
@@ -94,6 +95,7 @@ export function createSignupStore(db: Db, dataKeys: DataKeys | null, sealing: Re
       status,
       ...sources(entry),
       entry.mailboxKey ?? null,
+      entry.addressKey ?? null,
       jsonText(entry.choices),
       dataKeys !== null,
       entry.referral?.referrerId ?? null,

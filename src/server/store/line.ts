@@ -119,7 +119,7 @@ export const LINE_SQL = {
     ), span AS (
       SELECT min(hour) AS first, max(hour) AS last FROM hours, bounds WHERE upto >= bounds.lo AND before < bounds.hi
     ), moved AS MATERIALIZED (
-      SELECT w.id, w.referrals, w.invite_wave_id IS NOT NULL AS held,
+      SELECT w.id, w.referrals, (w.invite_wave_id IS NOT NULL OR w.mail_suppressed) AS held,
         1 + h.before + (SELECT count(*) FROM waitlist o WHERE o.status = 'confirmed'
           AND o.created_at >= h.hour AT TIME ZONE 'UTC' AND o.created_at <= w.created_at
           AND (o.created_at, o.id) < (w.created_at, w.id)) AS b
@@ -130,13 +130,17 @@ export const LINE_SQL = {
     )
     SELECT m.id, m.referrals, m.held, m.b FROM moved m, bounds WHERE m.b >= bounds.lo AND m.b <= bounds.hi`,
   /**
-   * The first `$1` waiting people in sign-up order, and as many more as waves hold (counted in the same statement,
-   * so the two agree while another wave reserves), with their referrals and whether a wave already holds them.
+   * The first `$1` waiting people in sign-up order, and as many more as waves hold or the suppression list keeps
+   * from mail (counted in the same statement, so the two agree while another wave reserves), with their referrals
+   * and whether a wave can take them: `held` also for the suppressed, whom no wave invites (mail on or off) while
+   * they keep their place in line.
    */
   head: `WITH held AS (
-      SELECT count(*)::int AS n FROM waitlist WHERE status = 'confirmed' AND invite_wave_id IS NOT NULL
+      SELECT count(*)::int AS n FROM waitlist
+      WHERE status = 'confirmed' AND (invite_wave_id IS NOT NULL OR mail_suppressed)
     )
-    SELECT id, referrals, invite_wave_id IS NOT NULL AS held, (SELECT n FROM held) AS held_count FROM waitlist
+    SELECT id, referrals, (invite_wave_id IS NOT NULL OR mail_suppressed) AS held, (SELECT n FROM held) AS held_count
+    FROM waitlist
     WHERE status = 'confirmed' ORDER BY created_at, id LIMIT $1::int + (SELECT n FROM held)`,
 } as const;
 
@@ -175,7 +179,7 @@ export function createLine(db: Db, places: number) {
       return { place: placeInLine(person, movers.map(inLine), places), signupPlace: person.b, waiting: total };
     },
     /**
-     * The next `limit` people in line whom no wave holds, in line order, and how many of them sign-up order alone
+     * The next `limit` people in line whom no wave holds and who are not suppressed, in line order, and how many of them sign-up order alone
      * would not have put there (moved up by referrals).
      */
     async next(limit: number): Promise<{ ids: number[]; movedUp: number }> {

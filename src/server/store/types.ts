@@ -123,6 +123,8 @@ export interface ListOptions {
   confirmedOnly?: boolean;
   /** No entry past this id: the last of a part fixed when the download's page was made (export/parts.ts). */
   through?: number | undefined;
+  /** Leave out whoever is on the suppression list (a file for mailing: mail-csv). */
+  mailable?: boolean;
 }
 export interface ListPage {
   rows: ExportedEntry[];
@@ -229,6 +231,11 @@ export interface InviteStore {
   /** Person `id`'s e-mail did not go: they stay confirmed, and the links made for it (`linkHashes`) are dropped. */
   release(wave: number, id: number, linkHashes: string[]): Promise<void>;
   finish(wave: number): Promise<void>;
+  /**
+   * Lets everyone a cancelled wave (`wave`; null: every cancelled wave) still holds go back to the line, but for one
+   * whose e-mail ended under `inFlightSeconds` ago (a live run settles it); resolves to how many went back.
+   */
+  releaseCancelled(wave: number | null, inFlightSeconds: number): Promise<number>;
   redeem(codeHash: string): Promise<RedeemOutcome>;
   /** Person `person` redeems by their status page's derived code, when `isTheirs` holds for their invitation's end. */
   redeemAccess(person: number, isTheirs: (expiresAt: Date) => boolean): Promise<RedeemOutcome>;

@@ -1,28 +1,36 @@
 /**
- * The suppression list as the mail door asks it (src/server/mail/guard.ts): is this mailbox suppressed, this message
- * accepted (recorded with its ids, to be found again), this address refused (a bounce, recorded as every event is:
- * record.ts). Keys are the database's own secret's, as waitlist.mailbox_key's.
+ * The suppression list as the mail door asks it (src/server/mail/guard.ts): is this address suppressed (itself, or
+ * its whole mailbox by a row of before migration 0021), this message accepted (recorded with its ids, to be found
+ * again), this address refused (a bounce, recorded as every event is: record.ts). Keys are the database's own
+ * secret's, as waitlist.address_key's and mailbox_key's.
  */
 import type { ServerConfig } from "../config";
-import { databaseKey, storedMailboxKey } from "../crypto/keys";
+import { type DatabaseKey, databaseKey, storedMailboxKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { guardedMailer, type MailGuard } from "../mail/guard";
+import { addressKey } from "../mail/mailbox";
 import { type Mailer, mailerFor } from "../mail/mailer";
 import type { Store } from "../store/types";
 import { recordMailEvent } from "./record";
-import { createSuppressionStore } from "./store";
+import { createSuppressionStore, type ListKeys } from "./store";
 
 /** What a message is, for the record: an update's, or the site's one-to-one e-mails. */
 const kindOf = (subject: string, update: number | undefined) =>
   update !== undefined ? "update" : subject.slice(0, 60);
 
+/** The keys the list looks `email` up by: its own, and its mailbox's (rows of before 0021). */
+export const listKeysOf = (database: DatabaseKey, email: string): ListKeys => ({
+  address: addressKey(database, email),
+  mailbox: storedMailboxKey(database, email),
+});
+
 export function mailGuard(store: Pick<Store, "db" | "secret">, config: Pick<ServerConfig, "reputation">): MailGuard {
   const list = createSuppressionStore(store.db);
-  // Kept to be compared later, by any process: under the database's secret (crypto/keys.ts), as waitlist.mailbox_key.
-  const keyOf = async (email: string) => storedMailboxKey(await databaseKey(store), email);
+  // Kept to be compared later, by any process: under the database's secret (crypto/keys.ts), as waitlist's keys.
+  const keyOf = async (email: string) => listKeysOf(await databaseKey(store), email);
   return {
     async suppressed(email) {
-      return list.isSuppressed([await keyOf(email)]);
+      return list.isSuppressed(await keyOf(email));
     },
     async accepted(email, message, ids) {
       const key = await keyOf(email);

@@ -1,9 +1,10 @@
 /**
  * POST /api/mail-events/resend, /postmark and /ses: what providers say after a message left. The pipeline: the
- * provider's endpoint exists only while its secret is set (else 404); POST only; the body read (256 KB at most: a
- * provider's event is a few KB); verified before anything is read from it (401 unsigned or wrongly signed, 400
- * stale or malformed: nothing changes); then each event recorded once (record.ts) and 200 at once with how many
- * were new. A failure of the database is a 503, which every provider retries.
+ * provider's endpoint exists only while its secret is set (else 404; a Postmark password too short to use: 500, the
+ * log says why); POST only; the body read (256 KB at most: a provider's event is a few KB); verified before anything
+ * is read from it (401 unsigned or wrongly signed, 400 stale or malformed: nothing changes; Postmark's failed
+ * attempts limited per network, 429 past them: postmark-guard.ts); then each event recorded once (record.ts) and
+ * 200 at once with how many were new. A failure of the database is a 503, which every provider retries.
  */
 import type { Context } from "@netlify/functions";
 import { databaseKey } from "../crypto/keys";
@@ -13,6 +14,7 @@ import { json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import { postmarkEvents } from "./postmark";
+import { guardPostmark } from "./postmark-guard";
 import { recordMailEvent } from "./record";
 import { resendEvents, type Verified } from "./resend";
 import { snsEvents } from "./ses";
@@ -33,14 +35,29 @@ export interface MailEventsDeps extends ServerDeps {
 }
 
 export function createMailEventsHandler(deps: MailEventsDeps, provider: MailProvider) {
-  return async (req: Request, _context?: Context): Promise<Response> => {
+  return async (req: Request, context?: Context): Promise<Response> => {
     const config = deps.config();
-    const { resendWebhookSecret, postmarkWebhook, sesTopicArn } = config.reputation;
+    const { resendWebhookSecret, postmarkWebhook, postmarkWebhookProblem, sesTopicArn } = config.reputation;
+    if (provider === "postmark" && postmarkWebhookProblem) {
+      // Named in the log (the variable, never its value), not in the answer: the caller may be anyone.
+      log("error", "mail_events.postmark_refused", { reason: postmarkWebhookProblem });
+      return json(500, { error: "This endpoint is not set up correctly: the server's log says why." });
+    }
     const on = { resend: resendWebhookSecret, postmark: postmarkWebhook, ses: sesTopicArn }[provider];
     if (!on) return json(404, { error: "Not found." });
     if (req.method !== "POST") return json(405, { error: "Method not allowed. Use POST." }, { Allow: "POST" });
     const read = await readBody(req, MAX_BODY);
     if ("status" in read) return json(read.status, { error: read.message });
+    if (provider === "postmark" && postmarkWebhook) {
+      const now = (deps.now ?? Date.now)();
+      const refused = await guardPostmark(req, context, {
+        credentials: postmarkWebhook,
+        config,
+        store: deps.store,
+        now,
+      });
+      if (refused) return refused;
+    }
 
     let verified: Verified;
     if (provider === "resend") verified = resendEvents(resendWebhookSecret ?? "", req.headers, read.text);

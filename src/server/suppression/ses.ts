@@ -4,29 +4,22 @@
  * the fields' names and values, each followed by a line break, in byte order: Message, MessageId, Subject (if
  * present), Timestamp, TopicArn, Type for a Notification; Message, MessageId, SubscribeURL, Timestamp, Token,
  * TopicArn, Type for a (Un)SubscriptionConfirmation. SignatureVersion 1 is SHA1withRSA, 2 SHA256withRSA, with the
- * public key of the certificate at SigningCertURL, fetched only over https from an `sns.<region>.amazonaws.com`
- * host (so a forged message cannot bring its own key) and cached per URL. (`sns-validator`, AWS's own, cannot be
- * given a test certificate; `fetch` is injectable here so tests sign with theirs, offline.) Only SES_SNS_TOPIC_ARN
- * is accepted, and its SubscriptionConfirmation is confirmed (its SubscribeURL fetched, same host rule) only when
- * verified. Over 5 minutes old: refused, as the other providers' signatures are.
+ * public key of the certificate at SigningCertURL, fetched only from where SNS keeps them (sns-certificates.ts: so
+ * a forged message cannot bring its own key) and kept in a small LRU. Everything a message can be judged by without
+ * its certificate is judged first (its type, topic, shape and age), so junk never costs a fetch. (`sns-validator`,
+ * AWS's own, cannot be given a test certificate; `fetch` is injectable here so tests sign with theirs, offline.)
+ * Only SES_SNS_TOPIC_ARN is accepted, and its SubscriptionConfirmation is confirmed (its SubscribeURL fetched, same
+ * host rule) only when verified. Over 5 minutes old: refused, as the other providers' signatures are.
  */
-import { createVerify, X509Certificate } from "node:crypto";
+import { createVerify, type X509Certificate } from "node:crypto";
 import type { MailEvent } from "./record";
 import type { Verified } from "./resend";
+import { isSnsCertificateUrl, isSnsUrl, snsCertificate } from "./sns-certificates";
 
-/** An SNS host: `sns.<region>.amazonaws.com` (or `.amazonaws.com.cn` in China), over https. */
-const SNS_HOST = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
 /** How old a signed message may be. */
 export const MAX_AGE_MS = 5 * 60 * 1000;
-
-export const isSnsUrl = (value: unknown): value is string => {
-  try {
-    const url = new URL(String(value));
-    return url.protocol === "https:" && SNS_HOST.test(url.hostname) && url.port === "";
-  } catch {
-    return false;
-  }
-};
+/** An RSA signature in base64: 1024- to 4096-bit keys (SNS's are 2048: 344 characters). */
+const SIGNATURE = /^[A-Za-z0-9+/]{170,684}={0,2}$/;
 
 type SnsMessage = Record<string, unknown>;
 
@@ -53,51 +46,48 @@ export interface SnsOptions {
   now?: () => number;
 }
 
-const certificates = new Map<string, Promise<X509Certificate>>();
-/** Forgets the certificates fetched (a test's fresh start). */
-export const forgetCertificates = () => certificates.clear();
+type Refusal = { status: 400 | 401; error: string };
 
-async function certificate(url: string, get: typeof fetch): Promise<X509Certificate> {
-  let cached = certificates.get(url);
-  if (!cached) {
-    cached = get(url, { redirect: "error", signal: AbortSignal.timeout(5000) }).then(async (response) => {
-      if (!response.ok) throw new Error(`certificate: HTTP ${response.status}`);
-      return new X509Certificate(await response.text());
-    });
-    certificates.set(url, cached);
-    cached.catch(() => certificates.delete(url));
-  }
-  return cached;
-}
-
-/** Null when `message` is SNS's, signed and fresh, for our topic; else why not (401/400). */
-async function verify(message: SnsMessage, options: SnsOptions): Promise<{ status: 400 | 401; error: string } | null> {
-  const signed = stringToSign(message);
-  if (!signed) return { status: 400, error: "Not an SNS message type." };
+/**
+ * Why `message` is refused before its certificate is fetched (its type, signature's shape, topic, fields and age,
+ * and where its certificate is), or null when only the signature is left to check.
+ */
+function refusedUnfetched(message: SnsMessage, options: SnsOptions, now: number): Refusal | null {
+  const fields = FIELDS[String(message["Type"])];
+  if (!fields) return { status: 400, error: "Not an SNS message type." };
   const version = String(message["SignatureVersion"] ?? "");
-  const algorithm = version === "1" ? "RSA-SHA1" : version === "2" ? "RSA-SHA256" : null;
-  if (!algorithm || typeof message["Signature"] !== "string")
+  const signature = message["Signature"];
+  if ((version !== "1" && version !== "2") || typeof signature !== "string" || !SIGNATURE.test(signature))
     return { status: 401, error: "Unsigned: SignatureVersion 1 or 2 and a Signature are required." };
-  if (!isSnsUrl(message["SigningCertURL"]))
-    return { status: 401, error: "The signing certificate is not at an sns.<region>.amazonaws.com address." };
-  let cert: X509Certificate;
-  try {
-    cert = await certificate(String(message["SigningCertURL"]), options.fetch ?? fetch);
-  } catch {
-    return { status: 401, error: "The signing certificate could not be read." };
-  }
-  const now = (options.now ?? Date.now)();
-  if (now < Date.parse(cert.validFrom) || now > Date.parse(cert.validTo))
-    return { status: 401, error: "The signing certificate has expired." };
-  const ok = createVerify(algorithm)
-    .update(signed, "utf8")
-    .verify(cert.publicKey, String(message["Signature"]), "base64");
-  if (!ok) return { status: 401, error: "Not verified: the signature does not match." };
   if (message["TopicArn"] !== options.topicArn) return { status: 401, error: "Not the topic this site listens to." };
+  const missing = fields.filter((name) => name !== "Subject" && typeof message[name] !== "string");
+  if (missing.length > 0) return { status: 400, error: `Not an SNS message: no ${missing.join(", ")}.` };
   const at = Date.parse(String(message["Timestamp"]));
   if (!Number.isFinite(at) || Math.abs(now - at) > MAX_AGE_MS)
     return { status: 400, error: "Stale: more than 5 minutes old." };
+  if (!isSnsCertificateUrl(message["SigningCertURL"]))
+    return { status: 401, error: "The signing certificate is not at an sns.<region>.amazonaws.com address." };
   return null;
+}
+
+/** Null when `message` is SNS's, signed and fresh, for our topic; else why not (401/400). */
+async function verify(message: SnsMessage, options: SnsOptions): Promise<Refusal | null> {
+  const now = (options.now ?? Date.now)();
+  const refused = refusedUnfetched(message, options, now);
+  if (refused) return refused;
+  let cert: X509Certificate;
+  try {
+    cert = await snsCertificate(String(message["SigningCertURL"]), options.fetch ?? fetch);
+  } catch {
+    return { status: 401, error: "The signing certificate could not be read." };
+  }
+  if (now < Date.parse(cert.validFrom) || now > Date.parse(cert.validTo))
+    return { status: 401, error: "The signing certificate has expired." };
+  const algorithm = message["SignatureVersion"] === "1" ? "RSA-SHA1" : "RSA-SHA256";
+  const ok = createVerify(algorithm)
+    .update(stringToSign(message) ?? "", "utf8")
+    .verify(cert.publicKey, String(message["Signature"]), "base64");
+  return ok ? null : { status: 401, error: "Not verified: the signature does not match." };
 }
 
 interface SesRecipient {

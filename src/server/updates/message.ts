@@ -6,7 +6,7 @@
  * one POST, List-Unsubscribe-Post, a visible "Stop these updates" link, and a Message-ID on the site's domain.
  *
  * Each recipient's unsubscribe token and Message-ID are derived from the update and the person under the database's
- * own secret (`updatesKey`, src/server/crypto/keys.ts: never RATE_LIMIT_SECRET, which a process may or may not have,
+ * own secret (`updatesKey`, src/server/crypto/keys.ts: never SERVER_SECRET, which a process may or may not have,
  * so a link made by the CLI works on the site), never stored: a message sent again is the same message, with the same Message-ID.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";

@@ -22,7 +22,7 @@
  */
 
 import type { DatabaseKey } from "../crypto/keys";
-import { JOB_STALE_SECONDS, type JobSlice, releaseJob, takeJob } from "../jobs";
+import { JOB_STALE_SECONDS, type JobSlice, keepAlive, releaseJob, takeJob } from "../jobs";
 import type { Mailer } from "../mail/mailer";
 import { isRefusal, NoLongerHeld, reason } from "../mail/outcome";
 import { statusPageLink } from "../referrals";
@@ -99,6 +99,8 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
   let inARow = 0;
   let dealt = 0;
   const progressed = () => run.onProgress?.(++dealt, row.remaining);
+  // Beats while a step waits (an SMTP answer, the pacing), so a slow server never makes a live run look dead.
+  const stopBeating = keepAlive(updates.db, "update", id, run.owner);
   try {
     sending: for (;;) {
       const batch = await updates.next(id, BATCH, [...deferred]);
@@ -186,9 +188,11 @@ export async function sendUpdate(id: number, run: UpdateRun): Promise<UpdateRepo
   } catch (error) {
     // A failure of the database mid-run: the update is let go at once (waiting), so the next run need not wait for
     // this one to be judged dead; what was sent stays recorded. Then the failure goes on to its caller.
+    await stopBeating();
     await releaseJob(updates.db, "update", id, run.owner, false).catch(() => {});
     throw error;
   }
+  await stopBeating();
   // Only this run records fates while it holds the update, so what is left now is what it leaves. Taken over,
   // paused or cancelled meanwhile: the release changes nothing, and the count is the update's as it stands.
   report.remaining = (await updates.get(id, UPDATE_STALE_SECONDS))?.remaining ?? 0;

@@ -42,7 +42,7 @@ export const SNAPSHOT_KEYS = [
   "referrals",
   "key_id",
   "sealed",
-  // Migration 0021: the free-text answers as stored (null once sealed: they are in `sealed`) and the choices.
+  // Migration 0022: the free-text answers as stored (null once sealed: they are in `sealed`) and the choices.
   "answers",
   "choices",
 ] as const;

@@ -197,6 +197,18 @@ describe.each(backends("console_people"))("the People list's filters and orders,
     ]);
   });
 
+  it.skipIf(!available)("the largest cursor the address takes is one every database takes, each way", async () => {
+    const list = createConsoleList(backend.store.db, null);
+    const cursor = "2147483647.99999999999999999.9223372036854775807";
+    const read = async (sort: PeopleSort, kind: "after" | "before") =>
+      names((await list.page(NO_FILTER, { kind, cursor, page: null }, sort, 3)).rows);
+    expect(await read("referrals", "after")).toEqual(["fay", "ivy", "ada"]);
+    expect(await read("referrals", "before")).toEqual([]);
+    expect(await read("newest", "after")).toEqual(["jon", "ivy", "hal"]);
+    expect(await read("oldest", "after")).toEqual([]);
+    expect(await read("oldest", "before")).toEqual(["hal", "ivy", "jon"]);
+  });
+
   it.skipIf(!available)("each filter finds exactly its people, a value or none recorded", async () => {
     expect(await listed({ status: "confirmed" })).toEqual(["jon", "gus", "fay", "cat", "ada"]);
     expect(await listed({ status: "joined" })).toEqual(["eve"]);
@@ -302,6 +314,21 @@ describe("the list's address comes only from what its links and forms write", ()
     ["after=x.1.1", null],
     ["after=0.1.1&before=0.2.2", null],
     ["after=0.1.1%20OR%201=1", null],
+    // Numbers past their columns (referrals integer, id bigint), and leading zeros no link writes.
+    [
+      "after=2147483647.99999999999999999.9223372036854775807",
+      {
+        kind: "after",
+        cursor: "2147483647.99999999999999999.9223372036854775807",
+        page: null,
+      },
+    ],
+    ["after=2147483648.1.1", null],
+    ["after=1.1.9223372036854775808", null],
+    ["after=1.1.9999999999999999999", null],
+    ["after=1.100000000000000000.1", null],
+    ["after=00.1.1", null],
+    ["after=0.01.1", null],
   ])("%s", (search, expected) => {
     expect(listPosition(new URLSearchParams(search))).toEqual(expected);
   });
@@ -343,6 +370,9 @@ describe("the list's address comes only from what its links and forms write", ()
     "sort=name",
     "wave=x",
     "wave=-1",
+    "q=%00",
+    "source=%00",
+    "campaign=spring%00",
     `source=${"x".repeat(254)}`,
   ])("refuses %s", (search) => {
     expect(peopleQuery(new URLSearchParams(search))).toBeNull();

@@ -4,7 +4,7 @@
  * saying why someone is left out), then invites by a wave of exactly those people or removes them by the erasure,
  * audited from its start without an address; a page says what was done from the database, never from the address.
  */
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { createAuditLog } from "../../../src/server/audit";
 import { readConfig } from "../../../src/server/config";
 import { call, form, h, openConsoleHarness, signInByLink } from "../../support/console-harness";
@@ -185,4 +185,49 @@ it("a selection is one page at most, never empty, and invitations need e-mail", 
   const off = await form("/admin/people/selected", { [`select-${ada}`]: "yes", action: "invite" }, { cookie: token });
   expect(off.status).toBe(400);
   expect(readText(await off.text())).toContain("E-mail is off on this site, so invitations can't be sent from here.");
+});
+
+const POSITION = "The link's position in the list is not valid";
+const SEARCH = "The search is not valid: it holds a character no address or source has (a NUL).";
+const FILTER = "A filter in the link is not valid";
+
+it.each([
+  // Positions no link writes, with numbers past their columns' ranges (referrals integer, id bigint).
+  ["sort=referrals&after=9999999999.1.1", 400, POSITION],
+  ["sort=referrals&after=2147483648.1.1", 400, POSITION],
+  ["sort=referrals&before=2147483648.1.1", 400, POSITION],
+  ["after=9999999999.1.1", 400, POSITION],
+  ["after=1.1.9999999999999999999", 400, POSITION],
+  ["after=1.1.9223372036854775808", 400, POSITION],
+  ["sort=oldest&before=0.1.9223372036854775808", 400, POSITION],
+  ["sort=referrals&after=01.1.1", 400, POSITION],
+  ["after=1.1.1&page=0", 400, POSITION],
+  // The largest numbers each column holds: a valid position (at the end of the list).
+  ["sort=referrals&after=2147483647.1.1", 200, "4 people Most referrals first"],
+  ["after=1.1.9223372036854775807", 200, "4 people Newest first"],
+  ["sort=referrals&before=2147483647.99999999999999999.9223372036854775807", 200, "4 people Most referrals first"],
+  ["sort=oldest&after=0.99999999999999999.1", 200, "4 people Oldest first"],
+  ["after=0.0.0", 200, "4 people Newest first"],
+  // A search or filter the database cannot take as text (NUL), or can (what URL decoding makes of bad bytes).
+  ["q=%00", 400, SEARCH],
+  ["q=ada%00%40example.com", 400, SEARCH],
+  ["q=%00&sort=referrals", 400, SEARCH],
+  ["source=hn%00", 400, FILTER],
+  ["q=%C0%AF", 200, "Nobody matches"],
+  ["q=%ED%A0%80", 200, "Nobody matches"],
+  ["q=%01", 200, "Nobody matches"],
+])("People?%s answers %i, never a database error", async (search, status, said) => {
+  await seed();
+  const cookie = await signInByLink();
+  const failed = vi.spyOn(console, "error");
+  try {
+    const response = await call(`/admin/people?${search}`, { cookie });
+    expect(response.status).toBe(status);
+    expect(readText(await response.text())).toContain(said);
+    expect(failed.mock.calls.map((args) => String(args[0])).filter((line) => line.includes("admin.failed"))).toEqual(
+      [],
+    );
+  } finally {
+    failed.mockRestore();
+  }
 });

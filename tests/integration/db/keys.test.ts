@@ -1,7 +1,7 @@
 /**
- * Which secret keys what (src/server/crypto/keys.ts), with RATE_LIMIT_SECRET set, on each backend: a sign-up's row
+ * Which secret keys what (src/server/crypto/keys.ts), with SERVER_SECRET set, on each backend: a sign-up's row
  * keeps its mailbox key under the database's secret, while its confirmation e-mail is counted against the
- * mailbox's day under RATE_LIMIT_SECRET; the updates' key is the database's. Either swapped, this fails.
+ * mailbox's day under SERVER_SECRET; the updates' key is the database's. Either swapped, this fails.
  */
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -17,8 +17,8 @@ const keyed = (secret: Buffer, mailbox: string) =>
 describe.each(backends("keys"))("on %s", (_name, available, open) => {
   const { state, signUp } = consentHarness(available, open);
 
-  it.skipIf(!available)("the row's key is the database's; the mail counter's is RATE_LIMIT_SECRET's", async () => {
-    state.config = mailConfig(state.smtp.url, { RATE_LIMIT_SECRET: CHOSEN });
+  it.skipIf(!available)("the row's key is the database's; the mail counter's is SERVER_SECRET's", async () => {
+    state.config = mailConfig(state.smtp.url, { SERVER_SECRET: CHOSEN });
     const database = await state.store.secret();
     expect(database.equals(Buffer.from(CHOSEN))).toBe(false);
 

@@ -1,5 +1,5 @@
 /**
- * The server's secret (src/server/secret.ts): without RATE_LIMIT_SECRET it is the random one the database made once
+ * The server's secret (src/server/crypto/secret.ts): without SERVER_SECRET it is the random one the database made once
  * (migration 0005), the same however the database's URL is spelled, and nothing anyone knows computes it.
  */
 import { createHash } from "node:crypto";
@@ -36,11 +36,13 @@ describe("on the embedded database", () => {
     }
   });
 
-  it("RATE_LIMIT_SECRET wins over the database's", async () => {
+  it("SERVER_SECRET wins over the database's, and so does RATE_LIMIT_SECRET, its old name", async () => {
     const store = createStore(await openPgliteDb(migratedDataDir("secret-c-")));
     try {
-      const root = await rootKey(readConfig({ RATE_LIMIT_SECRET: "chosen-by-the-deployer" }), store);
-      expect(root.toString()).toBe("chosen-by-the-deployer");
+      const chosen = "chosen-by-the-deployer-at-least-32-bytes-of-it";
+      expect((await rootKey(readConfig({ SERVER_SECRET: chosen }), store)).toString()).toBe(chosen);
+      const root = await rootKey(readConfig({ RATE_LIMIT_SECRET: chosen }), store);
+      expect(root.toString()).toBe(chosen);
     } finally {
       await store.close();
     }

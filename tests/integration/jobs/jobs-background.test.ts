@@ -1,13 +1,15 @@
 /**
  * The background function (src/server/background/, netlify/functions/jobs-background.ts) through its real handler,
- * on PGlite and a real SMTP server: it runs a job only for a request signed by the server's secret, within its
- * minute, once; a double start is one run; and an invocation that dies half-way is finished by the every-minute
+ * on PGlite and a real SMTP server: it runs a job only for a request signed by the server's secret (SERVER_SECRET,
+ * else a key the process made; never the database's, which a copy of the database holds), within its minute, once; a double start is one run; and an invocation that dies half-way is finished by the every-minute
  * scheduler's resumption, nobody mailed twice or skipped. The console's update goes the same way, to its page.
  */
 import type { Context } from "@netlify/functions";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createContext } from "../../../dev/local-netlify/netlify-context";
 import { resumeJobs } from "../../../src/server/background";
+import { readConfig } from "../../../src/server/config";
+import { jobStartKey } from "../../../src/server/crypto/keys";
 import type { RootKey } from "../../../src/server/crypto/secret";
 import { jobStartRequest, SIGNATURE_HEADER } from "../../../src/server/jobs";
 import { createUpdateStore } from "../../../src/server/updates";
@@ -27,7 +29,7 @@ import {
 openConsoleHarness();
 
 const PEOPLE = 5;
-const root = async () => (await h.store.secret()) as RootKey;
+const root = async () => jobStartKey(h.config);
 const run = (request: Request) => background(request, createContext(request, "127.0.0.1", pending) as Context);
 const settle = async () => {
   while (pending.size) await Promise.all(pending);
@@ -94,6 +96,27 @@ describe("only the product can start a run", () => {
     expect(await nonces()).toBe(1);
   });
 
+  it.each([
+    ["without SERVER_SECRET", {}],
+    ["with SERVER_SECRET", { SERVER_SECRET: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" }],
+  ])("refuses a start signed with the database's own secret (a copy's), %s: 401, nothing sent", async (_w, env) => {
+    h.config = readConfig({ ...env, SMTP_URL: h.smtp.url, MAIL_FROM: "Noosphere <hello@noosphere.test>" });
+    const id = await newUpdate();
+    const before = h.smtp.messages.length;
+    // What whoever holds a copy of the database can compute: waitlist_secret's value, as the start's root.
+    const [row] = await h.store.db.query<{ value: string }>("SELECT value FROM waitlist_secret WHERE name = 'server'");
+    const copied = Buffer.from(row?.value ?? "", "hex") as RootKey;
+    expect((await run(jobStartRequest(ORIGIN, copied, "update", id))).status).toBe(401);
+    await settle();
+    expect(sentTo(before)).toEqual([]);
+    expect(await states(id)).toEqual([`queued:${PEOPLE}`]);
+    expect(await nonces()).toBe(0);
+    // The server's own key starts it.
+    expect((await run(jobStartRequest(ORIGIN, jobStartKey(h.config), "update", id))).status).toBe(202);
+    await settle();
+    expect(sentTo(before)).toEqual(everyone);
+  });
+
   it("two starts of one job at once (a double click, two tabs) are one run: everyone once", async () => {
     const id = await newUpdate();
     const before = h.smtp.messages.length;
@@ -119,8 +142,8 @@ describe("a run that dies", () => {
     const first = run(jobStartRequest(ORIGIN, key, "update", id));
     await held.reached;
     expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
-    // Silent past the staleness rule (five minutes, moved here rather than waited for): its lease has expired.
-    await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '301 seconds' WHERE id = $1", [
+    // Silent past the staleness rule (a minute, moved here rather than waited for): its lease has expired.
+    await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '61 seconds' WHERE id = $1", [
       id,
     ]);
     expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(1);

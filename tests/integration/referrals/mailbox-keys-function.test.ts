@@ -1,6 +1,6 @@
 /**
  * The scheduled mailbox keys (netlify/functions/mailbox-keys.ts) as Netlify runs it, on the process's store: the
- * rows listed before referrals get the key a sign-up of the same mailbox would be given, whatever RATE_LIMIT_SECRET
+ * rows listed before referrals get the key a sign-up of the same mailbox would be given, whatever SERVER_SECRET
  * says, and a row it cannot open holds up none after it.
  */
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
@@ -13,7 +13,7 @@ import { releaseEmbeddedStore, useEmbeddedStore } from "../../support/helpers";
 
 beforeAll(async () => {
   // A secret of the team's choosing for the allowance and links: never the key of what the rows keep.
-  vi.stubEnv("RATE_LIMIT_SECRET", "a-team-chosen-secret-of-at-least-32-characters");
+  vi.stubEnv("SERVER_SECRET", "a-team-chosen-secret-of-at-least-32-characters");
   await useEmbeddedStore("mailbox-keys-", 10);
   resetConfig();
   const store = await getStore();

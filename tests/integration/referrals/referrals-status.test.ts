@@ -4,6 +4,7 @@
  * redeems, the link again by e-mail. On PGlite, PostgreSQL and Neon's HTTP protocol, with a real SMTP server
  * (tests/support/referrals-harness.ts); the browser's side: tests/e2e/referrals.spec.ts.
  */
+import { createHmac } from "node:crypto";
 import type { Context } from "@netlify/functions";
 import { describe, expect, it } from "vitest";
 import { createContext } from "../../../dev/local-netlify/netlify-context";
@@ -14,8 +15,40 @@ import { backends } from "../../support/backends";
 import { linkTo } from "../../support/consent-harness";
 import { BARE_STATUS, configOf, ORIGIN, REDEEM_TOKEN, referralsGround, textOf } from "../../support/referrals-harness";
 
+/** A deployer's SERVER_SECRET (`openssl rand -base64 32`). */
+const SERVER_SECRET = "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is1V1sFbDwCgg=";
+
+/**
+ * The status page's code as round 5 made it without a server secret, from a copy of the database alone:
+ * waitlist_secret's value (hex) as the root, HMAC(root, "invite-access") as the key, the first 12 bytes of
+ * HMAC(key, "<id>.<expiry in ms>") after the id as 8 bytes, base64url.
+ */
+function copiedDatabaseCode(secretHex: string, id: number, expiresMs: number): string {
+  const key = createHmac("sha256", Buffer.from(secretHex, "hex")).update("invite-access").digest();
+  const mac = createHmac("sha256", key).update(`${id}.${expiresMs}`).digest().subarray(0, 12);
+  const person = Buffer.alloc(8);
+  person.writeBigUInt64BE(BigInt(id));
+  return Buffer.concat([person, mac]).toString("base64url");
+}
+
 describe.each(backends("referrals_status"))("on %s", (_name, available, open) => {
   const { state, call, handlers, join, page, text, leave, codeOf, wave, reset } = referralsGround(available, open);
+  /** The product's redemption of `code`, with these settings. */
+  const redeemAs = (extra: Record<string, string>) => {
+    const redeemer = createRedeemHandler({
+      store: async () => state.store,
+      config: () => configOf(state.smtp.url, extra),
+    });
+    return (code: string) =>
+      redeemer(
+        new Request(`${ORIGIN}/api/invites/redeem`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${REDEEM_TOKEN}` },
+          body: JSON.stringify({ code }),
+        }),
+        createContext(new Request(`${ORIGIN}/api/invites/redeem`), "198.51.100.9", new Set()) as unknown as Context,
+      );
+  };
 
   describe.skipIf(!available)("the status page", () => {
     it("sets no cookie, is noindex and no-store, and never names a referred person", async () => {
@@ -127,7 +160,7 @@ describe.each(backends("referrals_status"))("on %s", (_name, available, open) =>
     });
 
     it("an invited person gets Create my account, to EARLY_ACCESS_URL with a code that redeems once; without it, no button", async () => {
-      await reset();
+      await reset({ SERVER_SECRET });
       const ann = await join("ann@example.com");
       await wave(1);
       const { html } = await page(ann);
@@ -135,12 +168,12 @@ describe.each(backends("referrals_status"))("on %s", (_name, available, open) =>
       expect(href).toMatch(/^https:\/\/app\.noosphere\.test\/signup\?invite=[A-Za-z0-9_-]{27}$/);
       expect(textOf(html)).toContain("Create my account");
       expect(textOf(html)).toContain("It carries your invitation’s code, which works once, until");
-      // The page's code is derived (its MAC under the database's secret), never stored: the product redeems it once,
+      // The page's code is derived (its MAC under SERVER_SECRET), never stored: the product redeems it once,
       // and one character changed is an unknown code.
       const code = new URL(href).searchParams.get("invite") ?? "";
       const redeemer = createRedeemHandler({
         store: async () => state.store,
-        config: () => configOf(state.smtp.url, { INVITE_REDEEM_TOKEN: REDEEM_TOKEN }),
+        config: () => configOf(state.smtp.url, { INVITE_REDEEM_TOKEN: REDEEM_TOKEN, SERVER_SECRET }),
       });
       const redeem = (given: string) =>
         redeemer(
@@ -173,8 +206,61 @@ describe.each(backends("referrals_status"))("on %s", (_name, available, open) =>
       const forwarded = (await page(fromUpdate)).html;
       expect(forwarded).toContain('<a id="create-account" href="https://app.noosphere.test/signup"');
       expect(textOf(forwarded)).toContain("It asks for the code in your invitation e-mail");
-      state.config = configOf(state.smtp.url, { EARLY_ACCESS_URL: "" });
+      state.config = configOf(state.smtp.url, { EARLY_ACCESS_URL: "", SERVER_SECRET });
       expect((await page(ann)).html).not.toContain("create-account");
+    });
+
+    it("without SERVER_SECRET, a copy of the database mints no working code: the page shows none and says why", async () => {
+      await reset();
+      const ann = await join("ann@example.com");
+      await wave(1);
+      // The attacker's side: only what a copy of the database holds, and the page's old derivation, written out.
+      const [copied] = await state.store.db.query<{ secret: string; id: number; expires: string }>(
+        `SELECT (SELECT value FROM waitlist_secret WHERE name = 'server') AS secret, id,
+           floor(extract(epoch FROM invite_expires_at) * 1000)::bigint::text AS expires
+         FROM waitlist WHERE email = 'ann@example.com'`,
+      );
+      const forged = copiedDatabaseCode(copied?.secret ?? "", Number(copied?.id), Number(copied?.expires));
+      const redeem = redeemAs({ INVITE_REDEEM_TOKEN: REDEEM_TOKEN });
+      const refused = await redeem(forged);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({
+        error:
+          "Codes from status pages are not accepted until SERVER_SECRET is set; the code in the invitation e-mail works.",
+      });
+
+      const { html } = await page(ann);
+      expect(html).toContain('<a id="create-account" href="https://app.noosphere.test/signup"');
+      expect(html).not.toContain("invite=");
+      expect(textOf(html)).toContain(
+        "This page cannot carry your invitation’s code yet: this site has not finished its security setup, and until it has, a code shown here would not be safe. Use the code in your invitation e-mail; that e-mail’s own button fills it in for you.",
+      );
+      // The invitation e-mail's own code (random, kept as a hash) still works without SERVER_SECRET.
+      const [mail] = (await state.smtp.waitFor("ann@example.com", 3)).slice(-1);
+      const emailed = new URL(mail?.links.find((l) => l.includes("invite=")) ?? "").searchParams.get("invite") ?? "";
+      const joined = await redeem(emailed);
+      expect(joined.status).toBe(200);
+      expect(await joined.json()).toEqual({ email: "ann@example.com", name: null });
+    });
+
+    it("with SERVER_SECRET, the page's code redeems and the copy's does not", async () => {
+      await reset({ SERVER_SECRET });
+      const ann = await join("ann@example.com");
+      await wave(1);
+      const [copied] = await state.store.db.query<{ secret: string; id: number; expires: string }>(
+        `SELECT (SELECT value FROM waitlist_secret WHERE name = 'server') AS secret, id,
+           floor(extract(epoch FROM invite_expires_at) * 1000)::bigint::text AS expires
+         FROM waitlist WHERE email = 'ann@example.com'`,
+      );
+      const forged = copiedDatabaseCode(copied?.secret ?? "", Number(copied?.id), Number(copied?.expires));
+      const redeem = redeemAs({ INVITE_REDEEM_TOKEN: REDEEM_TOKEN, SERVER_SECRET });
+      expect((await redeem(forged)).status).toBe(404);
+      const href = /<a id="create-account" href="([^"]*)"/.exec((await page(ann)).html)?.[1] ?? "";
+      const code = new URL(href).searchParams.get("invite") ?? "";
+      expect(code).not.toBe(forged);
+      const joined = await redeem(code);
+      expect(joined.status).toBe(200);
+      expect(await joined.json()).toEqual({ email: "ann@example.com", name: null });
     });
 
     it("the confirmation's e-mail carries the link; asking again mails a new one, the same answer for anyone", async () => {

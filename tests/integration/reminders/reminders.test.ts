@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RootKey } from "../../../src/server/crypto/secret";
-import { mailboxKey } from "../../../src/server/mail/mailbox";
+import { addressKey, mailboxKey } from "../../../src/server/mail/mailbox";
 import { createSmtpMailer } from "../../../src/server/mail/mailer";
 import { createReminderStore, remindersDue, sendReminders } from "../../../src/server/reminders";
 import { createSuppressionStore, suppressedMailer } from "../../../src/server/suppression";
@@ -56,7 +56,7 @@ describe.each(backends("reminders").slice(0, 2))("reminders, on %s", (_name, ava
         [mailboxKey(root, "busy@example.com")],
       );
       await createSuppressionStore(state.store.db).suppress(
-        mailboxKey(root, "gone@example.com"),
+        addressKey(root, "gone@example.com"),
         "complaint",
         "x",
         "test",

@@ -12,11 +12,10 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../../../src/server/app/store";
 import { readConfig, type ServerConfig } from "../../../src/server/config";
-import type { RootKey } from "../../../src/server/crypto/secret";
-import { mailboxKey } from "../../../src/server/mail/mailbox";
-import { createSuppressionStore } from "../../../src/server/suppression";
+import { databaseKey } from "../../../src/server/crypto/keys";
+import { createSuppressionStore, listKeysOf } from "../../../src/server/suppression";
 import { createMailEventsHandler, type MailProvider } from "../../../src/server/suppression/handler";
-import { forgetCertificates } from "../../../src/server/suppression/ses";
+import { forgetCertificates } from "../../../src/server/suppression/sns-certificates";
 import { backends, type OpenedStore } from "../../support/backends";
 
 const RESEND_SECRET = `whsec_${randomBytes(24).toString("base64")}`;
@@ -56,7 +55,7 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
         body,
       }),
     );
-  const keyOf = async (email: string) => mailboxKey((await state.store.secret()) as RootKey, email);
+  const keyOf = async (email: string) => listKeysOf(await databaseKey(state.store), email);
   const suppression = async (email: string) => createSuppressionStore(state.store.db).get(await keyOf(email));
   /** The tables an event may change, as one value: a refused request leaves it as it was. */
   const everything = async () =>
@@ -75,13 +74,13 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
     state.config = readConfig({
       RESEND_WEBHOOK_SECRET: RESEND_SECRET,
       POSTMARK_WEBHOOK_USER: "postmark",
-      POSTMARK_WEBHOOK_PASSWORD: "a long random password",
+      POSTMARK_WEBHOOK_PASSWORD: "a long random password, 32 chars",
       SES_SNS_TOPIC_ARN: TOPIC,
     });
     for (const email of PEOPLE) {
       await state.store.db.query(
-        "INSERT INTO waitlist (email, status, updates_consent, updates_consent_at, mailbox_key) VALUES ($1, 'confirmed', true, now(), $2)",
-        [email, await keyOf(email)],
+        "INSERT INTO waitlist (email, status, updates_consent, updates_consent_at, mailbox_key, address_key) VALUES ($1, 'confirmed', true, now(), $2, $3)",
+        [email, (await keyOf(email)).mailbox, (await keyOf(email)).address],
       );
     }
   }, 60_000);
@@ -195,7 +194,7 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
     const basic = (user: string, password: string) => ({
       Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
     });
-    const AUTH = basic("postmark", "a long random password");
+    const AUTH = basic("postmark", "a long random password, 32 chars");
     // Postmark's documented bounce webhook example, its address made one of ours.
     const hardBounce = {
       RecordType: "Bounce",
@@ -228,7 +227,7 @@ describe.each(backends("mailevents").slice(0, 2))("provider endpoints, on %s", (
       const body = documented;
       expect((await post("postmark", body)).status).toBe(401);
       expect((await post("postmark", body, basic("postmark", "wrong"))).status).toBe(401);
-      expect((await post("postmark", body, basic("other", "a long random password"))).status).toBe(401);
+      expect((await post("postmark", body, basic("other", "a long random password, 32 chars"))).status).toBe(401);
       expect((await post("postmark", body, { Authorization: "Bearer a long random password" })).status).toBe(401);
       expect(await everything()).toBe(before);
     });

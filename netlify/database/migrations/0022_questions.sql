@@ -1,4 +1,4 @@
--- 0021: the team's own questions (src/content/questions.json), answered per person, keyed by question id.
+-- 0022: the team's own questions (src/content/questions.json), answered per person, keyed by question id.
 --
 -- answers: the free-text answers, {"role": "CTO"}, in clear only on a row not sealed; a sealed row keeps them
 -- inside `sealed` with the other free text (src/server/data-key.ts), and this column NULL.
