@@ -29,6 +29,8 @@ export function notInvited(person: ChosenPerson): string | null {
   if (person.status === "invited") return "Already invited.";
   if (person.status === "joined") return "Already joined.";
   if (person.held) return "A wave is sending their invitation right now.";
+  // Named here, before the button, as the wave would leave them out anyway (issue 48: counts name who is invited).
+  if (person.suppressed) return "On the suppression list (a bounce or a complaint), so no invitation can reach them.";
   return null;
 }
 

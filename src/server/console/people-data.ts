@@ -24,7 +24,8 @@ export const PEOPLE_SQL = {
   wave: `SELECT started_at, size, invited, refused, finished_at IS NOT NULL AS finished
     FROM waitlist_invite_wave WHERE id = $1`,
   /** People `$1` (ids), newest first: what a bulk action needs to name them and to decide for each. */
-  people: `SELECT id, ${PERSON_COLUMNS}, status, created_at, source, invite_wave_id IS NOT NULL AS held
+  people: `SELECT id, ${PERSON_COLUMNS}, status, created_at, source, invite_wave_id IS NOT NULL AS held,
+    mail_suppressed AS suppressed
     FROM waitlist WHERE id = ANY($1::bigint[]) ORDER BY created_at DESC, id DESC`,
   /** The end of the bulk removal that audit entry `$1` started: how many it removed. */
   removed: `SELECT details FROM waitlist_audit
@@ -50,6 +51,8 @@ export interface ChosenPerson {
   source: string | null;
   /** A wave is sending them their invitation right now. */
   held: boolean;
+  /** Their address is on the suppression list: no wave takes them (invitations/wave.ts, the line). */
+  suppressed: boolean;
 }
 
 export function peopleData(db: Db, dataKeys: DataKeys | null) {
@@ -73,11 +76,12 @@ export function peopleData(db: Db, dataKeys: DataKeys | null) {
     },
     async people(ids: readonly number[]): Promise<ChosenPerson[]> {
       type Row = StoredPerson & { id: number; status: EntryStatus; created_at: unknown; source: string | null };
-      const rows = await db.query<Row & { held: boolean }>(PEOPLE_SQL.people, [ids]);
+      const rows = await db.query<Row & { held: boolean; suppressed: boolean }>(PEOPLE_SQL.people, [ids]);
       return rows.map((row) => {
         const { email, name } = personOf(dataKeys, row);
         const createdAt = new Date(row.created_at as string).toISOString();
-        return { id: Number(row.id), email, name, status: row.status, createdAt, source: row.source, held: row.held };
+        const { held, suppressed } = row;
+        return { id: Number(row.id), email, name, status: row.status, createdAt, source: row.source, held, suppressed };
       });
     },
     /** How many the bulk removal started by audit entry `started` removed; null when there is no such removal. */

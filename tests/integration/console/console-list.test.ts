@@ -154,23 +154,36 @@ describe.each(backends("console_people"))("the People list's filters and orders,
     for (const [i, [name, status, source, medium, campaign, referrer, updates, referrals]] of TEN.entries()) {
       await db.query(
         `INSERT INTO waitlist (email, status, source, medium, campaign, referrer, updates_consent, referrals,
-           mailbox_key, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, timestamptz '2026-03-01T10:00:00Z' + $10 * interval '1 hour')`,
-        [`${name}@example.com`, status, source, medium, campaign, referrer, updates, referrals, `mk-${name}`, i],
+           mailbox_key, address_key, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, timestamptz '2026-03-01T10:00:00Z' + $11 * interval '1 hour')`,
+        [
+          `${name}@example.com`,
+          status,
+          source,
+          medium,
+          campaign,
+          referrer,
+          updates,
+          referrals,
+          `mk-${name}`,
+          `ak-${name}`,
+          i,
+        ],
       );
     }
-    // A suppression marks its mailbox's people at once; a lift unmarks them; a sign-up of a suppressed mailbox
-    // comes in marked (hal's suppression is older than his row: it is inserted first, below).
+    // A suppression marks its address's people at once (keyed on the exact address, migration 0021); a lift
+    // unmarks them; a sign-up of a suppressed address comes in marked (hal's suppression is older than his row: it
+    // is inserted first, below).
     await db.query("DELETE FROM waitlist WHERE email = 'hal@example.com'");
     await db.query(
-      `INSERT INTO mail_suppression (mailbox_key, reason, evidence, source)
-       VALUES ('mk-hal', 'hard_bounce', '550', 'smtp'), ('mk-cat', 'complaint', 'spam', 'smtp'),
-         ('mk-gus', 'hard_bounce', '550', 'smtp')`,
+      `INSERT INTO mail_suppression (address_key, reason, evidence, source)
+       VALUES ('ak-hal', 'hard_bounce', '550', 'smtp'), ('ak-cat', 'complaint', 'spam', 'smtp'),
+         ('ak-gus', 'hard_bounce', '550', 'smtp')`,
     );
-    await db.query("UPDATE mail_suppression SET lifted_at = now(), lifted_by = 'ops' WHERE mailbox_key = 'mk-gus'");
+    await db.query("UPDATE mail_suppression SET lifted_at = now(), lifted_by = 'ops' WHERE address_key = 'ak-gus'");
     await db.query(
-      `INSERT INTO waitlist (email, status, source, medium, mailbox_key, created_at)
-       VALUES ('hal@example.com', 'pending', 'podcast', 'audio', 'mk-hal', '2026-03-01T17:00:00Z')`,
+      `INSERT INTO waitlist (email, status, source, medium, mailbox_key, address_key, created_at)
+       VALUES ('hal@example.com', 'pending', 'podcast', 'audio', 'mk-hal', 'ak-hal', '2026-03-01T17:00:00Z')`,
     );
     const [wave] = await db.query<{ id: number }>(
       "INSERT INTO waitlist_invite_wave (owner, size, invited) VALUES ('test', 2, 2) RETURNING id",

@@ -3,12 +3,12 @@
  * "referral counted" while their webhooks showed 4 referred and 1 revoked: the referral taken back left no trace).
  * With webhooks on, a referrer's life on the list is made through the triggers that write both: sign-up,
  * confirmation, four referrals counted and one taken back (the person it brought removed), updates stopped,
- * a reminder, invited, joined, their mailbox suppressed. The page's timeline and the webhook outbox are read back
+ * a reminder, invited, joined, their address suppressed. The page's timeline and the webhook outbox are read back
  * literally, step for event.
  */
 import { expect, it } from "vitest";
 import type { RootKey } from "../../../src/server/crypto/secret";
-import { mailboxKey } from "../../../src/server/mail/mailbox";
+import { addressKey, mailboxKey } from "../../../src/server/mail/mailbox";
 import { UNSUBSCRIBE_PAGE_WORDS } from "../../../src/server/updates/handler";
 import { call, h, openConsoleHarness, signInByLink } from "../../support/console-harness";
 import { readText, sectionText } from "../../support/console-reading";
@@ -23,9 +23,9 @@ it("the timeline lists every referral counted and taken back, as the webhooks di
   try {
     const root = (await h.store.secret()) as RootKey;
     const [ada] = await db.query<{ id: number }>(
-      `INSERT INTO waitlist (email, status, created_at, mailbox_key, updates_consent, updates_consent_at)
-       VALUES ('ada@example.com', 'pending', '2026-03-01T10:00:00Z', $1, true, '2026-03-01T10:06:00Z') RETURNING id`,
-      [mailboxKey(root, "ada@example.com")],
+      `INSERT INTO waitlist (email, status, created_at, mailbox_key, address_key, updates_consent, updates_consent_at)
+       VALUES ('ada@example.com', 'pending', '2026-03-01T10:00:00Z', $1, $2, true, '2026-03-01T10:06:00Z') RETURNING id`,
+      [mailboxKey(root, "ada@example.com"), addressKey(root, "ada@example.com")],
     );
     const id = Number(ada?.id);
     await db.query("UPDATE waitlist SET status = 'confirmed', confirmed_at = '2026-03-01T10:05:00Z' WHERE id = $1", [
@@ -61,9 +61,9 @@ it("the timeline lists every referral counted and taken back, as the webhooks di
     await db.query("UPDATE waitlist SET status = 'invited', invited_at = '2026-03-05T09:00:00Z' WHERE id = $1", [id]);
     await db.query("UPDATE waitlist SET status = 'joined', joined_at = '2026-03-07T09:00:00Z' WHERE id = $1", [id]);
     await db.query(
-      `INSERT INTO mail_suppression (mailbox_key, reason, evidence, source, suppressed_at)
+      `INSERT INTO mail_suppression (address_key, reason, evidence, source, suppressed_at)
        VALUES ($1, 'complaint', 'ses: Complaint abuse', 'ses', '2026-03-08T09:00:00Z')`,
-      [mailboxKey(root, "ada@example.com")],
+      [addressKey(root, "ada@example.com")],
     );
 
     const events = await db.query<{ type: string }>(

@@ -215,6 +215,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0018_console_funnel" },
           { name: "0019_console_people" },
           { name: "0020_referral_revocations" },
+          { name: "0021_exact_address_suppression" },
         ]);
       } finally {
         await fresh.drop();

@@ -8,6 +8,7 @@ import type { Context } from "@netlify/functions";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createContext } from "../../../dev/local-netlify/netlify-context";
 import { createBackgroundHandler, resumeJobs } from "../../../src/server/background";
+import { jobStartKey } from "../../../src/server/crypto/keys";
 import type { RootKey } from "../../../src/server/crypto/secret";
 import { previewWave, reserveWave } from "../../../src/server/invitations";
 import { cancelJob, type JobKind, type JobStarter, jobStartRequest } from "../../../src/server/jobs";
@@ -38,8 +39,8 @@ function track(work: Promise<unknown>): void {
 const settle = async () => {
   while (pending.size) await Promise.all(pending);
 };
-const start = async (kind: JobKind, id: number) =>
-  run(jobStartRequest(ORIGIN, (await h.store.secret()) as RootKey, kind, id));
+/** Signed as the site signs a start (crypto/keys.ts): SERVER_SECRET's key, or this process's; never the database's. */
+const start = (kind: JobKind, id: number) => run(jobStartRequest(ORIGIN, jobStartKey(h.config), kind, id));
 const nonces = async () =>
   Number((await h.store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM waitlist_job_nonce"))[0]?.n);
 const sentTo = (from: number) => h.smtp.messages.slice(from).map((m) => m.to);

@@ -73,10 +73,12 @@ describe.each(backends("webhook_events"))("on %s", (_name, available, open) => {
       bo?.id,
     ]);
     await db.query("UPDATE waitlist SET updates_consent = false WHERE id = $1", [bo?.id]);
-    // Their mailbox suppressed (migration 0016): the list's own trigger.
-    await db.query("UPDATE waitlist SET mailbox_key = 'bo-mailbox' WHERE id = $1", [bo?.id]);
+    // Their address suppressed (migrations 0016, 0021: keyed on the exact address): the list's own trigger.
+    await db.query("UPDATE waitlist SET mailbox_key = 'bo-mailbox', address_key = 'bo-address' WHERE id = $1", [
+      bo?.id,
+    ]);
     await db.query(
-      "INSERT INTO mail_suppression (mailbox_key, reason, evidence, source) VALUES ('bo-mailbox', 'complaint', 'x', 'ses')",
+      "INSERT INTO mail_suppression (address_key, reason, evidence, source) VALUES ('bo-address', 'complaint', 'x', 'ses')",
     );
     await db.query("UPDATE waitlist SET status = 'invited', invited_at = now() WHERE id = $1", [bo?.id]);
     await db.query("UPDATE waitlist SET status = 'joined', joined_at = now() WHERE id = $1", [bo?.id]);
