@@ -9,6 +9,7 @@ import { netlifyFunctions } from "./dev/astro-functions.ts";
 import { cspPerPage } from "./src/integrations/csp-per-page.ts";
 import { fontSubset } from "./src/integrations/font-subset.ts";
 import { intentDirective } from "./src/integrations/intent-directive.ts";
+import { questionsCheck } from "./src/integrations/questions-check.ts";
 import { stableIslandIds } from "./src/integrations/stable-island-ids.ts";
 import { SITE } from "./src/site.ts";
 
@@ -31,6 +32,7 @@ export default defineConfig({
   // Styles inline in each page (hashed in its CSP): no render-blocking stylesheet request.
   build: { format: "file", inlineStylesheets: "always" },
   integrations: [
+    questionsCheck(),
     react(),
     intentDirective(),
     sitemap({

@@ -66,6 +66,10 @@ CREATE TABLE IF NOT EXISTS waitlist (
   organization text NULL,
   why text NULL,
   connect text NULL,
+  -- The team's questions (0022): free-text answers by question id (in clear only on a row not sealed), and the
+  -- choices, in clear so they can be filtered: {"team-size": "50+", "tools": ["Notion"]}.
+  answers jsonb NULL,
+  choices jsonb NULL,
   -- A hash of the Terms of Service the person agreed to (src/server/terms-version.ts), when they signed up
   -- (created_at); when they confirmed their address is confirmed_at.
   terms_version text NULL,
@@ -441,7 +445,7 @@ CREATE OR REPLACE FUNCTION waitlist_webhook_person(w waitlist) RETURNS jsonb LAN
   SELECT jsonb_build_object('email', w.email, 'name', w.name, 'status', w.status, 'source', w.source,
     'medium', w.medium, 'campaign', w.campaign, 'referrer', w.referrer, 'page', w.page,
     'created_at', w.created_at, 'referral_code', w.referral_code, 'referrals', w.referrals,
-    'key_id', w.key_id, 'sealed', w.sealed)
+    'key_id', w.key_id, 'sealed', w.sealed, 'answers', w.answers, 'choices', w.choices)
 $fn$;
 
 CREATE OR REPLACE FUNCTION waitlist_webhook_new_id() RETURNS text LANGUAGE sql VOLATILE AS $fn$
@@ -722,6 +726,7 @@ CREATE INDEX waitlist_updates_created_idx ON waitlist (updates_consent, created_
 CREATE INDEX waitlist_suppressed_idx ON waitlist (created_at, id) WHERE mail_suppressed;
 CREATE INDEX waitlist_invited_wave_idx ON waitlist (invited_wave_id, created_at, id) WHERE invited_wave_id IS NOT NULL;
 CREATE INDEX waitlist_referrals_idx ON waitlist (referrals, created_at, id) WHERE referrals > 0;
+CREATE INDEX waitlist_choices_idx ON waitlist USING gin (choices jsonb_path_ops);
 
 -- A list brought from another tool (migration 0023, src/server/import/).
 -- An import is its file: one row per file (by its SHA-256), so the same file run again is the same import and goes

@@ -2,7 +2,7 @@
 -- Written by tests/unit/sql-docs.test.ts; regenerate: UPDATE_DOCS=1 npx vitest run --project fast tests/unit/sql-docs.test.ts
 
 -- LIST_SQL.newestFirst
-SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, key_id, sealed,
+SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, answers, key_id, sealed,
   status, source, medium, campaign, referrer, referrals FROM waitlist WHERE ($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
     AND ($5::text IS NULL OR status = $5::text)
     AND ($6::int = 0 OR ($6::int = 1 AND source = $7::text) OR ($6::int = 2 AND source IS NULL)) AND ($8::int = 0 OR ($8::int = 1 AND medium = $9::text) OR ($8::int = 2 AND medium IS NULL)) AND ($10::int = 0 OR ($10::int = 1 AND campaign = $11::text) OR ($10::int = 2 AND campaign IS NULL)) AND ($12::int = 0 OR ($12::int = 1 AND referrer = $13::text) OR ($12::int = 2 AND referrer IS NULL))
@@ -13,7 +13,7 @@ SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, cr
     ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $17;
 
 -- LIST_SQL.oldestFirst
-SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, key_id, sealed,
+SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, answers, key_id, sealed,
   status, source, medium, campaign, referrer, referrals FROM waitlist WHERE ($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
     AND ($5::text IS NULL OR status = $5::text)
     AND ($6::int = 0 OR ($6::int = 1 AND source = $7::text) OR ($6::int = 2 AND source IS NULL)) AND ($8::int = 0 OR ($8::int = 1 AND medium = $9::text) OR ($8::int = 2 AND medium IS NULL)) AND ($10::int = 0 OR ($10::int = 1 AND campaign = $11::text) OR ($10::int = 2 AND campaign IS NULL)) AND ($12::int = 0 OR ($12::int = 1 AND referrer = $13::text) OR ($12::int = 2 AND referrer IS NULL))
@@ -25,7 +25,7 @@ SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, cr
 
 -- LIST_SQL.mostReferrals
 SELECT * FROM (
-      (SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, key_id, sealed,
+      (SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, answers, key_id, sealed,
   status, source, medium, campaign, referrer, referrals FROM waitlist WHERE ($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
     AND ($5::text IS NULL OR status = $5::text)
     AND ($6::int = 0 OR ($6::int = 1 AND source = $7::text) OR ($6::int = 2 AND source IS NULL)) AND ($8::int = 0 OR ($8::int = 1 AND medium = $9::text) OR ($8::int = 2 AND medium IS NULL)) AND ($10::int = 0 OR ($10::int = 1 AND campaign = $11::text) OR ($10::int = 2 AND campaign IS NULL)) AND ($12::int = 0 OR ($12::int = 1 AND referrer = $13::text) OR ($12::int = 2 AND referrer IS NULL))
@@ -36,7 +36,7 @@ SELECT * FROM (
         AND ($20::int IS NULL OR (referrals, created_at, id) < ($20::int, timestamptz 'epoch' + $18::bigint * interval '1 microsecond', $19::bigint))
         ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1::bigint + $17::bigint)
       UNION ALL
-      (SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, key_id, sealed,
+      (SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, answers, key_id, sealed,
   status, source, medium, campaign, referrer, referrals FROM waitlist WHERE ($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
     AND ($5::text IS NULL OR status = $5::text)
     AND ($6::int = 0 OR ($6::int = 1 AND source = $7::text) OR ($6::int = 2 AND source IS NULL)) AND ($8::int = 0 OR ($8::int = 1 AND medium = $9::text) OR ($8::int = 2 AND medium IS NULL)) AND ($10::int = 0 OR ($10::int = 1 AND campaign = $11::text) OR ($10::int = 2 AND campaign IS NULL)) AND ($12::int = 0 OR ($12::int = 1 AND referrer = $13::text) OR ($12::int = 2 AND referrer IS NULL))
@@ -50,7 +50,7 @@ SELECT * FROM (
 
 -- LIST_SQL.fewestReferrals
 SELECT * FROM (
-      (SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, key_id, sealed,
+      (SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, answers, key_id, sealed,
   status, source, medium, campaign, referrer, referrals FROM waitlist WHERE ($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
     AND ($5::text IS NULL OR status = $5::text)
     AND ($6::int = 0 OR ($6::int = 1 AND source = $7::text) OR ($6::int = 2 AND source IS NULL)) AND ($8::int = 0 OR ($8::int = 1 AND medium = $9::text) OR ($8::int = 2 AND medium IS NULL)) AND ($10::int = 0 OR ($10::int = 1 AND campaign = $11::text) OR ($10::int = 2 AND campaign IS NULL)) AND ($12::int = 0 OR ($12::int = 1 AND referrer = $13::text) OR ($12::int = 2 AND referrer IS NULL))
@@ -60,7 +60,7 @@ SELECT * FROM (
     AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint) AND referrals = 0 AND $20::int = 0 AND (created_at, id) > (timestamptz 'epoch' + $18::bigint * interval '1 microsecond', $19::bigint)
         ORDER BY created_at, id LIMIT $1::bigint + $17::bigint)
       UNION ALL
-      (SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, key_id, sealed,
+      (SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, answers, key_id, sealed,
   status, source, medium, campaign, referrer, referrals FROM waitlist WHERE ($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
     AND ($5::text IS NULL OR status = $5::text)
     AND ($6::int = 0 OR ($6::int = 1 AND source = $7::text) OR ($6::int = 2 AND source IS NULL)) AND ($8::int = 0 OR ($8::int = 1 AND medium = $9::text) OR ($8::int = 2 AND medium IS NULL)) AND ($10::int = 0 OR ($10::int = 1 AND campaign = $11::text) OR ($10::int = 2 AND campaign IS NULL)) AND ($12::int = 0 OR ($12::int = 1 AND referrer = $13::text) OR ($12::int = 2 AND referrer IS NULL))

@@ -14,7 +14,8 @@ SELECT started_at, size, invited, refused, finished_at IS NOT NULL AS finished
     FROM waitlist_invite_wave WHERE id = $1;
 
 -- PEOPLE_SQL.people
-SELECT id, name, email, message, organization, why, connect, key_id, sealed, status, created_at, source, invite_wave_id IS NOT NULL AS held
+SELECT id, name, email, message, organization, why, connect, answers, key_id, sealed, status, created_at, source, invite_wave_id IS NOT NULL AS held,
+    mail_suppressed AS suppressed
     FROM waitlist WHERE id = ANY($1::bigint[]) ORDER BY created_at DESC, id DESC;
 
 -- PEOPLE_SQL.removed

@@ -25,7 +25,7 @@ SELECT v.id, (SELECT count(*)::int FROM waitlist w
     FROM waitlist_invite_wave v WHERE v.file_pending ORDER BY v.id;
 
 -- SQL.filePeople
-SELECT w.id, name, email, message, organization, why, connect, key_id, sealed FROM waitlist_invite_wave v JOIN waitlist w ON w.id = ANY(v.file_people)
+SELECT w.id, name, email, message, organization, why, connect, answers, key_id, sealed FROM waitlist_invite_wave v JOIN waitlist w ON w.id = ANY(v.file_people)
     WHERE v.id = $1 AND v.file_pending AND w.status = 'invited' ORDER BY w.created_at, w.id;
 
 -- SQL.reissue
@@ -36,4 +36,4 @@ UPDATE waitlist w SET invite_code_hash = c.hash, invite_reminder_code_hash = NUL
 UPDATE waitlist_invite_wave SET file_pending = false WHERE id = $1 AND file_pending RETURNING id;
 
 -- SQL.named
-SELECT id, name, email, message, organization, why, connect, key_id, sealed, created_at, source, referrals FROM waitlist WHERE id = ANY($1::bigint[]);
+SELECT id, name, email, message, organization, why, connect, answers, key_id, sealed, created_at, source, referrals FROM waitlist WHERE id = ANY($1::bigint[]);

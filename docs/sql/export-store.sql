@@ -2,8 +2,8 @@
 -- Written by tests/unit/sql-docs.test.ts; regenerate: UPDATE_DOCS=1 npx vitest run --project fast tests/unit/sql-docs.test.ts
 
 -- EXPORT_SQL.list
-SELECT id, created_at, name, email, message, organization, why, connect, key_id, sealed, status, invited_at, joined_at, source, medium, campaign, referrer, page,
-      terms_version, confirmed_at, referral_code, referrals, ref.ref_email, ref.ref_key_id, ref.ref_sealed
+SELECT id, created_at, name, email, message, organization, why, connect, answers, key_id, sealed, status, invited_at, joined_at, source, medium, campaign, referrer, page,
+      terms_version, confirmed_at, referral_code, referrals, choices, ref.ref_email, ref.ref_key_id, ref.ref_sealed
     FROM waitlist
     LEFT JOIN LATERAL (
       SELECT r.email AS ref_email, r.key_id AS ref_key_id, r.sealed AS ref_sealed

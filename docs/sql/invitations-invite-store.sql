@@ -15,7 +15,7 @@ UPDATE waitlist SET invite_wave_id = $1 WHERE id IN (
     ) RETURNING id;
 
 -- SQL.members
-SELECT id, name, email, message, organization, why, connect, key_id, sealed, invite_attempted_at IS NOT NULL AS attempted,
+SELECT id, name, email, message, organization, why, connect, answers, key_id, sealed, invite_attempted_at IS NOT NULL AS attempted,
       confirmed_at IS NOT NULL AS confirmed_by_link FROM waitlist
     WHERE invite_wave_id = $1 AND status = 'confirmed' ORDER BY created_at, id;
 
@@ -91,9 +91,9 @@ WITH invite AS (
         invite_wave_id = NULL, invite_attempted_at = NULL
       WHERE (invite_code_hash = $1 OR invite_reminder_code_hash = $1) AND invite_expires_at > now()
         AND (status = 'invited' OR (status = 'confirmed' AND invite_attempted_at IS NOT NULL))
-      RETURNING name, email, message, organization, why, connect, key_id, sealed
+      RETURNING name, email, message, organization, why, connect, answers, key_id, sealed
     )
-    SELECT (SELECT name FROM joined) AS name, (SELECT email FROM joined) AS email, (SELECT message FROM joined) AS message, (SELECT organization FROM joined) AS organization, (SELECT why FROM joined) AS why, (SELECT connect FROM joined) AS connect,
+    SELECT (SELECT name FROM joined) AS name, (SELECT email FROM joined) AS email, (SELECT message FROM joined) AS message, (SELECT organization FROM joined) AS organization, (SELECT why FROM joined) AS why, (SELECT connect FROM joined) AS connect, (SELECT answers FROM joined) AS answers,
       (SELECT key_id FROM joined) AS key_id, (SELECT sealed FROM joined) AS sealed, (SELECT count(*)::int FROM joined) AS joined,
       (SELECT status FROM invite) AS status, (SELECT expired FROM invite) AS expired;
 
@@ -106,9 +106,9 @@ WITH invite AS (
         invite_wave_id = NULL, invite_attempted_at = NULL
       WHERE (id = $1::bigint AND date_trunc('milliseconds', invite_expires_at) = $2::timestamptz) AND invite_expires_at > now()
         AND (status = 'invited' OR (status = 'confirmed' AND invite_attempted_at IS NOT NULL))
-      RETURNING name, email, message, organization, why, connect, key_id, sealed
+      RETURNING name, email, message, organization, why, connect, answers, key_id, sealed
     )
-    SELECT (SELECT name FROM joined) AS name, (SELECT email FROM joined) AS email, (SELECT message FROM joined) AS message, (SELECT organization FROM joined) AS organization, (SELECT why FROM joined) AS why, (SELECT connect FROM joined) AS connect,
+    SELECT (SELECT name FROM joined) AS name, (SELECT email FROM joined) AS email, (SELECT message FROM joined) AS message, (SELECT organization FROM joined) AS organization, (SELECT why FROM joined) AS why, (SELECT connect FROM joined) AS connect, (SELECT answers FROM joined) AS answers,
       (SELECT key_id FROM joined) AS key_id, (SELECT sealed FROM joined) AS sealed, (SELECT count(*)::int FROM joined) AS joined,
       (SELECT status FROM invite) AS status, (SELECT expired FROM invite) AS expired;
 

@@ -44,7 +44,7 @@ WITH token AS (
   ), confirmed AS (
     UPDATE waitlist SET status = 'confirmed', confirmed_at = now()
     WHERE id IN (SELECT waitlist_id FROM spent) AND status = 'pending'
-    RETURNING id, name, email, message, organization, why, connect, key_id, sealed
+    RETURNING id, name, email, message, organization, why, connect, answers, key_id, sealed
   ), status_link AS (
     INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
     SELECT $2::text, id, 'status', 'infinity' FROM confirmed WHERE $2::text IS NOT NULL
@@ -75,7 +75,7 @@ WITH token AS (
     RETURNING r.outcome
   )
   SELECT (SELECT count(*)::int FROM confirmed) AS confirmed, token.used, token.expired, token.status,
-    (SELECT name FROM confirmed) AS name, (SELECT email FROM confirmed) AS email, (SELECT message FROM confirmed) AS message, (SELECT organization FROM confirmed) AS organization, (SELECT why FROM confirmed) AS why, (SELECT connect FROM confirmed) AS connect, (SELECT key_id FROM confirmed) AS key_id, (SELECT sealed FROM confirmed) AS sealed,
+    (SELECT name FROM confirmed) AS name, (SELECT email FROM confirmed) AS email, (SELECT message FROM confirmed) AS message, (SELECT organization FROM confirmed) AS organization, (SELECT why FROM confirmed) AS why, (SELECT connect FROM confirmed) AS connect, (SELECT answers FROM confirmed) AS answers, (SELECT key_id FROM confirmed) AS key_id, (SELECT sealed FROM confirmed) AS sealed,
     (SELECT outcome FROM recorded) AS referral
   FROM (SELECT 1) AS one LEFT JOIN token ON true;
 

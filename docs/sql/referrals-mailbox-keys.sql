@@ -2,7 +2,7 @@
 -- Written by tests/unit/sql-docs.test.ts; regenerate: UPDATE_DOCS=1 npx vitest run --project fast tests/unit/sql-docs.test.ts
 
 -- MAILBOX_KEYS_SQL.unkeyed
-SELECT id, name, email, message, organization, why, connect, key_id, sealed FROM waitlist WHERE address_key IS NULL AND id > $2 ORDER BY id LIMIT $1;
+SELECT id, name, email, message, organization, why, connect, answers, key_id, sealed FROM waitlist WHERE address_key IS NULL AND id > $2 ORDER BY id LIMIT $1;
 
 -- MAILBOX_KEYS_SQL.write
 UPDATE waitlist w SET mailbox_key = coalesce(w.mailbox_key, k.key), address_key = k.address

@@ -2,7 +2,7 @@
 -- Written by tests/unit/sql-docs.test.ts; regenerate: UPDATE_DOCS=1 npx vitest run --project fast tests/unit/sql-docs.test.ts
 
 -- REFERRAL_SQL.referrer
-SELECT id, name, email, message, organization, why, connect, key_id, sealed FROM waitlist WHERE referral_code = $1;
+SELECT id, name, email, message, organization, why, connect, answers, key_id, sealed FROM waitlist WHERE referral_code = $1;
 
 -- REFERRAL_SQL.status
 SELECT w.id, w.status, w.invited_at, w.joined_at, w.invite_expires_at, w.referral_code, w.referrals,
@@ -44,7 +44,7 @@ SELECT count(*)::bigint AS counted,
     FROM waitlist_referral WHERE outcome = 'counted';
 
 -- REFERRAL_SQL.top
-SELECT w.id, w.name, w.email, w.message, w.organization, w.why, w.connect, w.key_id, w.sealed, w.referral_code, t.counted
+SELECT w.id, w.name, w.email, w.message, w.organization, w.why, w.connect, w.answers, w.key_id, w.sealed, w.referral_code, t.counted
     FROM (SELECT referrer_id, count(*)::int AS counted FROM waitlist_referral
           WHERE outcome = 'counted' AND counted_at > now() - make_interval(days => $1::int) AND referrer_id IS NOT NULL
           GROUP BY referrer_id ORDER BY count(*) DESC, referrer_id LIMIT $2) t

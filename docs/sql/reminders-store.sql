@@ -12,7 +12,7 @@ SELECT count(*)::int AS n FROM waitlist w
       AND m.sent_at > now() - make_interval(mins => 60));
 
 -- REMINDER_SQL.due
-SELECT w.id, w.name, w.email, w.message, w.organization, w.why, w.connect, w.key_id, w.sealed FROM waitlist w
+SELECT w.id, w.name, w.email, w.message, w.organization, w.why, w.connect, w.answers, w.key_id, w.sealed FROM waitlist w
   WHERE w.status = 'pending'
     AND coalesce(w.confirmation_sent_at, w.created_at) <= now() - make_interval(hours => $1::int)
     AND w.created_at > now() - make_interval(hours => $1::int + 48)
@@ -33,7 +33,7 @@ SELECT count(*)::int AS n FROM waitlist w
       AND m.sent_at > now() - make_interval(mins => 60));
 
 -- REMINDER_SQL.inviteDue
-SELECT w.id, w.name, w.email, w.message, w.organization, w.why, w.connect, w.key_id, w.sealed, w.confirmed_at IS NOT NULL AS confirmed_by_link, w.invite_expires_at
+SELECT w.id, w.name, w.email, w.message, w.organization, w.why, w.connect, w.answers, w.key_id, w.sealed, w.confirmed_at IS NOT NULL AS confirmed_by_link, w.invite_expires_at
     FROM waitlist w
   WHERE w.status = 'invited' AND w.invite_code_hash IS NOT NULL
     AND w.invite_expires_at <= now() + make_interval(days => $1::int)

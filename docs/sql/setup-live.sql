@@ -5,5 +5,5 @@
 SELECT name FROM netlify.migrations ORDER BY name;
 
 -- SETUP_SQL.sealedSample
-(SELECT id, name, email, message, organization, why, connect, key_id, sealed FROM waitlist WHERE sealed IS NOT NULL ORDER BY id LIMIT $1::int)
-    UNION (SELECT id, name, email, message, organization, why, connect, key_id, sealed FROM waitlist WHERE sealed IS NOT NULL ORDER BY id DESC LIMIT $1::int);
+(SELECT id, name, email, message, organization, why, connect, answers, key_id, sealed FROM waitlist WHERE sealed IS NOT NULL ORDER BY id LIMIT $1::int)
+    UNION (SELECT id, name, email, message, organization, why, connect, answers, key_id, sealed FROM waitlist WHERE sealed IS NOT NULL ORDER BY id DESC LIMIT $1::int);

@@ -49,7 +49,7 @@ SELECT id, subject, body, owner, finished_at IS NOT NULL AS finished, sent, fail
     FROM waitlist_update u WHERE id = $1;
 
 -- UPDATE_SQL.next
-SELECT r.waitlist_id AS id, r.state, w.name, w.email, w.message, w.organization, w.why, w.connect, w.key_id, w.sealed, (w.status = 'confirmed' AND w.updates_consent) AS still
+SELECT r.waitlist_id AS id, r.state, w.name, w.email, w.message, w.organization, w.why, w.connect, w.answers, w.key_id, w.sealed, (w.status = 'confirmed' AND w.updates_consent) AS still
     FROM waitlist_update_recipient r JOIN waitlist w ON w.id = r.waitlist_id
     WHERE r.update_id = $1 AND r.state IN ('queued', 'attempted') AND NOT (r.waitlist_id = ANY($3::bigint[]))
     ORDER BY r.tries, r.waitlist_id LIMIT $2;

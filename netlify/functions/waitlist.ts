@@ -8,7 +8,10 @@ import { withWebhooks } from "../../src/server/webhooks";
 /** POST /api/waitlist (the pipeline is src/server/signup/handler.ts), on the process's store and configuration. */
 const deps = { store: getStore, config: getConfig };
 // After a change is answered, its webhook goes at once (src/server/webhooks/).
-export default configured(withWebhooks(createWaitlistHandler(deps), deps));
+// A refused form post is answered with /join again, filled (src/server/signup/join-refusal.tsx): the built page
+// ships beside this module as for join-page.ts (netlify.toml's included_files).
+const joinPage = new URL("../../dist/join.html", import.meta.url);
+export default configured(withWebhooks(createWaitlistHandler(deps, { joinPage }), deps));
 
 export const config: Config = {
   path: "/api/waitlist",

@@ -15,8 +15,10 @@ export interface PersonalData {
   organization: string | null;
   why: string | null;
   connect: string | null;
+  /** Free-text answers to the team's questions, by question id (null or absent: none). */
+  answers?: Record<string, string> | null;
 }
-export const PERSONAL_FIELDS = ["name", "email", "message", "organization", "why", "connect"] as const;
+export const PERSONAL_FIELDS = ["name", "email", "message", "organization", "why", "connect", "answers"] as const;
 /** A person's columns as a statement selects them: plain, or the hash, key id and blob of a sealed row. */
 export const STORED_PERSON_FIELDS = [...PERSONAL_FIELDS, "key_id", "sealed"] as const;
 export const PERSON_COLUMNS = STORED_PERSON_FIELDS.join(", ");
@@ -94,6 +96,12 @@ export function open(key: DataKey, sealed: string, addressKey: string): Personal
   }
 }
 
+/** A jsonb value as a driver gives it: parsed (node-postgres, PGlite) or as text (Neon's raw text mode). */
+export function jsonOf<T>(value: T | string | null | undefined): T | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === "string" ? (JSON.parse(value) as T) : value;
+}
+
 /** A row as stored: its plain columns (null once sealed), the key it is sealed under, and the blob. */
 export type StoredPerson = { [K in keyof PersonalData]: PersonalData[K] | null } & {
   key_id: string | null;
@@ -110,16 +118,18 @@ export function personOf(keys: DataKeys | null, row: StoredPerson): PersonalData
       organization: row.organization ?? null,
       why: row.why ?? null,
       connect: row.connect ?? null,
+      answers: jsonOf(row.answers),
     };
   }
   const key = [keys?.current, keys?.previous].find((candidate) => candidate?.id === row.key_id);
   if (!key) throw new DataKeyError(`A row is sealed under key ${row.key_id}, which DATA_KEY is not.`);
-  return open(key, row.sealed, row.email ?? "");
+  const person = open(key, row.sealed, row.email ?? "");
+  return { ...person, answers: person.answers ?? null };
 }
 
 /** The columns to write for a person: plain without a key, else the address hash, the key's id and the blob. */
 export function columnsOf(keys: DataKeys | null, person: PersonalData): StoredPerson {
-  if (!keys) return { ...person, key_id: null, sealed: null };
+  if (!keys) return { ...person, answers: person.answers ?? null, key_id: null, sealed: null };
   const email = addressHash(keys.current, person.email);
   return {
     name: null,
@@ -128,6 +138,7 @@ export function columnsOf(keys: DataKeys | null, person: PersonalData): StoredPe
     organization: null,
     why: null,
     connect: null,
+    answers: null,
     key_id: keys.current.id,
     sealed: seal(keys.current, person, email),
   };

@@ -1,5 +1,6 @@
 import type { Attribution } from "../lib/waitlist/attribution";
-import type { Signup } from "../lib/waitlist/rules";
+import { isChoice, QUESTIONS, type Question, questionById } from "../lib/waitlist/questions";
+import { type Answers, type Signup, TEXT_FIELDS } from "../lib/waitlist/rules";
 import { TERMS_VERSION } from "./terms-version";
 
 /**
@@ -18,6 +19,10 @@ export interface WaitlistEntry {
   organization?: string | null;
   why?: string | null;
   connect?: string | null;
+  /** Free-text answers to the team's questions, by id (sealed with the rest); absent or null: none. */
+  answers?: Record<string, string> | null;
+  /** Choice and multiple answers, by id (kept in clear, to filter by); absent or null: none. */
+  choices?: Answers | null;
   /** The version of the terms agreed to (terms-version.ts); absent: not recorded. */
   termsVersion?: string;
   attribution?: Attribution;
@@ -29,28 +34,42 @@ export interface WaitlistEntry {
   referral?: { referrerId: number; outcome: "pending" | "self" } | undefined;
 }
 
-const PARTS = [
-  ["organization", "Organization: "],
-  ["why", "Why: "],
-  ["connect", "Connect: "],
-] as const;
-
 /**
  * Combines the optional parts into one message: each present part on its own paragraph, separated by a
  * blank line, prefixed as docs/brief.md §4 says. Absent or empty parts are omitted; all absent gives null.
  * The parts arrive trimmed (the schema trims, once).
  */
 export function buildMessage(parts: Pick<Signup, "organization" | "why" | "connect">): string | null {
-  const paragraphs = PARTS.flatMap(([key, prefix]) => {
-    const value = parts[key];
-    return value ? [`${prefix}${value}`] : [];
+  const paragraphs = TEXT_FIELDS.flatMap((field) => {
+    const value = "prefix" in field ? parts[field.key as keyof typeof parts] : undefined;
+    return value && "prefix" in field ? [`${field.prefix}${value}`] : [];
   });
   return paragraphs.length > 0 ? paragraphs.join("\n\n") : null;
 }
 
-/** The row to store for a validated (so trimmed) sign-up, agreeing to today's terms: an empty name is null. */
-export function toEntry(signup: Signup, attribution?: Attribution): WaitlistEntry {
+/** Answers split as they are kept: choices in clear (filterable), free text to be sealed; none: left out. */
+export function splitAnswers(answers: Answers | undefined, questions: readonly Question[] = QUESTIONS) {
+  const texts: Record<string, string> = {};
+  const choices: Answers = {};
+  for (const [id, value] of Object.entries(answers ?? {})) {
+    const question = questionById(questions, id);
+    if (question && isChoice(question)) choices[id] = value;
+    else if (question && typeof value === "string") texts[id] = value;
+  }
   return {
+    ...(Object.keys(texts).length > 0 ? { answers: texts } : {}),
+    ...(Object.keys(choices).length > 0 ? { choices } : {}),
+  };
+}
+
+/** The row to store for a validated (so trimmed) sign-up, agreeing to today's terms: an empty name is null. */
+export function toEntry(
+  signup: Signup,
+  attribution?: Attribution,
+  questions: readonly Question[] = QUESTIONS,
+): WaitlistEntry {
+  return {
+    ...splitAnswers(signup.answers, questions),
     name: signup.name || null,
     email: signup.email,
     message: buildMessage(signup),

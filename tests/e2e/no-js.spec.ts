@@ -1,5 +1,5 @@
 import { E2E_ADMIN_TOKEN } from "./constants";
-import { ANY_VIEWPORT, expect, isMobile, test } from "./fixtures";
+import { ANY_VIEWPORT, expect, expectNoAxeViolations, isMobile, test } from "./fixtures";
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
@@ -38,16 +38,37 @@ test.describe("without JavaScript", () => {
     );
   });
 
-  test("a form error shows docs/brief.md's message and a link back", ANY_VIEWPORT, async ({ page }) => {
-    await page.goto("/join");
-    // The browser accepts an address without a domain suffix; the function's schema does not.
-    await page.getByLabel("Email (required)").fill("someone@localhost");
-    await page.getByLabel("I accept the").check();
-    await page.getByRole("button", { name: "Join the Waitlist" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Invalid email address");
-    await page.getByRole("link", { name: "Back to the form" }).click();
-    await expect(page).toHaveURL("/join");
-  });
+  test(
+    "a form error answers with the form again, filled, the message at the top and beside its field",
+    ANY_VIEWPORT,
+    async ({ page }) => {
+      await page.goto("/join");
+      // The browser accepts an address without a domain suffix; the function's schema does not.
+      await page.getByLabel("Email (required)").fill("someone@localhost");
+      await page.getByLabel("I accept the").check();
+      await page.getByRole("button", { name: "Join the Waitlist" }).click();
+      // The form again, filled, the message at the top (focused) and beside the address.
+      const summary = page.getByRole("alert");
+      await expect(summary).toHaveText("Validation errorInvalid email address");
+      await expect(summary).toBeFocused();
+      await expect(page.getByLabel("Email (required)")).toHaveValue("someone@localhost");
+      await expect(page.getByLabel("Email (required)")).toHaveAccessibleDescription("Invalid email address");
+      await expect(page.getByLabel("I accept the")).toBeChecked();
+      await expect(page).toHaveTitle(/^Error: Validation error · /);
+      await summary.getByRole("link", { name: "Invalid email address" }).click();
+      await expect(page.getByLabel("Email (required)")).toBeFocused();
+    },
+  );
+});
+
+// axe runs in the page: the refused /join, reached as a browser with JavaScript posts its form.
+test("the refused /join, filled and marked, is axe clean", ANY_VIEWPORT, async ({ page }) => {
+  await page.goto("/join");
+  await page.getByLabel("Email (required)").fill("someone@localhost");
+  await page.getByLabel("I accept the").check();
+  await page.getByRole("button", { name: "Join the Waitlist" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Validation errorInvalid email address");
+  await expectNoAxeViolations(page);
 });
 
 test("with JavaScript, the /join links open the dialog instead", async ({ page }) => {

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import type { CarriedForm } from "../../lib/waitlist/capture";
 import { SubmitError, submitSignup } from "../../lib/waitlist/client";
 import { connectOpener } from "../../lib/waitlist/opener";
-import { type DialogValues, HONEYPOT_FIELD, MESSAGES, type SignupForm } from "../../lib/waitlist/rules";
+import type { Question } from "../../lib/waitlist/questions";
+import { type DialogValues, type FieldKey, HONEYPOT_FIELD, MESSAGES } from "../../lib/waitlist/rules";
 import { validateInBrowser } from "../../lib/waitlist/validate";
 import { Toaster, toastError, toastSuccess } from "../ui/toast";
 import { ThankYou } from "../waitlist/ThankYou";
@@ -17,6 +18,7 @@ const EMPTY: DialogValues = {
   connect: "",
   termsAccepted: false,
   homepage: "",
+  answers: {},
 };
 
 /** What the early dialog carried over, as the island's values (fields it does not know are left out). */
@@ -25,7 +27,7 @@ function valuesOf(carried: CarriedForm): DialogValues {
   for (const key of Object.keys(EMPTY) as Array<keyof DialogValues>) {
     const value = carried.values[key];
     if (key === "termsAccepted") values.termsAccepted = value === true;
-    else if (typeof value === "string") values[key] = value;
+    else if (key !== "answers" && typeof value === "string") values[key] = value;
   }
   return values;
 }
@@ -47,13 +49,14 @@ function restoreFocus(focus: NonNullable<CarriedForm["focus"]>) {
 
 /**
  * The waitlist dialog: open form → submitting → submitted (thank-you view). Closing resets everything.
- * It opens from every `[data-waitlist-open]` control, including clicks made before it hydrated.
+ * It opens from every `[data-waitlist-open]` control, including clicks made before it hydrated. The team's
+ * questions come as props: server-rendered data, no request.
  */
-export default function WaitlistDialog() {
+export default function WaitlistDialog({ questions = [] }: { questions?: readonly Question[] }) {
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<DialogValues>(EMPTY);
   // The field the last check failed on: marked until the person edits the form again.
-  const [invalid, setInvalid] = useState<{ field: keyof SignupForm; message: string } | null>(null);
+  const [invalid, setInvalid] = useState<{ field: FieldKey; message: string } | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [submitted, setSubmitted] = useState<false | { confirmationSent: boolean }>(false);
   const opener = useRef<HTMLElement | null>(null);
@@ -84,7 +87,7 @@ export default function WaitlistDialog() {
 
   const submit = async () => {
     if (inFlight.current) return;
-    const result = validateInBrowser(values);
+    const result = validateInBrowser(values, questions);
     if (!result.ok) {
       toastError(result.title, result.message);
       setInvalid(result.field ? { field: result.field, message: result.message } : null);
@@ -150,6 +153,7 @@ export default function WaitlistDialog() {
                 }}
                 onSubmit={submit}
                 invalid={invalid}
+                questions={questions}
               />
             )}
             <Toaster />

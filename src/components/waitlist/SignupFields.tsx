@@ -1,8 +1,10 @@
 import type { ChangeEvent } from "react";
 import { FORM_TEXT } from "../../lib/waitlist/form-text";
-import { type DialogValues, LIMITS, type SignupForm } from "../../lib/waitlist/rules";
+import type { Question } from "../../lib/waitlist/questions";
+import { BRIEF_FIELDS, type DialogValues, type FieldKey } from "../../lib/waitlist/rules";
 import { Field, Input, Textarea } from "../ui/field";
 import { Honeypot } from "./Honeypot";
+import { QuestionFields } from "./QuestionFields";
 
 interface SignupFieldsProps {
   /** Prefix of the controls' ids: one form of each kind per page. */
@@ -13,7 +15,9 @@ interface SignupFieldsProps {
   /** Native `maxlength` limits: for the no-JavaScript form; the dialog reports overlong text instead. */
   limits?: boolean;
   /** The field the last check failed on, and why: marked (aria-invalid, a red border) and told beneath it. */
-  invalid?: { field: keyof SignupForm; message: string } | null;
+  invalid?: { field: FieldKey; message: string } | null;
+  /** The team's questions (src/content/questions.json), asked after the brief's fields. */
+  questions?: readonly Question[];
 }
 
 const INVALID_CONTROL = "ring-1 ring-danger-700";
@@ -33,56 +37,79 @@ function ErrorText({ id, message }: { id: string; message: string }) {
 
 /**
  * The sign-up controls, shared by the dialog and the /join page so both ask the same thing the same way:
- * the five text fields, the terms checkbox (its link opens a new tab) and the honeypot.
+ * the brief's fields (rules.ts: BRIEF_FIELDS), the team's questions, the terms checkbox (its link opens a new tab) and the honeypot.
  */
-export function SignupFields({ idPrefix, values, onChange, limits = false, invalid = null }: SignupFieldsProps) {
-  const bind = (key: keyof DialogValues) =>
-    values && onChange
-      ? {
-          ...(key === "termsAccepted" ? { checked: values.termsAccepted } : { value: String(values[key]) }),
-          onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-            onChange({
-              ...values,
-              [key]:
-                key === "termsAccepted" ? (event.currentTarget as HTMLInputElement).checked : event.currentTarget.value,
-            }),
-        }
-      : {};
-  const [first, second, ...rest] = FORM_TEXT.fields.map((field) => {
+export function SignupFields({
+  idPrefix,
+  values,
+  onChange,
+  limits = false,
+  invalid = null,
+  questions = [],
+}: SignupFieldsProps) {
+  // Values without onChange: /join refused and rendered again on the server, each value as the page's default.
+  const bind = (key: Exclude<keyof DialogValues, "answers">) =>
+    values && !onChange
+      ? key === "termsAccepted"
+        ? { defaultChecked: values.termsAccepted }
+        : { defaultValue: String(values[key]) }
+      : values && onChange
+        ? {
+            ...(key === "termsAccepted" ? { checked: values.termsAccepted } : { value: String(values[key]) }),
+            onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+              onChange({
+                ...values,
+                [key]:
+                  key === "termsAccepted"
+                    ? (event.currentTarget as HTMLInputElement).checked
+                    : event.currentTarget.value,
+              }),
+          }
+        : {};
+  const controls = BRIEF_FIELDS.map((field) => {
     const id = `${idPrefix}-${field.key}`;
     const wrong = invalid?.field === field.key;
     const common = {
       id,
       name: field.key,
-      ...(limits ? { maxLength: LIMITS[field.key] } : {}),
+      ...(limits ? { maxLength: field.max } : {}),
       ...bind(field.key),
       ...marked(id, wrong),
       ...(wrong ? { className: INVALID_CONTROL } : {}),
     };
-    return (
-      <Field key={field.key} id={id} label={field.label} hint={field.hint}>
-        {"multiline" in field ? (
-          <Textarea rows={3} {...common} />
-        ) : (
-          <Input
-            autoComplete={field.autoComplete}
-            {...("type" in field ? { type: field.type } : {})}
-            {...("required" in field ? { required: true, "aria-required": true, "data-autofocus": true } : {})}
-            {...common}
-          />
-        )}
-        {wrong && invalid && <ErrorText id={id} message={invalid.message} />}
-      </Field>
-    );
+    return {
+      pair: "pair" in field,
+      control: (
+        <Field key={field.key} id={id} label={field.label} hint={field.hint}>
+          {field.multiline ? (
+            <Textarea rows={3} {...common} />
+          ) : (
+            <Input
+              autoComplete={field.autoComplete}
+              {...(field.kind === "email"
+                ? { type: "email", required: true, "aria-required": true, "data-autofocus": true }
+                : {})}
+              {...common}
+            />
+          )}
+          {wrong && invalid && <ErrorText id={id} message={invalid.message} />}
+        </Field>
+      ),
+    };
   });
 
   return (
     <>
-      <div className="grid gap-5 sm:grid-cols-2">
-        {first}
-        {second}
-      </div>
-      {rest}
+      <div className="grid gap-5 sm:grid-cols-2">{controls.filter((c) => c.pair).map((c) => c.control)}</div>
+      {controls.filter((c) => !c.pair).map((c) => c.control)}
+      <QuestionFields
+        idPrefix={idPrefix}
+        questions={questions}
+        answers={values?.answers}
+        onChange={values && onChange ? (answers) => onChange({ ...values, answers }) : undefined}
+        limits={limits}
+        invalid={invalid}
+      />
       <div className="flex items-start gap-3">
         <input
           id={`${idPrefix}-terms`}

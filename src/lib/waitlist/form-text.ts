@@ -4,14 +4,6 @@ export const FORM_TEXT = {
   intro: "Get early access and help shape what we build. Only your e-mail address is required.",
   /** Shown to a visitor who came by a share link (`?via=`): no name, no address, only that a friend sent it. */
   invitedByFriend: "A friend invited you to join.",
-  /** The text fields in form order; the first two share a row on wide screens. */
-  fields: [
-    { key: "name", label: "Name", hint: "(optional)", autoComplete: "name" },
-    { key: "email", label: "Email", hint: "(required)", autoComplete: "email", type: "email", required: true },
-    { key: "organization", label: "Organization", hint: "(optional)", autoComplete: "organization" },
-    { key: "why", label: "Why are you interested?", hint: "(optional)", multiline: true },
-    { key: "connect", label: "How would you like to connect or contribute?", hint: "(optional)", multiline: true },
-  ],
   terms: { before: "I accept the", link: "Terms of Service", newTab: "(opens in a new tab)" },
   submit: "Join the Waitlist",
   submitting: "Submitting...",
@@ -24,3 +16,10 @@ export const FORM_TEXT = {
     confirmationFragment: "confirmation-sent",
   },
 } as const;
+
+/**
+ * Around the sign-up controls in /join's built HTML (JoinForm.astro): a refused form post (no JavaScript) is answered
+ * with that page, these controls rendered again by the same component with what was sent and why it was refused
+ * (src/server/signup/join-refusal.tsx), so the form's markup is written once.
+ */
+export const JOIN_FIELDS_MARK = { start: "<!--join-fields-->", end: "<!--/join-fields-->" } as const;

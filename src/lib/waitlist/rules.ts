@@ -30,6 +30,19 @@ export const MESSAGES = {
 } as const;
 
 /**
+ * Not in docs/brief.md: the answers to the team's own questions (src/content/questions.json), each naming the
+ * question by its label, so a person knows which one to fix.
+ */
+export const ANSWER_MESSAGES = {
+  required: (label: string) => `Please answer "${label}"`,
+  notOption: (label: string) => `Please choose one of the options for "${label}"`,
+  notText: (label: string) => `The answer to "${label}" must be text`,
+  tooLong: (label: string, max: number) => `The answer to "${label}" must be at most ${max} characters`,
+  singleLine: (label: string) => `The answer to "${label}" must be a single line.`,
+  shape: "Answers must be sent as an object keyed by question id.",
+} as const;
+
+/**
  * What no field may hold: C0 and C1 control characters other than tab and line breaks (NUL, which Postgres
  * rejects, terminal escapes…), the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
  * U+2066–U+2069), and UTF-16 surrogates without their pair.
@@ -69,33 +82,88 @@ export function givenAddress(value: string | undefined): string | undefined {
 }
 
 /**
- * The optional text fields, in the order their messages are reported, with the label for type errors and
- * whether the field may span lines (the two long answers).
+ * The registry of the brief's fields, in form order: every part of the site that asks, checks, stores, shows or
+ * exports a field reads it here, by its key, never by its place. `label` is the form's, `name` the one a message
+ * uses; `prefix` starts the field's paragraph in the combined `message` (docs/brief.md §4); `pair` fields share a
+ * row on wide screens. The team's own questions follow these (questions.ts).
  */
-export const TEXT_FIELDS = [
-  { key: "name", label: "Name", max: LIMITS.name, message: MESSAGES.name, multiline: false },
+export const BRIEF_FIELDS = [
   {
+    kind: "text",
+    key: "name",
+    label: "Name",
+    name: "Name",
+    hint: "(optional)",
+    autoComplete: "name",
+    max: LIMITS.name,
+    message: MESSAGES.name,
+    multiline: false,
+    pair: true,
+  },
+  {
+    kind: "email",
+    key: "email",
+    label: "Email",
+    name: "Email",
+    hint: "(required)",
+    autoComplete: "email",
+    max: LIMITS.email,
+    message: MESSAGES.emailLength,
+    multiline: false,
+    pair: true,
+  },
+  {
+    kind: "text",
     key: "organization",
     label: "Organization",
+    name: "Organization",
+    hint: "(optional)",
+    autoComplete: "organization",
     max: LIMITS.organization,
     message: MESSAGES.organization,
     multiline: false,
+    prefix: "Organization: ",
   },
-  { key: "why", label: "Why", max: LIMITS.why, message: MESSAGES.response, multiline: true },
-  { key: "connect", label: "Connect", max: LIMITS.connect, message: MESSAGES.response, multiline: true },
+  {
+    kind: "text",
+    key: "why",
+    label: "Why are you interested?",
+    name: "Why",
+    hint: "(optional)",
+    max: LIMITS.why,
+    message: MESSAGES.response,
+    multiline: true,
+    prefix: "Why: ",
+  },
+  {
+    kind: "text",
+    key: "connect",
+    label: "How would you like to connect or contribute?",
+    name: "Connect",
+    hint: "(optional)",
+    max: LIMITS.connect,
+    message: MESSAGES.response,
+    multiline: true,
+    prefix: "Connect: ",
+  },
 ] as const;
+
+export type BriefField = (typeof BRIEF_FIELDS)[number];
+/** The brief's optional text fields (all but the address), in form order. */
+export type TextField = Extract<BriefField, { kind: "text" }>;
+export const TEXT_FIELDS: readonly TextField[] = BRIEF_FIELDS.filter(
+  (field): field is TextField => field.kind === "text",
+);
+export type TextKey = TextField["key"];
 
 /** Not in docs/brief.md: the answer to a line break or tab in a one-line field. */
 export const singleLineMessage = (label: string) => `${label} must be a single line.`;
 
 /** A validated sign-up: trimmed values; absent optional fields stay absent. */
-export interface Signup {
-  name?: string | undefined;
-  email: string;
-  organization?: string | undefined;
-  why?: string | undefined;
-  connect?: string | undefined;
-}
+export type Signup = { email: string; answers?: Answers | undefined } & { [K in TextKey]?: string | undefined };
+
+/** A person's answers to the team's questions, by question id: a choice or text as a string, `multiple` as a list. */
+export type Answers = Record<string, string | string[]>;
 
 /**
  * The honeypot: a field people never see or fill (hidden from sight, screen readers and the tab order, and
@@ -107,19 +175,16 @@ export const HONEYPOT_FIELD = "homepage";
 export const PROOF_FIELD = "altcha";
 
 /** What the form holds while a person types. */
-export interface SignupForm {
-  name: string;
-  email: string;
-  organization: string;
-  why: string;
-  connect: string;
-  termsAccepted: boolean;
-}
+export type SignupForm = { email: string; termsAccepted: boolean; answers: Answers } & Record<TextKey, string>;
+
+/** The control a failure marks: a brief field, the terms, or a question (`answer:<id>`). */
+export type FieldKey = Exclude<keyof SignupForm, "answers"> | `${typeof ANSWER_PREFIX}${string}`;
+
+/** A question's control is named `answer:<id>` (a checkbox of `multiple`: `answer:<id>:<n>`, n its option's place). */
+export const ANSWER_PREFIX = "answer:";
 
 /** A failure names its field where it has one, so the dialog can mark that control as well as toast. */
-export type Validation =
-  | { ok: true; value: Signup }
-  | { ok: false; title: string; message: string; field?: keyof SignupForm };
+export type Validation = { ok: true; value: Signup } | { ok: false; title: string; message: string; field?: FieldKey };
 
 export type SignupInput = Partial<Record<keyof SignupForm, unknown>>;
 
@@ -131,14 +196,14 @@ const isBlank = (value: unknown) =>
 
 /**
  * The checks before the fields, in docs/brief.md §3's order: email empty, then terms not accepted (which
- * counts only `true` as accepted). Each validator runs these first, then the fields in TEXT_FIELDS order with
- * the email after the name.
+ * counts only `true` as accepted). Each validator runs these first, then BRIEF_FIELDS in order, then the
+ * team's questions in theirs.
  */
 export const EARLY_CHECKS: ReadonlyArray<{
   fails: (input: SignupInput) => boolean;
   title: string;
   message: string;
-  field: keyof SignupForm;
+  field: FieldKey;
 }> = [
   {
     field: "email",

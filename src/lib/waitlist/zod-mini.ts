@@ -6,10 +6,14 @@
  * 8 KB zipped). The same zod, the same version, from the project's node_modules (a test checks the path).
  */
 export {
+  array,
   email,
   object,
   optional,
+  overwrite,
+  pipe,
   refine,
   string,
+  transform,
   trim,
 } from "../../../node_modules/zod/v4/mini/index.js";

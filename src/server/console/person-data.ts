@@ -25,7 +25,7 @@ const columnsOf = (table: string) =>
 export const PERSON_SQL = {
   person: `SELECT w.id, ${columnsOf("w")}, w.status, w.created_at, w.confirmed_at, w.invited_at, w.joined_at,
       w.source, w.medium, w.campaign, w.referrer, w.page, w.terms_version, w.updates_consent, w.updates_consent_at,
-      w.updates_consent_words, w.referral_code, w.referrals, r.outcome AS referral_outcome,
+      w.updates_consent_words, w.referral_code, w.referrals, w.choices, r.outcome AS referral_outcome,
       r.referrer_id AS referred_by
     FROM waitlist w LEFT JOIN waitlist_referral r ON r.referred_id = w.id
     WHERE w.id = $1`,
@@ -59,6 +59,8 @@ export interface PersonRow {
   updatesConsent: boolean | null;
   updatesConsentAt: string | null;
   updatesConsentWords: string | null;
+  /** Their choice answers as stored (jsonb), read with answers.ts beside the text answers. */
+  choices: unknown;
   referralCode: string;
   referrals: number;
   /** Whether they came by someone's share link: that referral's outcome, and the referrer's id (null: they left). */
@@ -113,6 +115,7 @@ export async function readPerson(store: Store, id: number): Promise<{ row: Perso
     updatesConsentWords: text(r["updates_consent_words"]),
     referralCode: String(r["referral_code"] ?? ""),
     referrals: Number(r["referrals"] ?? 0),
+    choices: r["choices"] ?? null,
     referral:
       r["referral_outcome"] == null
         ? null

@@ -7,8 +7,9 @@
  */
 import type { ReactNode } from "react";
 import { counted } from "../../lib/plural";
-import { FORM_TEXT } from "../../lib/waitlist/form-text";
 import { shareLink } from "../../lib/waitlist/referral";
+import { TEXT_FIELDS } from "../../lib/waitlist/rules";
+import { shownAnswers } from "../answers";
 import type { ServerConfig } from "../config";
 import { isId } from "../http/limits";
 import type { Mailer } from "../mail/mailer";
@@ -73,11 +74,15 @@ export async function personPage(visit: PersonVisit, idText: string, notice = ""
         <Section id="who" title="Answers">
           <Pairs
             items={[
-              [FORM_TEXT.fields[0].label, person.name],
-              [FORM_TEXT.fields[2].label, person.organization],
-              [FORM_TEXT.fields[3].label, person.why],
-              [FORM_TEXT.fields[4].label, person.connect],
-            ].map(([label, value]) => [label, value ?? <NotGiven />] as const)}
+              ...TEXT_FIELDS.map((field) => [field.label, person[field.key] ?? <NotGiven />] as const),
+              ...shownAnswers(person.answers, row.choices).map(
+                (answer) =>
+                  [
+                    answer.asked ? answer.label : `${answer.label} (no longer asked)`,
+                    Array.isArray(answer.value) ? answer.value.join("; ") : answer.value,
+                  ] as const,
+              ),
+            ]}
           />
         </Section>
         <CameFrom file={file} />

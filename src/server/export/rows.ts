@@ -4,6 +4,8 @@
  * a statement timeout. The function, the console and the CLI all export through here.
  */
 import { ATTRIBUTION_FIELDS } from "../../lib/waitlist/attribution";
+import { QUESTIONS, type Question } from "../../lib/waitlist/questions";
+import { answerText, mergedAnswers } from "../answers";
 import { csvCell, csvRow, visibleControls } from "../csv";
 import { withTimeout } from "../http/timeout";
 import type { ExportedEntry, ListOptions, ListPage, Store } from "../store/types";
@@ -32,6 +34,28 @@ export const EXPORT_COLUMNS = [
   "referred_by",
   "referrals",
 ] as const satisfies ReadonlyArray<keyof ExportedEntry>;
+
+/**
+ * After the fixed columns: one per question asked today, headed by its id (a `multiple` answer's options joined
+ * by "; "), then the answers to questions since removed from questions.json, as JSON by id: still readable,
+ * under a header that says they are no longer asked. A team that asks no questions sees the file it always had:
+ * the header is written before any row is read, and knowing whether some row holds a removed answer would cost a
+ * scan of the list first, so with an empty questions.json removed answers are in the JSON export and on the
+ * person page only.
+ */
+export const NO_LONGER_ASKED = "answers_no_longer_asked";
+export const csvColumns = (questions: readonly Question[] = QUESTIONS): string[] =>
+  questions.length === 0 ? [...EXPORT_COLUMNS] : [...EXPORT_COLUMNS, ...questions.map((q) => q.id), NO_LONGER_ASKED];
+
+/** The entry's answers as export cells: by question id, and the removed questions' as JSON (null: none). */
+export function answerCells(entry: ExportedEntry, questions: readonly Question[] = QUESTIONS) {
+  const all = mergedAnswers(entry.answers, entry.choices, questions);
+  const cells: Record<string, string | null> = {};
+  for (const q of questions) cells[q.id] = answerText(all[q.id]);
+  const removed = Object.entries(all).filter(([id]) => !questions.some((q) => q.id === id));
+  cells[NO_LONGER_ASKED] = removed.length > 0 ? JSON.stringify(Object.fromEntries(removed)) : null;
+  return { all, cells };
+}
 
 /** For a mailing tool's import: the address exactly as given, and the name. */
 export const MAIL_COLUMNS = ["email", "name"] as const satisfies ReadonlyArray<keyof ExportedEntry>;
@@ -93,11 +117,13 @@ function* slices<T>(rows: readonly T[], size = 16): Generator<readonly T[]> {
   for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
 }
 
-const jsonEntry = (entry: ExportedEntry) =>
-  JSON.stringify(Object.fromEntries(EXPORT_COLUMNS.map((column) => [column, entry[column]])), null, 2).replace(
-    /^/gm,
-    "  ",
-  );
+/** A JSON entry: the fixed columns, then `answers` by question id (removed questions' too) when there are any. */
+const jsonEntry = (entry: ExportedEntry) => {
+  const { all } = answerCells(entry);
+  const fields = Object.fromEntries(EXPORT_COLUMNS.map((column) => [column, entry[column]]));
+  const answers = Object.keys(all).length > 0 ? { answers: all } : {};
+  return JSON.stringify({ ...fields, ...answers }, null, 2).replace(/^/gm, "  ");
+};
 
 /**
  * The file's text, one array of pieces per step: the header, then each batch's text, then the end. A batch is
@@ -122,14 +148,18 @@ export async function* exportParts(
     yield [first ? "[]\n" : "\n]\n"];
     return;
   }
-  const columns = format === "csv" ? EXPORT_COLUMNS : MAIL_COLUMNS;
+  const columns = format === "csv" ? csvColumns() : MAIL_COLUMNS;
   const cell = format === "csv" ? csvCell : (value: unknown) => csvCell(value, { exact: true });
   yield [csvRow(columns, cell)];
-  const line = (entry: ExportedEntry) =>
-    csvRow(
-      columns.map((column) => entry[column]),
+  const line = (entry: ExportedEntry) => {
+    const answers: Record<string, unknown> = format === "csv" ? answerCells(entry).cells : {};
+    return csvRow(
+      columns.map((column) =>
+        Object.hasOwn(answers, column) ? answers[column] : entry[column as keyof ExportedEntry],
+      ),
       cell,
     );
+  };
   for await (const entries of batches) yield [...slices(entries)].map((part) => part.map(line).join(""));
 }
 

@@ -1,5 +1,5 @@
 /** The export's SQL: the list in batches by id, oldest first, for the CLI, the HTTP export and the console's parts. */
-import { type DataKeys, PERSON_COLUMNS, type PersonalData, personOf, type StoredPerson } from "../data-key";
+import { type DataKeys, jsonOf, PERSON_COLUMNS, type PersonalData, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import type { ExportedEntry, ListOptions, ListPage } from "../store/types";
 
@@ -9,7 +9,7 @@ export const EXPORT_SQL = {
    * past id $5, when set: the end of a part of a download, export/parts.ts; none suppressed if $6: a file to mail).
    */
   list: `SELECT id, created_at, ${PERSON_COLUMNS}, status, invited_at, joined_at, source, medium, campaign, referrer, page,
-      terms_version, confirmed_at, referral_code, referrals, ref.ref_email, ref.ref_key_id, ref.ref_sealed
+      terms_version, confirmed_at, referral_code, referrals, choices, ref.ref_email, ref.ref_key_id, ref.ref_sealed
     FROM waitlist
     LEFT JOIN LATERAL (
       SELECT r.email AS ref_email, r.key_id AS ref_key_id, r.sealed AS ref_sealed
@@ -69,6 +69,7 @@ export function createExportStore(db: Db, dataKeys: DataKeys | null) {
         ref_email: string | null;
         ref_key_id: string | null;
         ref_sealed: string | null;
+        choices: ExportedEntry["choices"] | string;
       };
     const params = [
       after,
@@ -96,6 +97,7 @@ export function createExportStore(db: Db, dataKeys: DataKeys | null) {
         referral_code: r.referral_code,
         referred_by: referrerOf(r),
         referrals: Number(r.referrals),
+        choices: jsonOf(r.choices),
       })),
       next: rows.length === limit ? Number(rows[rows.length - 1]?.id) : null,
     };

@@ -3,7 +3,7 @@ import type { Context } from "@netlify/functions";
 import { type Attribution, attributionOf, cleanAttribution, NO_ATTRIBUTION } from "../../lib/waitlist/attribution";
 import { REFERRER_FIELD } from "../../lib/waitlist/capture";
 import { cleanReferralCode, REFERRAL_FIELD, referralCodeOf } from "../../lib/waitlist/referral";
-import { HONEYPOT_FIELD, PROOF_FIELD } from "../../lib/waitlist/rules";
+import { ANSWER_PREFIX, HONEYPOT_FIELD, PROOF_FIELD } from "../../lib/waitlist/rules";
 import { loadValidator } from "../../lib/waitlist/schema";
 import type { ServerConfig } from "../config";
 import { countedMailboxKey, databaseKey, rootKey, storedMailboxKey } from "../crypto/keys";
@@ -23,17 +23,34 @@ import { mailerFor } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
 import { referralOf } from "../referrals";
 import { suppressedMailer } from "../suppression";
+import { joinPageLoader } from "./join-page";
+import { type Refusal, refusedJoin } from "./join-refusal";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 
 const ACCEPTED = { ok: true } as const;
 const CONFIRMATION_SENT = { ok: true, confirmation: "sent" } as const;
 const JSON_TYPE = "application/json";
 const FORM_TYPE = "application/x-www-form-urlencoded";
+const AGAIN = "Please try again";
 
-/** The fields of a form post (the /join page without JavaScript); a checked box counts as `true`. */
+/**
+ * The fields of a form post (the /join page without JavaScript); a checked box counts as `true`. The team's
+ * questions arrive as `answer:<id>` (a text, or the option picked) and `answer:<id>:<n>` (each box ticked of a
+ * `multiple`), gathered into `answers` as the dialog sends them.
+ */
 function formFields(text: string): Record<string, unknown> {
   const fields: Record<string, unknown> = parseForm(text);
   fields["termsAccepted"] = ["on", "true"].includes(String(fields["termsAccepted"] ?? ""));
+  const answers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (!name.startsWith(ANSWER_PREFIX)) continue;
+    const [id = "", box] = name.slice(ANSWER_PREFIX.length).split(":");
+    const ticked = answers[id];
+    if (box === undefined) answers[id] = String(value);
+    else answers[id] = [...(Array.isArray(ticked) ? ticked : []), String(value)];
+    delete fields[name];
+  }
+  fields["answers"] = answers;
   return fields;
 }
 
@@ -42,13 +59,18 @@ function formFields(text: string): Record<string, unknown> {
  * confirmation by e-mail on, every accepted sign-up (new, repeated, confirmed or not) says a link was sent:
  * the answer never tells who is on the list.
  */
-function answer(form: boolean, confirmation: boolean) {
+function answer(form: boolean, confirmation: boolean, joinPage?: () => Promise<string>) {
   return {
     accepted: () => (form ? formSuccess(confirmation) : json(201, confirmation ? CONFIRMATION_SENT : ACCEPTED)),
     error: (status: number, error: string, headers: Record<string, string> = {}) => {
       if (!form) return json(status, { error }, headers);
       return formErrorPage(status, status === 400 ? "Please check the form" : "Please try again", error, { headers });
     },
+    /** Refused once the sign-up was read: a form post gets /join again, filled with what it sent. */
+    refused: (fields: Record<string, unknown>, refusal: Refusal) =>
+      form
+        ? refusedJoin(joinPage, fields, refusal)
+        : json(refusal.status, { error: refusal.message }, refusal.headers ?? {}),
   };
 }
 
@@ -92,7 +114,8 @@ function referralCodeOfRequest(req: Request, fields: Record<string, unknown>, co
  * a bot caught by the honeypot, get exactly the answer of a new sign-up, so the API never reveals who is on
  * the list or what tripped a filter. Tests call it with their own store and configuration.
  */
-export function createWaitlistHandler(deps: ServerDeps) {
+export function createWaitlistHandler(deps: ServerDeps, { joinPage }: { joinPage?: URL } = {}) {
+  const page = joinPage && joinPageLoader(joinPage);
   return async (req: Request, context: Context): Promise<Response> => {
     if (req.method !== "POST") {
       return json(405, { error: "Method not allowed. Use POST." }, { Allow: "POST" });
@@ -104,7 +127,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
     const form = type === FORM_TYPE;
     const config = deps.config();
     const mailer = suppressedMailer((deps.mailer ?? mailerFor)(config), config, deps.store);
-    const reply = answer(form, mailer !== null);
+    const reply = answer(form, mailer !== null, page);
     // Another site's page may not sign its visitors up (a form post needs no CORS): refused before reading.
     if (isCrossSite(req, config, context)) return reply.error(403, "Sign-ups are accepted from this site only.");
 
@@ -131,7 +154,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
     const deployContext = (context as Partial<Context>).deploy?.context;
     if (isDryRun(deployContext, config)) {
       log("info", "waitlist.preview_dry_run", { context: deployContext, valid: result.ok });
-      if (!result.ok) return reply.error(400, result.message);
+      if (!result.ok) return reply.refused(fields, { status: 400, ...result });
       const response = reply.accepted();
       response.headers.set("X-Waitlist-Dry-Run", deployContext ?? "");
       return response;
@@ -142,7 +165,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
       return reply.accepted();
     }
     // Typos never count against anyone: an invalid sign-up stores nothing and is answered at once.
-    if (!result.ok) return reply.error(400, result.message);
+    if (!result.ok) return reply.refused(fields, { status: 400, ...result });
     const entry = toEntry(result.value, attributionOfRequest(req, fields, config, context));
     // With confirmation by e-mail, a new address waits as pending until its link is used.
     const status = mailer ? "pending" : "confirmed";
@@ -157,7 +180,11 @@ export function createWaitlistHandler(deps: ServerDeps) {
       // A solved proof-of-work, issued for this address, lets a sign-up past its network's free allowance.
       const proven = fields[PROOF_FIELD] !== undefined;
       if (proven && !(await verifyProof(fields[PROOF_FIELD], result.value.email, root))) {
-        return reply.error(400, "The anti-spam check did not pass. Please try again.");
+        return reply.refused(fields, {
+          status: 400,
+          title: AGAIN,
+          message: "The anti-spam check did not pass. Please try again.",
+        });
       }
       // The mailbox (for referrals: one mailbox counts once) and the share link the sign-up came by, if any.
       // Kept on the row, so keyed by the database's own secret (never SERVER_SECRET, which may change or differ
@@ -195,7 +222,7 @@ export function createWaitlistHandler(deps: ServerDeps) {
       // without JavaScript is told when to come back.
       log("warn", "waitlist.allowance_exceeded", { form });
       const { message, headers } = comeBackLater(outcome.retryAfter, "Many people have signed up");
-      if (form) return reply.error(429, message, headers);
+      if (form) return reply.refused(fields, { status: 429, title: AGAIN, message, headers });
       return json(
         429,
         {
@@ -206,7 +233,11 @@ export function createWaitlistHandler(deps: ServerDeps) {
       );
     } catch (error) {
       log("error", "waitlist.store_failed", describeError(error));
-      return reply.error(503, "The waitlist is unavailable right now. Please try again.");
+      return reply.refused(fields, {
+        status: 503,
+        title: AGAIN,
+        message: "The waitlist is unavailable right now. Please try again.",
+      });
     }
   };
 }

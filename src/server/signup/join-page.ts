@@ -38,11 +38,8 @@ export function referringOrigin(referer: string | null): string {
   return url.protocol === "https:" || url.protocol === "http:" ? url.origin : "";
 }
 
-/**
- * The handler for `page` (the built /join): read once per instance, on the first request. A page without the field
- * (a build that lost it) is a 500 and a log line, never a form that silently drops the referrer.
- */
-export function createJoinPageHandler(page: URL) {
+/** The built /join, read once per instance on first use; a page without its fields is an error, read again next time. */
+export function joinPageLoader(page: URL): () => Promise<string> {
   let html: Promise<string> | undefined;
   const load = async () => {
     const text = await readFile(page, "utf8");
@@ -51,6 +48,28 @@ export function createJoinPageHandler(page: URL) {
     }
     return text;
   };
+  return () => {
+    html ??= load();
+    html.catch(() => (html = undefined)); // a failed read is tried again by the next request
+    return html;
+  };
+}
+
+/** The page with its two hidden fields filled (values already escaped) and the friend's note shown for a share code. */
+export function fillJoinPage(html: string, from: string, code: string): string {
+  // A function, not a string: `$&`, `$'` and `` $` `` in a string replacement are patterns, and a host may hold `$`.
+  return html
+    .replace(FIELD_ID, () => (from ? `${FIELD_ID} value="${from}"` : FIELD_ID))
+    .replace(REFERRAL_ID, () => (code ? `${REFERRAL_ID} value="${code}"` : REFERRAL_ID))
+    .replace(FRIEND_NOTE, () => (code ? FRIEND_NOTE_ATTRIBUTE : FRIEND_NOTE));
+}
+
+/**
+ * The handler for `page` (the built /join): read once per instance, on the first request. A page without the field
+ * (a build that lost it) is a 500 and a log line, never a form that silently drops the referrer.
+ */
+export function createJoinPageHandler(page: URL) {
+  const html = joinPageLoader(page);
   return async (request: Request): Promise<Response> => {
     // The form posts to /api/waitlist: anything but reading the page is not for this path.
     if (request.method !== "GET" && request.method !== "HEAD") {
@@ -59,15 +78,8 @@ export function createJoinPageHandler(page: URL) {
         headers: { ...SITE_HEADERS, Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" },
       });
     }
-    html ??= load();
-    html.catch(() => (html = undefined)); // a failed read is tried again by the next request
     const from = escapeHtml(referringOrigin(request.headers.get("referer")));
-    // A function, not a string: `$&`, `$'` and `` $` `` in a string replacement are patterns, and a host may hold `$`.
-    const code = referralOfVisit(request);
-    const body = (await html)
-      .replace(FIELD_ID, () => (from ? `${FIELD_ID} value="${from}"` : FIELD_ID))
-      .replace(REFERRAL_ID, () => (code ? `${REFERRAL_ID} value="${code}"` : REFERRAL_ID))
-      .replace(FRIEND_NOTE, () => (code ? FRIEND_NOTE_ATTRIBUTE : FRIEND_NOTE));
+    const body = fillJoinPage(await html(), from, referralOfVisit(request));
     // Compressed here, as the CDN compresses the other pages: it fits a new connection's first round trip.
     const page = compressedPage(request, body);
     return new Response(request.method === "HEAD" ? null : page.body, {

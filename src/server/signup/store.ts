@@ -24,9 +24,10 @@ function personColumns(dataKeys: DataKeys | null, entry: WaitlistEntry) {
     organization: entry.organization ?? null,
     why: entry.why ?? null,
     connect: entry.connect ?? null,
+    answers: entry.answers ?? null,
   };
   const stored = columnsOf(dataKeys, person);
-  return STORED_PERSON_FIELDS.map((field) => stored[field]);
+  return STORED_PERSON_FIELDS.map((field) => (field === "answers" ? jsonText(stored.answers) : stored[field]));
 }
 
 /**
@@ -43,9 +44,14 @@ const ROW_COLUMNS = [
   ...ATTRIBUTION_FIELDS,
   "mailbox_key",
   "address_key",
+  "choices",
 ];
+/** The columns that hold JSON (sent as its text); every other is text. */
+const JSON_COLUMNS = new Set(["answers", "choices"]);
 /** The sign-up's values as parameters $first…, one per ROW_COLUMNS. */
-const rowValues = (first: number) => ROW_COLUMNS.map((_, i) => `$${first + i}::text`).join(", ");
+const rowValues = (first: number) =>
+  ROW_COLUMNS.map((column, i) => `$${first + i}::${JSON_COLUMNS.has(column) ? "jsonb" : "text"}`).join(", ");
+const jsonText = (value: object | null | undefined) => (value ? JSON.stringify(value) : null);
 /**
  * Adds the row unless its address is listed under any of its keys ($keys: hashed under this key or the previous
  * one, or plain), so a row not yet sealed still refuses its duplicate; and, unless it is sealed (the parameter
@@ -71,8 +77,10 @@ const referralOf = (first: number) => {
 const MANY_COLUMNS = [...ROW_COLUMNS, "created_at", "confirmed_at"];
 /** Beside the columns, one array each: the address's keys (addressKeys: first, second, third or null), part, line. */
 const MANY_EXTRA = ["k1", "k2", "k3", "part", "line"];
-const castOf = (column: string) =>
-  column === "created_at" || column === "confirmed_at" ? `i.${column}::timestamptz` : `i.${column}`;
+const castOf = (column: string) => {
+  if (column === "created_at" || column === "confirmed_at") return `i.${column}::timestamptz`;
+  return JSON_COLUMNS.has(column) ? `i.${column}::jsonb` : `i.${column}`;
+};
 
 /**
  * Many sign-ups in one statement, for an import: the same columns, sealing and duplicate rule as `insert` (an address
@@ -120,6 +128,7 @@ export function insertManyParams(dataKeys: DataKeys | null, rows: readonly Impor
       ...sources(row.entry),
       row.entry.mailboxKey ?? null,
       row.entry.addressKey ?? null,
+      jsonText(row.entry.choices),
       row.createdAt.toISOString(),
       row.confirmedAt?.toISOString() ?? null,
       keys[0] ?? null,
@@ -161,6 +170,7 @@ export function createSignupStore(db: Db, dataKeys: DataKeys | null, sealing: Re
       ...sources(entry),
       entry.mailboxKey ?? null,
       entry.addressKey ?? null,
+      jsonText(entry.choices),
       dataKeys !== null,
       entry.referral?.referrerId ?? null,
       entry.referral?.outcome ?? null,

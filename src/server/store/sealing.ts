@@ -17,7 +17,7 @@ export const SEALING_SQL = {
    * Seals a batch in one statement (all of it or none): each row only if it is still as read ($5: the key it was
    * under), so a row changed meanwhile is left for the next batch.
    */
-  seal: `UPDATE waitlist w SET name = NULL, message = NULL, organization = NULL, why = NULL, connect = NULL,
+  seal: `UPDATE waitlist w SET name = NULL, message = NULL, organization = NULL, why = NULL, connect = NULL, answers = NULL,
       email = u.email, key_id = $1, sealed = u.sealed
     FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, email, sealed, old_key)
     WHERE w.id = u.id AND w.key_id IS NOT DISTINCT FROM u.old_key

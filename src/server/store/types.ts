@@ -1,5 +1,7 @@
 /** What the store answers with, and the store itself: the one interface every feature is given. */
+
 import type { Attribution } from "../../lib/waitlist/attribution";
+import type { Answers } from "../../lib/waitlist/rules";
 import type { DataKeys, PersonalData } from "../data-key";
 import type { Db } from "../db/types";
 import type { EntryStatus, WaitlistEntry } from "../entry";
@@ -19,6 +21,8 @@ export interface ExportedEntry extends PersonalData, Attribution {
   referral_code: string;
   referred_by: string | null;
   referrals: number;
+  /** Choice and multiple answers by question id (the text ones are `answers`, from PersonalData). */
+  choices?: Answers | null;
 }
 
 /** Which rows are plain and which sealed, under which key (by id). */

@@ -10,6 +10,7 @@
  * the receiver is the team's own tool, so it gets the address and name in clear, over https, signed.
  */
 import { Webhook } from "standardwebhooks";
+import { mergedAnswers } from "../answers";
 import type { WebhookTarget } from "../config/webhooks";
 import { DataKeyError, type DataKeys, personOf } from "../data-key";
 import { describeError, log } from "../log";
@@ -68,13 +69,14 @@ const text = (value: unknown) => (typeof value === "string" ? value : null);
 
 /** The person as the receiver reads them: their sealed columns opened. */
 function personData(person: Person, dataKeys: DataKeys | null): WebhookPerson {
-  const { email, name } = personOf(dataKeys, {
+  const { email, name, answers } = personOf(dataKeys, {
     email: text(person["email"]),
     name: text(person["name"]),
     message: null,
     organization: null,
     why: null,
     connect: null,
+    answers: (person["answers"] as Record<string, string> | null | undefined) ?? null,
     key_id: text(person["key_id"]),
     sealed: text(person["sealed"]),
   });
@@ -90,6 +92,7 @@ function personData(person: Person, dataKeys: DataKeys | null): WebhookPerson {
     signed_up_at: person["created_at"] ? new Date(String(person["created_at"])).toISOString() : null,
     referral_code: person["referral_code"] ?? null,
     referrals: person["referrals"] ?? 0,
+    answers: mergedAnswers(answers, person["choices"]),
   };
 }
 

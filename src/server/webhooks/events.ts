@@ -42,6 +42,9 @@ export const SNAPSHOT_KEYS = [
   "referrals",
   "key_id",
   "sealed",
+  // Migration 0022: the free-text answers as stored (null once sealed: they are in `sealed`) and the choices.
+  "answers",
+  "choices",
 ] as const;
 
 export type WebhookSnapshot = Record<(typeof SNAPSHOT_KEYS)[number], unknown> & { referred?: WebhookSnapshot };
@@ -59,6 +62,8 @@ export interface WebhookPerson {
   signed_up_at: string | null;
   referral_code: unknown;
   referrals: unknown;
+  /** Their answers to the team's questions by id: text and choice as a string, `multiple` as a list; {}: none. */
+  answers: Record<string, string | string[]>;
 }
 
 /** Why a `waitlist.suppressed` person is no longer mailed (src/server/suppression/). */

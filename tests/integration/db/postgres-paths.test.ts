@@ -216,6 +216,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0019_console_people" },
           { name: "0020_referral_revocations" },
           { name: "0021_exact_address_suppression" },
+          { name: "0022_questions" },
           { name: "0023_imports" },
           { name: "0024_visits" },
         ]);
