@@ -19,19 +19,19 @@ INSERT INTO waitlist_import (file_hash, file_name, format, consent, source, acto
     ON CONFLICT (file_hash) DO UPDATE SET file_hash = EXCLUDED.file_hash RETURNING id;
 
 -- IMPORT_SQL.add
-WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::int[], $24::int[]) AS i(name, email, message, organization, why, connect, key_id, sealed, terms_version, status, source, medium, campaign, referrer, page, mailbox_key, address_key, created_at, confirmed_at, k1, k2, k3, part, line)),
-    added AS (INSERT INTO waitlist (name, email, message, organization, why, connect, key_id, sealed, terms_version, status, source, medium, campaign, referrer, page, mailbox_key, address_key, created_at, confirmed_at)
-      SELECT i.name, i.email, i.message, i.organization, i.why, i.connect, i.key_id, i.sealed, i.terms_version, i.status, i.source, i.medium, i.campaign, i.referrer, i.page, i.mailbox_key, i.address_key, i.created_at::timestamptz, i.confirmed_at::timestamptz FROM input i
+WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::int[], $26::int[]) AS i(name, email, message, organization, why, connect, answers, key_id, sealed, terms_version, status, source, medium, campaign, referrer, page, mailbox_key, address_key, choices, created_at, confirmed_at, k1, k2, k3, part, line)),
+    added AS (INSERT INTO waitlist (name, email, message, organization, why, connect, answers, key_id, sealed, terms_version, status, source, medium, campaign, referrer, page, mailbox_key, address_key, choices, created_at, confirmed_at)
+      SELECT i.name, i.email, i.message, i.organization, i.why, i.connect, i.answers::jsonb, i.key_id, i.sealed, i.terms_version, i.status, i.source, i.medium, i.campaign, i.referrer, i.page, i.mailbox_key, i.address_key, i.choices::jsonb, i.created_at::timestamptz, i.confirmed_at::timestamptz FROM input i
       WHERE NOT EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = i.k2)
         AND NOT EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = i.k3)
-        AND ($25::boolean OR NOT EXISTS (SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0))
+        AND ($27::boolean OR NOT EXISTS (SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0))
       ORDER BY i.created_at::timestamptz, i.part, i.line
       ON CONFLICT ((lower(email))) DO NOTHING
       RETURNING id, lower(email) AS k),
-    evidence AS (SELECT * FROM unnest($27::int[], $28::int[], $29::text[],
-      $30::timestamptz[]) AS e(part, line, what, at)),
+    evidence AS (SELECT * FROM unnest($29::int[], $30::int[], $31::text[],
+      $32::timestamptz[]) AS e(part, line, what, at)),
     recorded AS (INSERT INTO waitlist_import_row (import_id, part, line, outcome, waitlist_id, consent_evidence, consent_at)
-      SELECT $26::bigint, i.part, i.line, CASE WHEN a.id IS NULL THEN 'existing' ELSE 'added' END, a.id,
+      SELECT $28::bigint, i.part, i.line, CASE WHEN a.id IS NULL THEN 'existing' ELSE 'added' END, a.id,
         e.what, e.at
       FROM input i LEFT JOIN added a ON a.k = i.k1 LEFT JOIN evidence e ON e.part = i.part AND e.line = i.line
       ON CONFLICT (import_id, part, line) DO NOTHING RETURNING outcome)

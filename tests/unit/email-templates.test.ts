@@ -139,10 +139,19 @@ describe("the functions", () => {
   const REACT = /^(react|react-dom|@react-email|prettier)(\/|$)/;
   const files = readdirSync(join(ROOT, "netlify/functions")).filter((file) => file.endsWith(".ts"));
 
+  // The console renders its pages with react-dom/server; the sign-up function too, for one page only: a refused
+  // /join without JavaScript answers /join again, filled and marked, from the same SignupFields as the built page
+  // (the form's markup written once). Neither ever loads React Email.
+  const RENDERERS = ["admin.ts", "waitlist.ts"];
   it("load no React, react-dom or React Email at run time (the templates are strings)", async () => {
-    const packages = await packagesOf(files.filter((file) => file !== "admin.ts"));
+    const packages = await packagesOf(files.filter((file) => !RENDERERS.includes(file)));
     expect(packages.length).toBeGreaterThan(3);
     expect(packages.filter((path) => REACT.test(path))).toEqual([]);
+  }, 30_000);
+
+  it("but the sign-up function renders a refused /join with react-dom/server, never React Email", async () => {
+    const packages = await packagesOf(["waitlist.ts"]);
+    expect(packages.filter((path) => REACT.test(path)).sort()).toEqual(["react-dom/server", "react/jsx-runtime"]);
   }, 30_000);
 
   it("but the console, which renders its pages with react-dom/server, never React Email", async () => {
