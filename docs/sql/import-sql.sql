@@ -1,6 +1,10 @@
 -- src/server/import/sql.ts: each statement as it is sent ($1, $2, … its parameters), by its name in the code.
 -- Written by tests/unit/sql-docs.test.ts; regenerate: UPDATE_DOCS=1 npx vitest run --project fast tests/unit/sql-docs.test.ts
 
+-- IMPORT_SQL.queuedEntry
+SELECT id FROM waitlist_audit WHERE action = 'import' AND details ->> 'phase' = 'started'
+    AND details ->> 'import' = $1 ORDER BY id DESC LIMIT 1;
+
 -- IMPORT_SQL.find
 SELECT id, file_name, format, consent, source, started_at, rows_done_at, finished_at, cancelled_at
     FROM waitlist_import WHERE file_hash = $1;

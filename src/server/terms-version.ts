@@ -4,4 +4,4 @@
  * sign-up as its consent record. tests/unit/terms-version.test.ts fails when the terms change and this does not,
  * so a change of terms is always a deliberate new version.
  */
-export const TERMS_VERSION = "2d81b8fd62c70c2e";
+export const TERMS_VERSION = "d32ad6715e8da973";

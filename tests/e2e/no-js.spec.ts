@@ -33,7 +33,7 @@ test.describe("without JavaScript", () => {
     // …then the share code the database gave the row, no referrer, no referrals.
     expect(csv).toMatch(
       new RegExp(
-        `No Script,${email.replaceAll(".", "\\.")},Organization: Plain HTML Inc\\.,confirmed,,,,,,,/join,Plain HTML Inc\\.,,,2d81b8fd62c70c2e,,[0-9a-z]{10},,0\r\n`,
+        `No Script,${email.replaceAll(".", "\\.")},Organization: Plain HTML Inc\\.,confirmed,,,,,,,/join,Plain HTML Inc\\.,,,d32ad6715e8da973,,[0-9a-z]{10},,0\r\n`,
       ),
     );
   });

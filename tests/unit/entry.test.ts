@@ -31,7 +31,7 @@ describe("toEntry", () => {
       organization: null,
       why: null,
       connect: null,
-      termsVersion: "2d81b8fd62c70c2e",
+      termsVersion: "d32ad6715e8da973",
     });
     expect(toEntry({ name: "Ada", email: "ada@example.com", why: "x" })).toEqual({
       name: "Ada",
@@ -40,7 +40,7 @@ describe("toEntry", () => {
       organization: null,
       why: "x",
       connect: null,
-      termsVersion: "2d81b8fd62c70c2e",
+      termsVersion: "d32ad6715e8da973",
     });
   });
 

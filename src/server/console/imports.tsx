@@ -5,7 +5,7 @@
  * "import") with its progress page. The file lives in the database between the two steps (import/upload.ts:
  * Netlify's functions share no disk), and is deleted once its lines are read. The refused lines are a download.
  */
-import { audit } from "../audit";
+import { auditStart } from "../audit";
 import type { ServerConfig } from "../config";
 import { csvRow } from "../csv";
 import type { UploadedFile } from "../http/request-body";
@@ -209,7 +209,8 @@ export async function importStart(visit: ImportVisit): Promise<Response> {
     WAITING,
   ]);
   const id = Number(row?.id);
-  await audit(store.db, admin, "import", { file: file.name, consent: options.consent, phase: "queued" });
+  // Started here, before its first effect; the background run that reads the file writes its end (import/run.ts).
+  await auditStart(store.db, admin, "import", { file: file.name, consent: options.consent, import: id });
   await startJob(visit, "import", id);
   return seeOther(`${jobPath("import", id)}&done=started`);
 }

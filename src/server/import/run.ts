@@ -326,7 +326,9 @@ export async function importFile(options: ImportOptions): Promise<ImportReport> 
     refused: result.refused,
   };
   if (done.length > 0) {
-    await (entry ? entry.end(counts) : audit(store.db, options.actor, "import", { phase: "ended", ...counts }));
+    // A console import's start was written when it was queued: its end names that entry, as every end does.
+    const started = entry?.id ?? (await store.db.query<{ id: number }>(IMPORT_SQL.queuedEntry, [String(id)]))[0]?.id;
+    await audit(store.db, options.actor, "import", { phase: "ended", ...(started ? { started } : {}), ...counts });
   }
   return result;
 }

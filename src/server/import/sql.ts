@@ -11,6 +11,9 @@ const AFTER_ROWS = INSERT_MANY_PARAMS;
 
 export const IMPORT_SQL = {
   /** The import of file hash `$1`, if any. */
+  /** The audit entry that started console import `$1` when it was queued (imports.tsx), for its end to name. */
+  queuedEntry: `SELECT id FROM waitlist_audit WHERE action = 'import' AND details ->> 'phase' = 'started'
+    AND details ->> 'import' = $1 ORDER BY id DESC LIMIT 1`,
   find: `SELECT id, file_name, format, consent, source, started_at, rows_done_at, finished_at, cancelled_at
     FROM waitlist_import WHERE file_hash = $1`,
   /** Import `$1`: its file, options and whether every line is read. */
