@@ -45,7 +45,7 @@ async function signUp(form: ReturnType<Page["locator"]>, email: string) {
  */
 const line = (email: string, sources: string) =>
   new RegExp(
-    `,${email.replaceAll(".", "\\.")},,confirmed,,,${sources.replaceAll(".", "\\.")},,,,2d81b8fd62c70c2e,,[0-9a-z]{10},,0\r\n`,
+    `,${email.replaceAll(".", "\\.")},,confirmed,,,${sources.replaceAll(".", "\\.")},,,,d32ad6715e8da973,,[0-9a-z]{10},,0\r\n`,
   );
 
 test.describe("one visit from another site, recorded alike on every path", () => {
