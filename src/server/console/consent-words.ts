@@ -13,7 +13,9 @@ import { ONE_CLICK, UPDATES_WORDS, UPDATES_WORDS_VERSION } from "../updates";
 
 /** Each version of the Terms of Service ever served, by the day it was first served (UTC). */
 export const TERMS_DATES: Readonly<Record<string, string>> = {
-  [TERMS_VERSION]: "2026-11-22",
+  "2d81b8fd62c70c2e": "2026-11-22",
+  // The paragraph on counting visits without cookies (issue 51) was added.
+  [TERMS_VERSION]: "2026-11-29",
 };
 
 /** The terms a sign-up agreed to, as the team names them: by their date, never their hash. */

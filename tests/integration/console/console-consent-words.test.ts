@@ -17,7 +17,9 @@ import { UNSUBSCRIBE_PAGE_WORDS } from "../../../src/server/updates/handler";
 
 it("names the terms by their date, the current version included", () => {
   expect(Object.keys(TERMS_DATES)).toContain(TERMS_VERSION);
-  expect(termsAgreed(TERMS_VERSION)).toBe("The Terms of Service of November 22, 2026");
+  expect(termsAgreed(TERMS_VERSION)).toBe("The Terms of Service of November 29, 2026");
+  // Earlier versions keep their dates: people who agreed to them are named by what they saw.
+  expect(termsAgreed("2d81b8fd62c70c2e")).toBe("The Terms of Service of November 22, 2026");
   expect(termsAgreed("0000000000000000")).toBe("A version of the Terms of Service that this console has no date for");
   expect(termsAgreed(null)).toBe("Not recorded (they signed up before the terms were kept with each sign-up)");
 });

@@ -147,7 +147,7 @@ describe("the consent record and the answers, from the sign-up to the export", (
       organization: "ACME",
       why: "Because\n\nConnect: @forged",
       connect: "@real",
-      terms_version: "2d81b8fd62c70c2e",
+      terms_version: "d32ad6715e8da973",
       confirmed_at: null,
     });
   });
