@@ -1,6 +1,6 @@
 /**
  * Size budgets for the production build (dist/), enforced by `npm test`. Per page, gzip: every JS file the
- * page can load (islands, renderers and their imports, inline scripts) at most 104 KB; CSS at most 12 KB;
+ * page can load (islands, renderers and their imports, inline scripts) at most 106 KB; CSS at most 12 KB;
  * HTML at most 20 KB; no parser-blocking script in <head>; no stylesheet request (CSS inline); the font subset,
  * woff2, with metric-matched fallbacks, and not preloaded (it loads after the first paint).
  * Functions, zipped by Netlify's own bundler from netlify.toml: at most 1.5 MB each. JavaScript before any
@@ -25,7 +25,8 @@ export const BUDGETS = {
   // carries both islands, and the dialog the proof-of-work client. What loads before any interaction has its
   // own, much smaller budget below. Was 102 KB while the pages' own small scripts (the early tap capture, the font
   // loader, the menu: 1.7 KB) were inline, counted in the HTML; as files (astro.config.mjs says why) they count here.
-  js: 104_000,
+  // 104 KB until the dialog asked the team's own questions (issue 50: their controls and rules, +1.2 KB on /product).
+  js: 106_000,
   css: 12_000,
   html: 20_000,
   font: 30_000,
@@ -35,8 +36,10 @@ export const BUDGETS = {
   functionZip: 1_500_000,
   // The sign-up, launch day's hottest path: nodemailer for the optional confirmation e-mails (loaded only when
   // SMTP_URL is set), never the throwaway-domain list (350 KB; the confirmation's, netlify.toml). 1.43 MB with it,
-  // 1.07 MB with zod traced whole, 0.84 MB since: under 1 MB (decimal) with room for launch-day fixes.
-  signupFunctionZip: 1_000_000,
+  // 1.07 MB with zod traced whole, 0.84 MB since. A refused /join without JavaScript now answers the form again,
+  // filled, from the page's own SignupFields (issue 50): react-dom/server, +0.38 MB, 1.22 MB. Loaded only on that
+  // refusal, so a sign-up's cold start reads no more than before; the budget keeps the rest where it was.
+  signupFunctionZip: 1_300_000,
   jsBeforeInteraction: 10_000,
   // Status line, headers and brotli body: what arrives in a new connection's first congestion window. One byte
   // more and the page waits a second round trip before it can paint (150 ms in Lighthouse's mobile preset).
@@ -137,5 +140,5 @@ if (write) {
   );
 }
 console.log(
-  "budgets: all pages within JS 104 KB (≤ 10 KB before interaction), CSS 12 KB, HTML 20 KB (gzip), 14.6 KB on the wire (brotli, headers included); CSS inline, font subset with metric-matched fallbacks; functions ≤ 1.5 MB zipped (the sign-up's ≤ 1 MB)",
+  "budgets: all pages within JS 106 KB (≤ 10 KB before interaction), CSS 12 KB, HTML 20 KB (gzip), 14.6 KB on the wire (brotli, headers included); CSS inline, font subset with metric-matched fallbacks; functions ≤ 1.5 MB zipped (the sign-up's ≤ 1.3 MB)",
 );

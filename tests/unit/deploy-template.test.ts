@@ -26,7 +26,11 @@ describe("netlify.toml's template", () => {
   });
 
   it.each([
-    ["SERVER_SECRET", "openssl rand -base64 32", "Without it, status pages offer no invitation code."],
+    [
+      "SERVER_SECRET",
+      "openssl rand -base64 32",
+      "Without it, status pages offer no invitation code and updates and waves do not start.",
+    ],
     ["ADMIN_EMAILS", "console at /admin", "Without it, nobody can sign in by e-mail."],
     ["SMTP_URL", "smtps://", "Without it, sign-ups are kept unconfirmed and no e-mail is sent."],
     ["MAIL_FROM", "verified", "Without it, no e-mail is sent."],

@@ -4,12 +4,12 @@
  * `applyMigrations` from @netlify/database-dev) to the embedded database and, via `npm run db:migrate`, to any
  * DATABASE_URL. All track applied files in `netlify.migrations`, so a database migrated either way agrees.
  */
-import { readdir } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import { applyMigrations, type SQLExecutor } from "@netlify/database-dev";
 import type pg from "pg";
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL("../../../netlify/database/migrations", import.meta.url));
+import { MIGRATIONS_DIR } from "./migration-files";
+
+export { MIGRATIONS_DIR, pendingMigrations } from "./migration-files";
 
 /** Applies every migration not yet recorded in netlify.migrations; returns the names applied now. */
 export function migrate(db: SQLExecutor, dir = MIGRATIONS_DIR): Promise<string[]> {
@@ -34,16 +34,4 @@ export function pgExecutor(client: pg.Client | pg.PoolClient): SQLExecutor {
     },
   };
   return executor;
-}
-
-/**
- * The migrations in `dir` not in `applied`, by name, as Netlify's `applyMigrations` names them: a `<digits>_<slug>.sql`
- * file or a `<digits>_<slug>/` folder (its migration.sql). @netlify/database-dev does not export its own listing.
- */
-export async function pendingMigrations(applied: readonly string[], dir = MIGRATIONS_DIR): Promise<string[]> {
-  const done = new Set(applied);
-  const names = (await readdir(dir, { withFileTypes: true }))
-    .map((entry) => (entry.isDirectory() ? entry.name : entry.name.endsWith(".sql") ? entry.name.slice(0, -4) : ""))
-    .filter((name) => /^\d+_.+$/.test(name));
-  return names.sort((a, b) => a.localeCompare(b)).filter((name) => !done.has(name));
 }

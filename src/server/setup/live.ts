@@ -12,7 +12,7 @@ import type { ServerConfig } from "../config";
 import { shownWebhookUrl } from "../config/webhooks";
 import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import { chooseConnection, describeConnection } from "../db/connection";
-import { MIGRATIONS_DIR, pendingMigrations } from "../db/migrations";
+import { MIGRATIONS_DIR, pendingMigrations } from "../db/migration-files";
 import type { Db } from "../db/types";
 import type { Check } from "./findings";
 import { senderDomain } from "./settings";

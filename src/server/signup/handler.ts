@@ -24,7 +24,7 @@ import { sendConfirmation } from "../mail/send";
 import { referralOf } from "../referrals";
 import { suppressedMailer } from "../suppression";
 import { joinPageLoader } from "./join-page";
-import { type Refusal, refusedJoin } from "./join-refusal";
+import type { Refusal } from "./join-refusal";
 import { createProofChallenge, verifyProof } from "./proof-of-work";
 
 const ACCEPTED = { ok: true } as const;
@@ -66,10 +66,13 @@ function answer(form: boolean, confirmation: boolean, joinPage?: () => Promise<s
       if (!form) return json(status, { error }, headers);
       return formErrorPage(status, status === 400 ? "Please check the form" : "Please try again", error, { headers });
     },
-    /** Refused once the sign-up was read: a form post gets /join again, filled with what it sent. */
-    refused: (fields: Record<string, unknown>, refusal: Refusal) =>
+    /**
+     * Refused once the sign-up was read: a form post gets /join again, filled with what it sent. Its renderer
+     * (react-dom/server) is loaded then only, so a sign-up's cold start does not read it.
+     */
+    refused: async (fields: Record<string, unknown>, refusal: Refusal) =>
       form
-        ? refusedJoin(joinPage, fields, refusal)
+        ? (await import("./join-refusal")).refusedJoin(joinPage, fields, refusal)
         : json(refusal.status, { error: refusal.message }, refusal.headers ?? {}),
   };
 }
