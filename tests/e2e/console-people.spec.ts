@@ -160,8 +160,8 @@ test("Invite selected asks first, leaves the pending and the suppressed out, the
   // Cat's address is suppressed: named before the button, not counted among those invited.
   const left = page.getByRole("region", { name: "Not invited: 2 people" });
   await expect(left.locator("li")).toHaveText([
-    /^cat@example\.com\s*Confirmed.*On the suppression list \(a bounce or a complaint\), so no invitation can reach them\.$/,
     /^dan@example\.com\s*Pending.*Hasn't confirmed their address yet, so can't be invited\.$/,
+    /^cat@example\.com\s*Confirmed.*On the suppression list \(a bounce or a complaint\), so no invitation can reach them\.$/,
   ]);
   await checkState(page, "invite confirmation");
   // Cancel goes back to the list as it was.

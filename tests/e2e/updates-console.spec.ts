@@ -25,6 +25,9 @@ import {
 } from "./updates-support";
 
 test.afterEach(keepServerLog);
+// A server of its own, a real SMTP server, a test send and a whole send with axe on each page: 24 s on a quiet
+// machine at 1280 px, over the default 30 s at 375 px in one run of the whole suite.
+test.describe.configure({ timeout: 90_000 });
 
 test("the console writes an update, previews it, tests it on the admin alone, and sends it once to each person who said yes", async ({
   page,
