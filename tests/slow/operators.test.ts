@@ -123,7 +123,7 @@ describe("GET /api/waitlist/export", () => {
     // A pending entry is listed with its status, and left out with ?confirmed-only.
     await (await getStore()).add({ name: null, email: "waiting@example.com", message: null }, "pending");
     expect(await (await exportHandler(exportRequest(TOKEN))).text()).toMatch(
-      /,waiting@example\.com,,pending,,,,,,,,,,,,,[0-9a-z]{10},,0,\r\n/,
+      /,waiting@example\.com,,pending,,,,,,,,,,,,,[0-9a-z]{10},,0\r\n/,
     );
     const confirmedOnly = await exportHandler(
       new Request("http://localhost/api/waitlist/export?confirmed-only", {
@@ -174,9 +174,9 @@ describe("npm run waitlist (CLI) on the embedded database", () => {
     ).toBe(true);
     // …then the share code the database gave the row, no referrer, no referrals.
     expect(csv).toMatch(
-      /,"'=HYPERLINK\(""x""\)",csv@example\.com,"Why: a, ""b""\nc",confirmed,,,,,,,,,,,,,[0-9a-z]{10},,0,\r\n/,
+      /,"'=HYPERLINK\(""x""\)",csv@example\.com,"Why: a, ""b""\nc",confirmed,,,,,,,,,,,,,[0-9a-z]{10},,0\r\n/,
     );
-    expect(csv).toMatch(/,waiting@example\.com,,pending,,,,,,,,,,,,,[0-9a-z]{10},,0,\r\n/);
+    expect(csv).toMatch(/,waiting@example\.com,,pending,,,,,,,,,,,,,[0-9a-z]{10},,0\r\n/);
     const confirmedOnly = (await cli("export", "--confirmed-only")).stdout;
     expect(confirmedOnly).toContain("csv@example.com");
     expect(confirmedOnly).not.toContain("waiting@example.com");
