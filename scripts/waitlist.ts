@@ -17,10 +17,9 @@
  * only `invite --yes`, `update --yes`, `import --yes`, `purge-pending --yes`, `encrypt`, `webhooks deliver` and `webhooks off` change
  * anything, and each is in the audit log: an entry when it starts, before its first effect, and one when it ends.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { PURGE_MIN_DAYS } from "../src/lib/waitlist/consent";
 import { allowEmbeddedDatabase, openStore } from "../src/server/app/instance";
 import type { Store } from "../src/server/app/store";
 import { type AuditedAction, auditStart } from "../src/server/audit";
@@ -31,14 +30,14 @@ import { DataKeyError } from "../src/server/data-key";
 import { type Connection, chooseConnection, describeConnection } from "../src/server/db/connection";
 import { DataDirLockedError } from "../src/server/db/lock";
 import { openPgliteDb } from "../src/server/db/pglite";
-import { EXPORT_FORMATS, type ExportFormat, formatEntries } from "../src/server/export/rows";
-import { earlyAccessBase, InviteConfigError } from "../src/server/invitations";
+import { formatEntries } from "../src/server/export/rows";
 import { logToStandardError } from "../src/server/log";
 import { explainDbError } from "./lib/db-errors";
 import { doctor } from "./lib/doctor-command";
 import { importCommand } from "./lib/import-command";
 import { reminders } from "./lib/reminders-command";
 import { update } from "./lib/update-command";
+import { commandArguments } from "./lib/waitlist-arguments";
 import { count, encrypt, exportList, invite, purgePending } from "./lib/waitlist-commands";
 import { HELP } from "./lib/waitlist-help";
 import { webhooks } from "./lib/webhooks-command";
@@ -103,77 +102,13 @@ if (getConfig().serverSecretName === "RATE_LIMIT_SECRET") {
   console.error(`waitlist: ${RENAME_SECRET}`);
   secretSaid();
 }
-/** --older-than in hours: `14d` or `36h`. */
-let olderThanHours = 0;
-if (command === "purge-pending") {
-  const match = /^(\d+)(d|h)$/.exec(values["older-than"] ?? "");
-  if (!match) fail(`purge-pending needs --older-than with a number of days or hours, e.g. 14d or 36h`);
-  olderThanHours = Number(match[1]) * (match[2] === "d" ? 24 : 1);
-  if (olderThanHours < PURGE_MIN_DAYS * 24) {
-    fail(
-      `--older-than must be at least ${PURGE_MIN_DAYS}d (${PURGE_MIN_DAYS * 24}h), not "${values["older-than"]}": a confirmation link works for ${PURGE_MIN_DAYS} days, and nobody whose link still works is purged. Nothing was changed.`,
-    );
-  }
-}
-
-let next = 0;
-let accessUrl: URL | undefined;
-if (command === "invite") {
-  next = /^\d{1,6}$/.test(values.next ?? "") ? Number(values.next) : 0;
-  if (next < 1) fail(`invite needs --next with a number of people from 1 to 999999, e.g. --next 100`);
-  try {
-    accessUrl = earlyAccessBase(getConfig().earlyAccessUrl);
-  } catch (error) {
-    if (error instanceof InviteConfigError) fail(error.message);
-    throw error;
-  }
-}
-
-if (command === "webhooks") {
-  if (positionals[1] !== "deliver" && positionals[1] !== "off") {
-    fail('webhooks needs what to do: "webhooks deliver" or "webhooks off"');
-  }
-  if (getConfig().webhookProblem) fail(getConfig().webhookProblem as string);
-  if (positionals[1] === "deliver" && !getConfig().webhook) {
-    fail("webhooks are off: set WEBHOOK_URL and WEBHOOK_SECRET to deliver them.");
-  }
-  if (positionals[1] === "off" && getConfig().webhook) {
-    fail("WEBHOOK_URL is set for this command: unset it to stop recording events. Nothing was changed.");
-  }
-}
-
-let body = "";
-if (command === "update") {
-  if (values.subject === undefined) fail("update needs --subject with the update's subject, in quotes");
-  const file = values["body-file"];
-  if (!file) fail("update needs --body-file with the path of the update's text");
-  try {
-    body = readFileSync(file, "utf8");
-  } catch (error) {
-    fail(`cannot read --body-file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}
-
-/** import: the file, the consent mode (ask unless told), the source of rows that name none. */
-const importFilePath = positionals[1] ?? "";
-const consent = values.consent ?? "ask";
-if (command === "import") {
-  if (!importFilePath) fail("import needs the file to import: npm run waitlist -- import FILE");
-  if (!existsSync(importFilePath)) fail(`cannot read ${importFilePath}: there is no such file. Nothing was changed.`);
-  if (consent !== "ask" && consent !== "confirmed") fail(`--consent must be ask or confirmed, not "${consent}"`);
-  const named = values.source;
-  if (named !== undefined && !/^[^\p{C}\u2028\u2029]{1,100}$/u.test(named.trim())) {
-    fail("--source must be a name of 1 to 100 characters on one line");
-  }
-}
-
-const format = (values.format ?? "csv") as ExportFormat;
-if (!EXPORT_FORMATS.includes(format)) fail(`--format must be ${EXPORT_FORMATS.join(", ")}; not "${values.format}"`);
-let since: Date | undefined;
-if (values.since !== undefined) {
-  since = /^\d{4}-\d{2}-\d{2}$/.test(values.since) ? new Date(`${values.since}T00:00:00Z`) : undefined;
-  if (!since || Number.isNaN(since.getTime())) fail(`--since must be a date as YYYY-MM-DD, not "${values.since}"`);
-}
+const { olderThanHours, next, accessUrl, body, importFilePath, consent, format, since } = commandArguments(
+  command,
+  positionals,
+  values,
+  getConfig(),
+  fail,
+);
 
 const config = getConfig();
 let connection: Connection;

@@ -6,195 +6,20 @@
  * touching a person already listed; suppresses those the other tool says left or bounced; records every line once.
  * Killed anywhere, the same file run again goes on: what was recorded is not done twice.
  */
-import { createHash } from "node:crypto";
-import type { Attribution } from "../../lib/waitlist/attribution";
 import { type AuditedAction, audit, auditStart } from "../audit";
-import { databaseKey, storedMailboxKey } from "../crypto/keys";
+import { databaseKey } from "../crypto/keys";
 import { addressKeys } from "../data-key";
-import { buildMessage } from "../entry";
 import { WAITING } from "../jobs";
 import { addressKey } from "../mail/mailbox";
-import { type ImportedEntry, insertManyParams } from "../signup/store";
-import type { Store } from "../store/types";
+import { insertManyParams } from "../signup/store";
 import { createSuppressionStore } from "../suppression";
+import { partsOf, sha256 } from "./file";
 import { cellsBy, type Format, recogniseFormat } from "./formats";
+import { type Batch, emptyBatch, place, type Reading, type Tally } from "./place";
 import { type FileRecord, readRecords, UnreadableFile } from "./read";
-import { type CheckedRow, checkRow } from "./row";
+import { report } from "./report";
 import { IMPORT_SQL } from "./sql";
-import { csvMembers, isZip } from "./zip";
-
-export const BATCH = 1000;
-/** How many refusals a report names (all of them go to the refused file). */
-export const FIRST_REASONS = 10;
-
-export type ConsentMode = "confirmed" | "ask";
-
-/** A file to import: its name, and its bytes from the start each time it is opened (it is read twice). */
-export interface ImportFile {
-  name: string;
-  open: () => AsyncIterable<Uint8Array>;
-}
-
-export interface ImportOptions {
-  store: Store;
-  file: ImportFile;
-  consent: ConsentMode;
-  /** --source: the source of rows whose file names none (default "import"). */
-  source: string | null;
-  /** false: a dry run, nothing changes. */
-  apply: boolean;
-  /** Who imports, for the audit log: "CLI", an admin's address. */
-  actor: string;
-  /** The import's time (tests fix it): the place in line of rows without a date. */
-  now?: Date;
-  /** Each refused row, as it is met (the refused file is written from these). */
-  onRefused?: (refusal: Refusal, cells: readonly string[]) => void;
-  onProgress?: (lines: number) => void;
-}
-
-/** A refused row: which file (a ZIP's member, else the file), its line (header: 1) and why. */
-export interface Refusal {
-  file: string;
-  line: number;
-  reason: string;
-}
-
-export interface ImportReport {
-  /** Each file read and the format its header showed. */
-  formats: Array<{ file: string; format: string; reads: readonly string[] }>;
-  fileHash: string;
-  importId: number | null;
-  /** This file had been imported, whole: nothing was read again. */
-  alreadyDone: boolean;
-  added: number;
-  existing: number;
-  suppressed: number;
-  refused: number;
-  firstReasons: Refusal[];
-  /** Confirmation e-mails still owed (asking consent). */
-  unmailed: number;
-}
-
-/** A bad file or option: said in words, and nothing was changed. */
-export class ImportRefused extends Error {
-  override name = "ImportRefused";
-}
-
-async function sha256(file: ImportFile): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of file.open()) hash.update(chunk);
-  return hash.digest("hex");
-}
-
-async function* once(bytes: Uint8Array) {
-  yield bytes;
-}
-
-/** The file as its parts: each CSV of a ZIP (held in memory), or the one CSV, streamed. */
-async function partsOf(file: ImportFile): Promise<Array<{ name: string; chunks: () => AsyncIterable<Uint8Array> }>> {
-  const chunks: Uint8Array[] = [];
-  let zip: boolean | undefined;
-  for await (const chunk of file.open()) {
-    zip ??= isZip(chunk);
-    if (!zip) break;
-    chunks.push(chunk);
-  }
-  if (!zip) return [{ name: file.name, chunks: file.open }];
-  return csvMembers(Buffer.concat(chunks)).map((member) => ({ name: member.name, chunks: () => once(member.bytes) }));
-}
-
-/** What a batch holds, by what becomes of each row. */
-interface Batch {
-  add: Array<ImportedEntry & { evidence: { what: string; at: Date | null } | null }>;
-  suppress: Array<{ part: number; line: number; email: string; reason: string }>;
-  refuse: Array<{ part: number; line: number; reason: string }>;
-}
-const emptyBatch = (): Batch => ({ add: [], suppress: [], refuse: [] });
-
-interface Tally {
-  added: number;
-  existing: number;
-  suppressed: number;
-  refused: number;
-  firstReasons: Refusal[];
-}
-
-/** Where the reading stands: the options, the keys, the tally, and the addresses met (a duplicate's first line). */
-interface Reading {
-  options: ImportOptions;
-  now: Date;
-  importId: number | null;
-  database: Awaited<ReturnType<typeof databaseKey>>;
-  seen: Map<string, string>;
-  tally: Tally;
-}
-
-const attributionOf = (row: CheckedRow, source: string | null): Attribution => ({
-  source: row.source ?? source ?? "import",
-  medium: "import",
-  campaign: null,
-  referrer: null,
-  page: null,
-});
-
-/** One record's fate, put in the batch (refused, suppressed, or to add). */
-function place(
-  reading: Reading,
-  batch: Batch,
-  format: Format,
-  part: { index: number; name: string },
-  cells: string[],
-  line: number,
-  by: (c: readonly string[]) => (column: string) => string,
-) {
-  const refuse = (reason: string) => {
-    batch.refuse.push({ part: part.index, line, reason });
-    reading.tally.refused++;
-    const refusal = { file: part.name, line, reason };
-    if (reading.tally.firstReasons.length < FIRST_REASONS) reading.tally.firstReasons.push(refusal);
-    reading.options.onRefused?.(refusal, cells);
-  };
-  const checked = checkRow(format.read(by(cells)), reading.now);
-  if ("refused" in checked) return refuse(checked.refused);
-  const { row } = checked;
-  const key = row.email.toLowerCase();
-  const first = reading.seen.get(key);
-  if (first !== undefined) return refuse(`the same address as ${first}`);
-  reading.seen.set(
-    key,
-    `line ${line}${part.index > 0 || part.name !== reading.options.file.name ? ` of ${part.name}` : ""}`,
-  );
-  if (row.suppress) {
-    batch.suppress.push({ part: part.index, line, email: row.email, reason: row.suppress });
-    return;
-  }
-  const confirmed = reading.options.consent === "confirmed";
-  if (confirmed && !row.evidence) return refuse("no evidence of consent in the file (--consent confirmed needs it)");
-  const createdAt = row.signedUpAt ?? reading.now;
-  batch.add.push({
-    entry: {
-      name: row.name,
-      email: row.email,
-      message: buildMessage({
-        organization: row.organization ?? undefined,
-        why: row.why ?? undefined,
-        connect: row.connect ?? undefined,
-      }),
-      organization: row.organization,
-      why: row.why,
-      connect: row.connect,
-      attribution: attributionOf(row, reading.options.source),
-      mailboxKey: storedMailboxKey(reading.database, row.email),
-      addressKey: addressKey(reading.database, row.email),
-    },
-    status: confirmed ? "confirmed" : "pending",
-    createdAt,
-    confirmedAt: confirmed ? (row.evidence?.at ?? createdAt) : null,
-    part: part.index,
-    line,
-    evidence: row.evidence,
-  });
-}
+import { BATCH, type ImportOptions, ImportRefused, type ImportReport } from "./types";
 
 /** A dry run's batch: how many would be new and how many are listed already (nothing is written). */
 async function countBatch(reading: Reading, batch: Batch) {
@@ -331,27 +156,4 @@ export async function importFile(options: ImportOptions): Promise<ImportReport> 
     await audit(store.db, options.actor, "import", { phase: "ended", ...(started ? { started } : {}), ...counts });
   }
   return result;
-}
-
-async function report(
-  store: Store,
-  id: number,
-  fileHash: string,
-  formats: ImportReport["formats"],
-  firstReasons: Refusal[] = [],
-): Promise<ImportReport> {
-  const [row] = await store.db.query<Record<string, number>>(IMPORT_SQL.counts, [id]);
-  const n = (key: string) => Number(row?.[key] ?? 0);
-  return {
-    formats,
-    fileHash,
-    importId: id,
-    alreadyDone: false,
-    added: n("added"),
-    existing: n("existing"),
-    suppressed: n("suppressed"),
-    refused: n("refused"),
-    firstReasons,
-    unmailed: n("unmailed"),
-  };
 }

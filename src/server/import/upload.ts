@@ -6,8 +6,9 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/types";
 import type { Store } from "../store/types";
-import { type ImportFile, importFile } from "./run";
+import { importFile } from "./run";
 import { IMPORT_SQL } from "./sql";
+import type { ImportFile } from "./types";
 
 /** What one Netlify request carries: a larger file goes through the CLI. */
 export const UPLOAD_LIMIT = 6 * 1024 * 1024;

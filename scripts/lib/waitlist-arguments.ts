@@ -1,0 +1,101 @@
+/**
+ * The arguments of each command of `npm run waitlist`, checked before any database is opened: a command given
+ * something it cannot use stops with one line (`fail`) and nothing is changed.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { PURGE_MIN_DAYS } from "../../src/lib/waitlist/consent";
+import type { ServerConfig } from "../../src/server/config";
+import { EXPORT_FORMATS, type ExportFormat } from "../../src/server/export/rows";
+import { earlyAccessBase, InviteConfigError } from "../../src/server/invitations";
+
+export interface WaitlistValues {
+  "older-than"?: string | undefined;
+  next?: string | undefined;
+  subject?: string | undefined;
+  "body-file"?: string | undefined;
+  consent?: string | undefined;
+  source?: string | undefined;
+  format?: string | undefined;
+  since?: string | undefined;
+}
+
+export function commandArguments(
+  command: string,
+  positionals: readonly string[],
+  values: WaitlistValues,
+  config: ServerConfig,
+  fail: (message: string) => never,
+) {
+  /** --older-than in hours: `14d` or `36h`. */
+  let olderThanHours = 0;
+  if (command === "purge-pending") {
+    const match = /^(\d+)(d|h)$/.exec(values["older-than"] ?? "");
+    if (!match) fail(`purge-pending needs --older-than with a number of days or hours, e.g. 14d or 36h`);
+    olderThanHours = Number(match[1]) * (match[2] === "d" ? 24 : 1);
+    if (olderThanHours < PURGE_MIN_DAYS * 24) {
+      fail(
+        `--older-than must be at least ${PURGE_MIN_DAYS}d (${PURGE_MIN_DAYS * 24}h), not "${values["older-than"]}": a confirmation link works for ${PURGE_MIN_DAYS} days, and nobody whose link still works is purged. Nothing was changed.`,
+      );
+    }
+  }
+
+  let next = 0;
+  let accessUrl: URL | undefined;
+  if (command === "invite") {
+    next = /^\d{1,6}$/.test(values.next ?? "") ? Number(values.next) : 0;
+    if (next < 1) fail(`invite needs --next with a number of people from 1 to 999999, e.g. --next 100`);
+    try {
+      accessUrl = earlyAccessBase(config.earlyAccessUrl);
+    } catch (error) {
+      if (error instanceof InviteConfigError) fail(error.message);
+      throw error;
+    }
+  }
+
+  if (command === "webhooks") {
+    if (positionals[1] !== "deliver" && positionals[1] !== "off") {
+      fail('webhooks needs what to do: "webhooks deliver" or "webhooks off"');
+    }
+    if (config.webhookProblem) fail(config.webhookProblem as string);
+    if (positionals[1] === "deliver" && !config.webhook) {
+      fail("webhooks are off: set WEBHOOK_URL and WEBHOOK_SECRET to deliver them.");
+    }
+    if (positionals[1] === "off" && config.webhook) {
+      fail("WEBHOOK_URL is set for this command: unset it to stop recording events. Nothing was changed.");
+    }
+  }
+
+  let body = "";
+  if (command === "update") {
+    if (values.subject === undefined) fail("update needs --subject with the update's subject, in quotes");
+    const file = values["body-file"];
+    if (!file) fail("update needs --body-file with the path of the update's text");
+    try {
+      body = readFileSync(file, "utf8");
+    } catch (error) {
+      fail(`cannot read --body-file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+
+  /** import: the file, the consent mode (ask unless told), the source of rows that name none. */
+  const importFilePath = positionals[1] ?? "";
+  const consent = values.consent ?? "ask";
+  if (command === "import") {
+    if (!importFilePath) fail("import needs the file to import: npm run waitlist -- import FILE");
+    if (!existsSync(importFilePath)) fail(`cannot read ${importFilePath}: there is no such file. Nothing was changed.`);
+    if (consent !== "ask" && consent !== "confirmed") fail(`--consent must be ask or confirmed, not "${consent}"`);
+    const named = values.source;
+    if (named !== undefined && !/^[^\p{C}\u2028\u2029]{1,100}$/u.test(named.trim())) {
+      fail("--source must be a name of 1 to 100 characters on one line");
+    }
+  }
+
+  const format = (values.format ?? "csv") as ExportFormat;
+  if (!EXPORT_FORMATS.includes(format)) fail(`--format must be ${EXPORT_FORMATS.join(", ")}; not "${values.format}"`);
+  let since: Date | undefined;
+  if (values.since !== undefined) {
+    since = /^\d{4}-\d{2}-\d{2}$/.test(values.since) ? new Date(`${values.since}T00:00:00Z`) : undefined;
+    if (!since || Number.isNaN(since.getTime())) fail(`--since must be a date as YYYY-MM-DD, not "${values.since}"`);
+  }
+  return { olderThanHours, next, accessUrl, body, importFilePath, consent, format, since };
+}
