@@ -90,6 +90,41 @@ test("what was typed, and where, survives the island's arrival", async ({ page }
   await expect(page.locator("#waitlist-early input")).toHaveCount(0);
 });
 
+test("a field chosen as the island arrives keeps the focus and what is typed into it", async ({ page }) => {
+  const release = await holdIsland(page);
+  await page.goto("/");
+  await tapJoin(page);
+  // The island's hand-over puts the caret back on its next frames; hold those frames while the visitor moves on.
+  await page.evaluate(() => {
+    const held: FrameRequestCallback[] = [];
+    const w = window as typeof window & { releaseFrames?: () => void };
+    const real = w.requestAnimationFrame.bind(w);
+    // Only the hand-over's frames: a callback that asks for the next frame itself (the island's own rendering
+    // needs its frames to run).
+    w.requestAnimationFrame = (callback) =>
+      String(callback).includes("requestAnimationFrame") ? held.push(callback) : real(callback);
+    w.releaseFrames = () => {
+      w.requestAnimationFrame = real;
+      for (const callback of held.splice(0)) real(callback);
+    };
+  });
+  release();
+  const dialog = islandDialog(page);
+  await expect(dialog.getByLabel("Name")).toBeVisible();
+  await dialog.getByLabel("Name").focus();
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        (window as typeof window & { releaseFrames: () => void }).releaseFrames();
+        // Two frames: the hand-over waits two, so both have run when this resolves.
+        requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+      }),
+  );
+  await page.keyboard.type("Ada");
+  await expect(dialog.getByLabel("Name")).toHaveValue("Ada");
+  await expect(dialog.getByLabel("Email (required)")).toHaveValue("");
+});
+
 test("a submit before the island arrives signs up exactly once", async ({ page, request }) => {
   const release = await holdIsland(page);
   const email = unique("before");

@@ -32,13 +32,20 @@ function valuesOf(carried: CarriedForm): DialogValues {
   return values;
 }
 
-/** Puts the caret back where it was in the early dialog, once the island's dialog has placed its own focus. */
+/**
+ * Puts the caret back where it was in the early dialog, once the island's dialog has placed its own focus on the
+ * field marked to autofocus. Not when the visitor has already moved on to another field: moving focus between a
+ * field's selection and its typing would send their keystrokes into the wrong field.
+ */
 function restoreFocus(focus: NonNullable<CarriedForm["focus"]>) {
   const id = `waitlist-${focus.name === "termsAccepted" ? "terms" : focus.name}`;
   requestAnimationFrame(() =>
     requestAnimationFrame(() => {
       const field = document.getElementById(id);
       if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
+      const active = document.activeElement;
+      const movedOn = active !== field && active?.closest("form") && !active.hasAttribute("data-autofocus");
+      if (movedOn) return;
       field.focus();
       if (focus.start !== null && field.type !== "checkbox" && field.type !== "email") {
         field.setSelectionRange(focus.start, focus.end ?? focus.start);
