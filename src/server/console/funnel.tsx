@@ -150,8 +150,9 @@ export function FunnelSection({ funnel, chartRange }: { funnel: Funnel; chartRan
   return (
     <Section id="funnel" title="How each source converts">
       <p className="note">
-        People who signed up in the range, grouped by what their sign-up recorded (no cookie follows anyone), and how
-        many of them went on to confirm, be invited and join. Each percentage is of the step before.
+        Visitors in the range, counted without cookies or stored identifiers, and the people who signed up, grouped by
+        source (the visit's and the sign-up's own record); then how many went on to confirm, be invited and join. Each
+        percentage is of the step before; sign-ups, of the visitors.
       </p>
       <ul className="tabs" aria-label="Signed up in">
         {(["30", "90", "all"] as const).map((range) => (

@@ -46,6 +46,7 @@ describe("the overview from visitors", () => {
     expect(first).toBeLessThan(page.indexOf("The list"));
     expect(page).toContain("Today 3 visitors · 1 signed up (33%) Last 30 days 3 visitors · 1 signed up (33%)");
     expect(page).toContain("Visitors: 3 visitors in the range; 1 person signed up, 33% of them.");
+    expect(page).toContain("Visitors in the range, counted without cookies or stored identifiers, and the people who");
     const bySource = page.slice(page.indexOf("By source"), page.indexOf("By medium"));
     expect(bySource).toContain("Source Visitors Signed up Confirmed Invited Joined");
     expect(bySource).toContain("newsletter 2 1 50% 1 100% 0 0% 0");
