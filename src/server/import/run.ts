@@ -9,7 +9,7 @@
 import { type AuditedAction, audit, auditStart } from "../audit";
 import { databaseKey } from "../crypto/keys";
 import { addressKeys } from "../data-key";
-import { WAITING } from "../jobs";
+import { NO_OWNER } from "../jobs";
 import { addressKey } from "../mail/mailbox";
 import { insertManyParams } from "../signup/store";
 import { createSuppressionStore } from "../suppression";
@@ -141,7 +141,7 @@ export async function importFile(options: ImportOptions): Promise<ImportReport> 
   }
   const id = reading.importId as number;
   const described = formats.map((f) => `${f.file}: ${f.format}`).join("; ");
-  const done = await store.db.query(IMPORT_SQL.rowsDone, [id, WAITING, described]);
+  const done = await store.db.query(IMPORT_SQL.rowsDone, [id, NO_OWNER, described]);
   const result = await report(store, id, fileHash, formats, tally.firstReasons);
   const counts = {
     file: file.name,

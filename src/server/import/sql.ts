@@ -19,7 +19,7 @@ export const IMPORT_SQL = {
   /** Import `$1`: its file, options and whether every line is read. */
   byId: `SELECT file_hash, file_name, consent, source, actor, rows_done_at FROM waitlist_import WHERE id = $1`,
   /**
-   * A console import, confirmed (hash, name, consent, source, actor, then `$7`: WAITING): due at once, so the
+   * A console import, confirmed (hash, name, consent, source, actor, then `$7`: NO_OWNER): due at once, so the
    * scheduler starts it if the start the console sent never comes; the same file again is the same import.
    */
   queue: `INSERT INTO waitlist_import (file_hash, file_name, format, consent, source, actor, owner, heartbeat_at)
@@ -53,7 +53,7 @@ export const IMPORT_SQL = {
   listed: `SELECT k FROM unnest($1::text[]) AS k WHERE EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = k)`,
   /**
    * Every line of import `$1` read and recorded: the import is done reading. Asking consent, its e-mails are a job
-   * due at once (`$2`: WAITING, its heartbeat an hour back); with consent confirmed, nothing is owed and it is
+   * due at once (`$2`: NO_OWNER, its heartbeat an hour back); with consent confirmed, nothing is owed and it is
    * finished. `$3`: the formats read, in words.
    */
   rowsDone: `UPDATE waitlist_import SET rows_done_at = coalesce(rows_done_at, now()), format = $3,

@@ -2,7 +2,7 @@
  * Sending an update, one core for the console and the CLI, so its guarantees hold for both:
  * - every recipient at most once: one run sends an update at a time (its owner, taken by one UPDATE); a recipient
  *   is marked `sent` once the SMTP server accepted their message (its answer to the final "." read);
- * - nobody skipped: a run that dies or is cut (the platform's 60 s, a SIGKILL, an SMTP server that stops answering)
+ * - nobody skipped: a run that dies or is cut (the end of a background function's 15 minutes, a SIGKILL, an SMTP server that stops answering)
  *   leaves the rest `queued`, and the next run (the console's Continue, the CLI's same command) goes on from there;
  * - a recipient whose message was on its way when a run died (`attempted`: marked just before its last byte) is
  *   counted sent, not sent again, and recorded as unconfirmed. A run dies in that instant almost only while it
@@ -22,11 +22,10 @@
  */
 
 import type { DatabaseKey } from "../crypto/keys";
-import { JOB_STALE_SECONDS, type JobSlice, keepAlive, releaseJob, takeJob } from "../jobs";
+import { budgetOf, JOB_STALE_SECONDS, type JobSlice, keepAlive, releaseJob, spent, takeJob } from "../jobs";
 import type { Mailer } from "../mail/mailer";
 import { isRefusal, NoLongerHeld, reason } from "../mail/outcome";
 import { statusPageLink } from "../referrals";
-import { budgetOf, spent } from "../run/slice";
 import { messageId, unsubscribeLink, unsubscribeToken, updateEmail } from "./message";
 import type { UpdateStore } from "./store";
 
