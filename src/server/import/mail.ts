@@ -5,10 +5,11 @@
  * whichever takes it. Each row is claimed before its e-mail goes (a run killed after the claim has sent at most
  * one), so nobody is mailed twice; a suppressed address is never mailed (the guarded mailer refuses it).
  */
-import { countedMailboxKey } from "../crypto/keys";
+
 import type { RootKey } from "../crypto/secret";
 import { personOf, type StoredPerson } from "../data-key";
 import { beatJob, budgetOf, type JobSlice, keepAlive, releaseJob, spent, takeJob } from "../jobs";
+import { countedMailboxKey } from "../mail/mailbox";
 import type { Mailer } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
 import type { Store } from "../store/types";

@@ -9,11 +9,12 @@
  */
 import { LINK_PATHS } from "../../lib/waitlist/consent";
 import type { ServerConfig } from "../config";
-import { countedMailboxKey, rootKey } from "../crypto/keys";
+import { rootKey } from "../crypto/keys";
 import { newToken } from "../crypto/tokens";
 import { personOf, type StoredPerson } from "../data-key";
 import { earlyAccessBase, inviteLink, newInviteCode, statusLink } from "../invitations";
 import { Suppressed } from "../mail/guard";
+import { countedMailboxKey } from "../mail/mailbox";
 import type { Mailer } from "../mail/mailer";
 import { invitationEmail, REMINDER_PREFIX } from "../mail/messages";
 import { isRefusal } from "../mail/outcome";

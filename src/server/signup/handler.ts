@@ -6,7 +6,7 @@ import { cleanReferralCode, REFERRAL_FIELD, referralCodeOf } from "../../lib/wai
 import { ANSWER_PREFIX, HONEYPOT_FIELD, PROOF_FIELD } from "../../lib/waitlist/rules";
 import { loadValidator } from "../../lib/waitlist/schema";
 import type { ServerConfig } from "../config";
-import { countedMailboxKey, databaseKey, rootKey, storedMailboxKey } from "../crypto/keys";
+import { databaseKey, rootKey } from "../crypto/keys";
 import { isDryRun } from "../db/connection";
 import type { ServerDeps } from "../deps";
 import { toEntry } from "../entry";
@@ -18,7 +18,7 @@ import { FormEncodingError, mediaType, parseForm, readBody } from "../http/reque
 import { afterAnswer, json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import { addressKey } from "../mail/mailbox";
+import { addressKey, countedMailboxKey, storedMailboxKey } from "../mail/mailbox";
 import { mailerFor } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
 import { referralOf } from "../referrals";

@@ -25,8 +25,8 @@ import type { DatabaseKey } from "../crypto/keys";
 import { budgetOf, JOB_STALE_SECONDS, type JobSlice, keepAlive, releaseJob, spent, takeJob } from "../jobs";
 import type { Mailer } from "../mail/mailer";
 import { isRefusal, NoLongerHeld, reason } from "../mail/outcome";
-import { statusPageLink } from "../referrals";
 import { messageId, unsubscribeLink, unsubscribeToken, updateEmail } from "./message";
+import { statusPageLink } from "./status-token";
 import type { UpdateStore } from "./store";
 
 /** A live run beats with every message; its silence is judged by the one rule of every long job (jobs/lease.ts). */
