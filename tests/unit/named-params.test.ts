@@ -4,7 +4,7 @@ import { namedParams } from "../../src/server/db/params";
 
 describe("namedParams", () => {
   it("numbers each name once, after the names taken, and lists values in that order", () => {
-    const p = namedParams(["client", "window"]);
+    const p = namedParams<string>(["client", "window"]);
     expect(`${p.$("email", "text")} ${p.$("keys", "text[]")} ${p.$("email")} ${p.$("window")}`).toBe(
       "$3::text $4::text[] $3 $2",
     );
