@@ -32,10 +32,10 @@ WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text
       ORDER BY i.created_at::timestamptz, i.part, i.line
       ON CONFLICT ((lower(email))) DO NOTHING
       RETURNING id, lower(email) AS k),
-    evidence AS (SELECT * FROM unnest($29::int[], $30::int[], $31::text[],
-      $32::timestamptz[]) AS e(part, line, what, at)),
+    evidence AS (SELECT * FROM unnest($28::int[], $29::int[],
+      $30::text[], $31::timestamptz[]) AS e(part, line, what, at)),
     recorded AS (INSERT INTO waitlist_import_row (import_id, part, line, outcome, waitlist_id, consent_evidence, consent_at)
-      SELECT $28::bigint, i.part, i.line, CASE WHEN a.id IS NULL THEN 'existing' ELSE 'added' END, a.id,
+      SELECT $32::bigint, i.part, i.line, CASE WHEN a.id IS NULL THEN 'existing' ELSE 'added' END, a.id,
         e.what, e.at
       FROM input i LEFT JOIN added a ON a.k = i.k1 LEFT JOIN evidence e ON e.part = i.part AND e.line = i.line
       ON CONFLICT (import_id, part, line) DO NOTHING RETURNING outcome)

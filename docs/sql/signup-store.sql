@@ -3,13 +3,13 @@
 
 -- SIGNUP_SQL.insert
 WITH added AS (INSERT INTO waitlist (name, email, message, organization, why, connect, answers, key_id, sealed, terms_version, status, source, medium, campaign, referrer, page, mailbox_key, address_key, choices)
-      SELECT $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::jsonb, $9::text, $10::text, $11::text, $12::text, $13::text, $14::text, $15::text, $16::text, $17::text, $18::text, $19::text, $20::jsonb 
-      WHERE NOT EXISTS (SELECT 1 FROM waitlist WHERE lower(email) = ANY($1::text[]))
+      SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::text, $9::text, $10::text, $11::text, $12::text, $13::text, $14::text, $15::text, $16::text, $17::text, $18::text, $19::jsonb 
+      WHERE NOT EXISTS (SELECT 1 FROM waitlist WHERE lower(email) = ANY($20::text[]))
       AND ($21::boolean OR NOT EXISTS (SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0))
       ON CONFLICT ((lower(email))) DO NOTHING
       RETURNING id), referral AS (
   INSERT INTO waitlist_referral (referred_id, referrer_id, mailbox_key, outcome)
-  SELECT id, $22::bigint, $18::text, $23::text FROM added WHERE $22::bigint IS NOT NULL)
+  SELECT id, $22::bigint, $17::text, $23::text FROM added WHERE $22::bigint IS NOT NULL)
     SELECT (SELECT count(*)::int FROM added) AS added, EXISTS (SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0) AS sealed_rows;
 
 -- SIGNUP_SQL.hitAndInsert
@@ -29,14 +29,14 @@ WITH hit AS (INSERT INTO waitlist_rate_limit (client_key, window_start) VALUES (
       FROM hit, previous, (SELECT extract(epoch FROM $2::timestamptz - $3::timestamptz)::float8 * 1000 AS w) len
     ) counts
   ) times), added AS (INSERT INTO waitlist (name, email, message, organization, why, connect, answers, key_id, sealed, terms_version, status, source, medium, campaign, referrer, page, mailbox_key, address_key, choices)
-      SELECT $7::text, $8::text, $9::text, $10::text, $11::text, $12::text, $13::jsonb, $14::text, $15::text, $16::text, $17::text, $18::text, $19::text, $20::text, $21::text, $22::text, $23::text, $24::text, $25::jsonb FROM verdict WHERE verdict.allowed
-      AND NOT EXISTS (SELECT 1 FROM waitlist WHERE lower(email) = ANY($6::text[]))
+      SELECT $6::text, $7::text, $8::text, $9::text, $10::text, $11::text, $12::jsonb, $13::text, $14::text, $15::text, $16::text, $17::text, $18::text, $19::text, $20::text, $21::text, $22::text, $23::text, $24::jsonb FROM verdict WHERE verdict.allowed
+      AND NOT EXISTS (SELECT 1 FROM waitlist WHERE lower(email) = ANY($25::text[]))
       AND ($26::boolean OR NOT EXISTS (SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0))
       ON CONFLICT ((lower(email))) DO NOTHING
       RETURNING id),
     referral AS (
   INSERT INTO waitlist_referral (referred_id, referrer_id, mailbox_key, outcome)
-  SELECT id, $27::bigint, $23::text, $28::text FROM added WHERE $27::bigint IS NOT NULL)
+  SELECT id, $27::bigint, $22::text, $28::text FROM added WHERE $27::bigint IS NOT NULL)
     SELECT (SELECT attempts FROM hit) AS attempts, (SELECT attempts FROM previous) AS previous,
       (SELECT allowed FROM verdict) AS allowed, (SELECT seconds FROM retry) AS retry_after,
       (SELECT count(*)::int FROM added) AS added,

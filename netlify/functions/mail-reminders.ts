@@ -19,7 +19,7 @@ export default configured(async (_req: Request, context?: Context): Promise<Resp
   const deadline = Date.now() + RUN_MS;
   const config = getConfig();
   const site = config.siteUrl ?? context?.site?.url ?? null;
-  const off = config.reputation.confirmReminderHours === 0 && config.reputation.inviteReminderDays === 0;
+  const off = config.reminders.confirmReminderHours === 0 && config.reminders.inviteReminderDays === 0;
   if (!site || off || !config.mail) return new Response(null, { status: 204 });
   try {
     const store = await getStore();

@@ -18,8 +18,8 @@ import {
   sendImportConfirmations,
   UnreadableFile,
 } from "../../src/server/import";
+import { runOwner } from "../../src/server/jobs";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
-import { runOwner } from "../../src/server/run/owner";
 import { suppressedMailer } from "../../src/server/suppression";
 import { SITE } from "../../src/site";
 import { progressBar } from "./progress";

@@ -16,7 +16,7 @@ import { suppressedMailer } from "../../src/server/suppression";
 import { SITE } from "../../src/site";
 
 export async function reminders(store: Store, config: ServerConfig, source: string, yes: boolean): Promise<number> {
-  const { confirmReminderHours: hours, inviteReminderDays: days } = config.reputation;
+  const { confirmReminderHours: hours, inviteReminderDays: days } = config.reminders;
   if (hours === 0 && days === 0) {
     console.log("Reminders are off (CONFIRM_REMINDER_HOURS=0 and INVITE_REMINDER_DAYS=0): nothing to send.");
     return 0;

@@ -5,8 +5,8 @@
 import type { Store } from "../../src/server/app/store";
 import { getConfig } from "../../src/server/config";
 import { visibleControls } from "../../src/server/csv";
+import { runOwner } from "../../src/server/jobs";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
-import { runOwner } from "../../src/server/run/owner";
 import { suppressedMailer } from "../../src/server/suppression";
 import {
   checkDraft,

@@ -119,7 +119,7 @@ test("the console writes an update, previews it, tests it on the admin alone, an
     const unsubscribe = linkTo(mail, "/waitlist/unsubscribe");
     expect(unsubscribe).toMatch(/^http:\/\/[^/]+\/waitlist\/unsubscribe\?token=[A-Za-z0-9_-]{43}$/);
     expect(new URL(unsubscribe).origin).toBe(server.url);
-    // Their own status page, by a link derived from who they are (src/server/referrals/status-token.ts).
+    // Their own status page, by a link derived from who they are (src/server/updates/status-token.ts).
     const status = linkTo(mail, "/waitlist/status");
     expect(status).toMatch(/^http:\/\/[^/]+\/waitlist\/status\?token=[A-Za-z0-9_-]{43}$/);
     expect(mail?.subject).toBe(SUBJECT);

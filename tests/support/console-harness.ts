@@ -8,13 +8,13 @@
 import type { Context } from "@netlify/functions";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { createContext } from "../../dev/local-netlify/netlify-context";
+import { JOBS } from "../../src/server/app/jobs";
 import { createStore, type Store } from "../../src/server/app/store";
-import { createBackgroundHandler } from "../../src/server/background";
 import { readConfig, type ServerConfig } from "../../src/server/config";
 import { createConsoleHandler } from "../../src/server/console/handler";
 import type { RootKey } from "../../src/server/crypto/secret";
 import { openPgliteDb } from "../../src/server/db/pglite";
-import { type JobStarter, jobStartRequest } from "../../src/server/jobs";
+import { createBackgroundHandler, type JobStarter, jobStartRequest } from "../../src/server/jobs";
 import { migratedDataDir } from "./helpers";
 import { startSmtp, type TestSmtp } from "./smtp";
 
@@ -47,6 +47,7 @@ export const background = createBackgroundHandler({
   store: async () => h.store,
   config: () => h.config,
   start: inProcessStarter,
+  jobs: JOBS,
 });
 export const handler = createConsoleHandler({
   store: async () => h.store,

@@ -2,6 +2,7 @@
 
 import { type DataKeys, parseDataKey } from "../data-key";
 import { settingsReader } from "./parse";
+import { type ReminderSettings, remindersConfig } from "./reminders";
 import { type ReputationSettings, reputationConfig } from "./reputation";
 import { type ServerSecretSettings, serverSecretConfig } from "./secret";
 
@@ -86,8 +87,10 @@ export interface ServerConfig extends ServerSecretSettings {
   webhookProblem: string | null;
   /** How long the audit log keeps an entry (AUDIT_DAYS, default 365); the daily purge deletes older ones. */
   auditDays: number;
-  /** Bounces, complaints and reminders: the provider endpoints' secrets, the automatic pause's thresholds. */
+  /** Bounces and complaints: the provider endpoints' secrets, the automatic pause's thresholds. */
   reputation: ReputationSettings;
+  /** The reminders to confirm and of an invitation (reminders.ts). */
+  reminders: ReminderSettings;
   /** Who may use the operators' console (ADMIN_EMAILS, comma-separated), case-folded; empty: nobody by e-mail. */
   adminEmails: string[];
   /**
@@ -140,6 +143,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       env["MAIL_RATE_PER_SECOND"]?.trim() === "unlimited" ? 0 : read.whole("MAIL_RATE_PER_SECOND", 10, 0),
     ...webhookConfig(env),
     ...reputationConfig(env, read),
+    ...remindersConfig(env, read),
     auditDays: read.whole("AUDIT_DAYS", 365),
     adminEmails: (env["ADMIN_EMAILS"] ?? "")
       .split(",")

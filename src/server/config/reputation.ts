@@ -1,6 +1,6 @@
 /**
- * The settings of mail that keeps its good name, as config/index.ts reads them: the provider endpoints' secrets, when an
- * update pauses by itself, and the reminders. Beside config/index.ts, which it serves; src/server/suppression/ uses them.
+ * The settings of mail that keeps its good name, as config/index.ts reads them: the provider endpoints' secrets and
+ * when an update pauses by itself (src/server/suppression/ uses them). The reminders' are reminders.ts's.
  * Each endpoint exists only while its secret is set (unset: 404, nothing listens).
  */
 
@@ -22,10 +22,6 @@ export interface ReputationSettings {
   pauseComplaintRate: number;
   /** An update pauses by itself past this hard-bounce rate, in % (PAUSE_BOUNCE_RATE, default 5). */
   pauseBounceRate: number;
-  /** Hours after sign-up a pending person gets one reminder (CONFIRM_REMINDER_HOURS, default 24; 0: off). */
-  confirmReminderHours: number;
-  /** Days before an unused invite expires its person gets one reminder (INVITE_REMINDER_DAYS, default 3; 0: off). */
-  inviteReminderDays: number;
 }
 
 /**
@@ -57,8 +53,6 @@ export function reputationConfig(
       sesTopicArn: env["SES_SNS_TOPIC_ARN"]?.trim() || null,
       pauseComplaintRate: read.percent("PAUSE_COMPLAINT_RATE", 0.3),
       pauseBounceRate: read.percent("PAUSE_BOUNCE_RATE", 5),
-      confirmReminderHours: read.whole("CONFIRM_REMINDER_HOURS", 24, 0),
-      inviteReminderDays: read.whole("INVITE_REMINDER_DAYS", 3, 0),
     },
   };
 }

@@ -21,7 +21,7 @@ import {
   UPLOAD_LIMIT,
   uploadedFile,
 } from "../import";
-import { WAITING } from "../jobs";
+import { NO_OWNER } from "../jobs";
 import type { Store } from "../store/types";
 import { jobPath } from "./job-parts";
 import { type JobVisit, startJob } from "./jobs";
@@ -206,7 +206,7 @@ export async function importStart(visit: ImportVisit): Promise<Response> {
     options.consent,
     source,
     visit.logId,
-    WAITING,
+    NO_OWNER,
   ]);
   const id = Number(row?.id);
   // Started here, before its first effect; the background run that reads the file writes its end (import/run.ts).

@@ -7,7 +7,7 @@
  */
 import { counted } from "../../lib/plural";
 import type { Db } from "../db/types";
-import { JOB_STALE_SECONDS, type JobKind, WAITING } from "../jobs";
+import { JOB_STALE_SECONDS, type JobKind, NO_OWNER } from "../jobs";
 
 export type JobState = "running" | "waiting" | "stalled" | "paused" | "cancelled" | "done";
 
@@ -37,7 +37,7 @@ export interface JobProgress {
  * expired (the lease's own staleness rule), which is when the scheduler may start the next run.
  */
 const STATE = `CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
-    WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = '${WAITING}' OR j.owner IS NULL THEN 'waiting'
+    WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = '${NO_OWNER}' OR j.owner IS NULL THEN 'waiting'
     WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => ${JOB_STALE_SECONDS}) THEN 'stalled'
     ELSE 'running' END`;
 

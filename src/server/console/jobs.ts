@@ -14,6 +14,7 @@ import { releaseCancelledWave } from "../invitations";
 import {
   cancelJob,
   httpJobStarter,
+  isOwnerDead,
   type JobKind,
   type JobStarter,
   type Lease,
@@ -22,7 +23,6 @@ import {
   resumeJob,
 } from "../jobs";
 import { log } from "../log";
-import { isOwnerDead } from "../run/owner";
 import type { Store } from "../store/types";
 import { cancelPage, jobKey, NO_SUCH_JOB } from "./job-page";
 import { jobPath } from "./job-parts";

@@ -7,12 +7,13 @@
 import { randomBytes } from "node:crypto";
 import { counted } from "../../lib/plural";
 import { auditStart } from "../audit";
-import { countedMailboxKey, rootKey } from "../crypto/keys";
+import { rootKey } from "../crypto/keys";
 import { isId } from "../http/limits";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError, runWave, waveOwner } from "../invitations";
 import { describeError, log } from "../log";
+import { countedMailboxKey } from "../mail/mailbox";
 import { sendConfirmation } from "../mail/send";
 import { createLine } from "../store/line";
 import { mailStandingAction } from "./mail-standing";

@@ -102,7 +102,7 @@ export const PAGES: Record<string, Route> = {
     },
   },
   [CONSOLE_PATHS.confirm]: { open: true, run: ({ url }) => confirmSignInPage(`${url.pathname}${url.search}`) },
-  // A part of a download: a GET that changes nothing, answered only with the session (downloads.ts says why).
+  // A part of a download: a GET that changes nothing, answered only with the session (downloads.tsx says why).
   [CONSOLE_PATHS.exportPart]: {
     run: ({ req, store, config, who, logId }) => exportPart(req, store, config, who, logId(who)),
   },

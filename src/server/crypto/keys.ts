@@ -17,11 +17,11 @@
  *   without SERVER_SECRET there is no such code, and a job start is signed by a key this process made at random.
  *
  * The database's secret is typed apart (DatabaseKey), so a function that must have it cannot be handed the root.
+ * The two mailbox keys (stored and counted) are mail/mailbox.ts's, by these rules.
  */
 
 import { randomBytes } from "node:crypto";
 import type { ServerConfig } from "../config";
-import { mailboxKey } from "../mail/mailbox";
 import type { Store } from "../store/types";
 import type { RootKey } from "./secret";
 import { rootKey, serverRoot } from "./secret";
@@ -36,21 +36,8 @@ export const databaseKey = async (store: Pick<Store, "secret">): Promise<Databas
   (await store.secret()) as DatabaseKey;
 
 /**
- * A row's mailbox key (waitlist.mailbox_key): under the database's secret, so every row's compares with every
- * other's, whether the sign-up, the scheduled keying of old rows (referrals/mailbox-keys.ts) or another process
- * wrote it. SERVER_SECRET would key rows written by two processes differently.
- */
-export const storedMailboxKey = (database: DatabaseKey, email: string): string => mailboxKey(database, email);
-
-/**
- * The key an e-mail is counted under against its mailbox's day (mail/send.ts): under the server's root
- * (rootKey: SERVER_SECRET, else the database's), like every other counter; a count lives a day.
- */
-export const countedMailboxKey = (root: RootKey, email: string): string => mailboxKey(root, email);
-
-/**
  * The key of every update's unsubscribe tokens and Message-IDs (updates/message.ts) and of the status link it
- * carries (referrals/status-token.ts): the database's secret, never SERVER_SECRET, so a link the CLI made in a
+ * carries (updates/status-token.ts): the database's secret, never SERVER_SECRET, so a link the CLI made in a
  * process without it works on the site, and a message sent again is the same message. Derived, never stored: the
  * secrets the site hands out that tokens.ts does not make.
  */

@@ -1,17 +1,17 @@
 /**
  * Asking imported people to confirm: each added row of an import made with --consent ask is owed one confirmation
  * e-mail (the sign-up's own, mail/send.ts), sent at MAIL_RATE_PER_SECOND as a long job under the one lease
- * (jobs/lease.ts, kind "import"): from the CLI in the foreground, or in the background (background/runners.ts),
+ * (jobs/lease.ts, kind "import"): from the CLI in the foreground, or in the background (import/job.ts),
  * whichever takes it. Each row is claimed before its e-mail goes (a run killed after the claim has sent at most
  * one), so nobody is mailed twice; a suppressed address is never mailed (the guarded mailer refuses it).
  */
-import { countedMailboxKey } from "../crypto/keys";
+
 import type { RootKey } from "../crypto/secret";
 import { personOf, type StoredPerson } from "../data-key";
-import { beatJob, keepAlive, releaseJob, takeJob } from "../jobs";
+import { beatJob, budgetOf, type JobSlice, keepAlive, releaseJob, spent, takeJob } from "../jobs";
+import { countedMailboxKey } from "../mail/mailbox";
 import type { Mailer } from "../mail/mailer";
 import { sendConfirmation } from "../mail/send";
-import { budgetOf, spent, type WaveSlice } from "../run/slice";
 import type { Store } from "../store/types";
 import { IMPORT_SQL } from "./sql";
 
@@ -27,7 +27,7 @@ export interface ImportMailRun {
   site: string;
   owner: string;
   ratePerSecond: number;
-  slice?: WaveSlice;
+  slice?: JobSlice;
   onProgress?: (done: number) => void;
   sleep?: (ms: number) => Promise<void>;
 }

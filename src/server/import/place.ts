@@ -3,9 +3,9 @@
  * before one statement writes them: the import core (run.ts) reads, this decides.
  */
 import type { Attribution } from "../../lib/waitlist/attribution";
-import { type databaseKey, storedMailboxKey } from "../crypto/keys";
+import type { databaseKey } from "../crypto/keys";
 import { buildMessage } from "../entry";
-import { addressKey } from "../mail/mailbox";
+import { addressKey, storedMailboxKey } from "../mail/mailbox";
 import type { ImportedEntry } from "../signup/store";
 import type { Format } from "./formats";
 import { type CheckedRow, checkRow } from "./row";

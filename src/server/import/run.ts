@@ -9,16 +9,16 @@
 import { type AuditedAction, audit, auditStart } from "../audit";
 import { databaseKey } from "../crypto/keys";
 import { addressKeys } from "../data-key";
-import { WAITING } from "../jobs";
+import { NO_OWNER } from "../jobs";
 import { addressKey } from "../mail/mailbox";
-import { insertManyParams } from "../signup/store";
+import { insertManyValues } from "../signup/store";
 import { createSuppressionStore } from "../suppression";
 import { partsOf, sha256 } from "./file";
 import { cellsBy, type Format, recogniseFormat } from "./formats";
 import { type Batch, emptyBatch, place, type Reading, type Tally } from "./place";
 import { type FileRecord, readRecords, UnreadableFile } from "./read";
 import { report } from "./report";
-import { IMPORT_SQL } from "./sql";
+import { ADD_PARAMS, IMPORT_SQL } from "./sql";
 import { BATCH, type ImportOptions, ImportRefused, type ImportReport } from "./types";
 
 /** A dry run's batch: how many would be new and how many are listed already (nothing is written). */
@@ -57,14 +57,15 @@ async function writeBatch(reading: Reading, batch: Batch) {
   }
   if (batch.add.length === 0) return;
   const withEvidence = batch.add.filter((row) => row.evidence !== null && reading.options.consent === "confirmed");
-  await store.db.query(IMPORT_SQL.add, [
-    ...insertManyParams(store.dataKeys, batch.add),
-    id,
-    withEvidence.map((r) => r.part),
-    withEvidence.map((r) => r.line),
-    withEvidence.map((r) => r.evidence?.what ?? null),
-    withEvidence.map((r) => (r.evidence?.at ?? r.createdAt).toISOString()),
-  ]);
+  const values = ADD_PARAMS.values({
+    ...insertManyValues(store.dataKeys, batch.add),
+    import: id,
+    evidencePart: withEvidence.map((r) => r.part),
+    evidenceLine: withEvidence.map((r) => r.line),
+    evidenceWhat: withEvidence.map((r) => r.evidence?.what ?? null),
+    evidenceAt: withEvidence.map((r) => (r.evidence?.at ?? r.createdAt).toISOString()),
+  });
+  await store.db.query(IMPORT_SQL.add, values);
 }
 
 /** Reads every part, batch by batch; the formats found. */
@@ -141,7 +142,7 @@ export async function importFile(options: ImportOptions): Promise<ImportReport> 
   }
   const id = reading.importId as number;
   const described = formats.map((f) => `${f.file}: ${f.format}`).join("; ");
-  const done = await store.db.query(IMPORT_SQL.rowsDone, [id, WAITING, described]);
+  const done = await store.db.query(IMPORT_SQL.rowsDone, [id, NO_OWNER, described]);
   const result = await report(store, id, fileHash, formats, tally.firstReasons);
   const counts = {
     file: file.name,

@@ -1,13 +1,14 @@
 /**
  * An import's SQL (migration 0023): the import as its file (one row per SHA-256: the same file is the same import),
  * each row of the file recorded once (part, line) with what became of it, and the confirmation e-mails owed. Rows
- * are added by the sign-up's own statement (signup/store.ts: INSERT_MANY), recorded in the same statement, so a
+ * are added by the sign-up's own statement (signup/store.ts: insertMany), recorded in the same statement, so a
  * row is added and recorded together or not at all: killed anywhere, the same file run again goes on.
  */
-import { INSERT_MANY, INSERT_MANY_PARAMS } from "../signup/store";
+import { namedParams } from "../db/params";
+import { insertMany } from "../signup/store";
 
-/** INSERT_MANY's parameters come first; the import's id and each row's consent evidence follow them. */
-const AFTER_ROWS = INSERT_MANY_PARAMS;
+/** IMPORT_SQL.add's parameters by name: insertMany's (signup/store.ts), the import, and each row's evidence. */
+export const ADD_PARAMS = namedParams();
 
 export const IMPORT_SQL = {
   /** The import of file hash `$1`, if any. */
@@ -19,7 +20,7 @@ export const IMPORT_SQL = {
   /** Import `$1`: its file, options and whether every line is read. */
   byId: `SELECT file_hash, file_name, consent, source, actor, rows_done_at FROM waitlist_import WHERE id = $1`,
   /**
-   * A console import, confirmed (hash, name, consent, source, actor, then `$7`: WAITING): due at once, so the
+   * A console import, confirmed (hash, name, consent, source, actor, then `$7`: NO_OWNER): due at once, so the
    * scheduler starts it if the start the console sent never comes; the same file again is the same import.
    */
   queue: `INSERT INTO waitlist_import (file_hash, file_name, format, consent, source, actor, owner, heartbeat_at)
@@ -30,15 +31,15 @@ export const IMPORT_SQL = {
     VALUES ($1, $2, $3, $4, $5, $6)
     ON CONFLICT (file_hash) DO UPDATE SET file_hash = EXCLUDED.file_hash RETURNING id`,
   /**
-   * Adds the rows of a batch (INSERT_MANY's parameters, then `$AFTER_ROWS+1` the import, then each row's evidence:
-   * part, line, what, at) and records each line as added or already on the list; a line recorded before keeps its
-   * record. Says how many of each this statement recorded.
+   * Adds the rows of a batch (ADD_PARAMS: insertMany's, then `import`, then each row's evidence: part, line, what,
+   * at) and records each line as added or already on the list; a line recorded before keeps its record. Says how
+   * many of each this statement recorded.
    */
-  add: `WITH ${INSERT_MANY},
-    evidence AS (SELECT * FROM unnest($${AFTER_ROWS + 2}::int[], $${AFTER_ROWS + 3}::int[], $${AFTER_ROWS + 4}::text[],
-      $${AFTER_ROWS + 5}::timestamptz[]) AS e(part, line, what, at)),
+  add: `WITH ${insertMany(ADD_PARAMS)},
+    evidence AS (SELECT * FROM unnest(${ADD_PARAMS.$("evidencePart", "int[]")}, ${ADD_PARAMS.$("evidenceLine", "int[]")},
+      ${ADD_PARAMS.$("evidenceWhat", "text[]")}, ${ADD_PARAMS.$("evidenceAt", "timestamptz[]")}) AS e(part, line, what, at)),
     recorded AS (INSERT INTO waitlist_import_row (import_id, part, line, outcome, waitlist_id, consent_evidence, consent_at)
-      SELECT $${AFTER_ROWS + 1}::bigint, i.part, i.line, CASE WHEN a.id IS NULL THEN 'existing' ELSE 'added' END, a.id,
+      SELECT ${ADD_PARAMS.$("import", "bigint")}, i.part, i.line, CASE WHEN a.id IS NULL THEN 'existing' ELSE 'added' END, a.id,
         e.what, e.at
       FROM input i LEFT JOIN added a ON a.k = i.k1 LEFT JOIN evidence e ON e.part = i.part AND e.line = i.line
       ON CONFLICT (import_id, part, line) DO NOTHING RETURNING outcome)
@@ -53,7 +54,7 @@ export const IMPORT_SQL = {
   listed: `SELECT k FROM unnest($1::text[]) AS k WHERE EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = k)`,
   /**
    * Every line of import `$1` read and recorded: the import is done reading. Asking consent, its e-mails are a job
-   * due at once (`$2`: WAITING, its heartbeat an hour back); with consent confirmed, nothing is owed and it is
+   * due at once (`$2`: NO_OWNER, its heartbeat an hour back); with consent confirmed, nothing is owed and it is
    * finished. `$3`: the formats read, in words.
    */
   rowsDone: `UPDATE waitlist_import SET rows_done_at = coalesce(rows_done_at, now()), format = $3,

@@ -1,5 +1,5 @@
 /**
- * How a wave of invitations (invitations.ts) reaches people, and what it makes of the SMTP server's answers: the
+ * How a wave of invitations (wave.ts) reaches people, and what it makes of the SMTP server's answers: the
  * mail tool's CSV rows, refusals told apart from a server that cannot be used, and the e-mail abandoned for
  * someone who left.
  */

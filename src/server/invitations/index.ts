@@ -3,7 +3,7 @@
  * their files): the rest of this folder is its own.
  */
 
-export type { WaveSlice } from "../run/slice";
+export type { WaveSlice } from "../jobs";
 export { accessCode } from "./access-code";
 export { inviteCsvRow } from "./delivery";
 export { newInviteCode } from "./invite-store";

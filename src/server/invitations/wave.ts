@@ -13,16 +13,25 @@
  *   for (the earlier rule, "on its way counts as invited", did exactly that when the process died before the end);
  * - a person who leaves while a wave holds them is not mailed afterwards: their row is gone, so they are skipped,
  *   and an e-mail already under way is abandoned before its last bytes (the wave goes on with the others);
- * - a run given a slice (the console: a function call must end within Netlify's 60 s) sends until the slice is
+ * - a run given a slice (a background run's 13 minutes; a console request's 15 s for a file) sends until it is
  *   spent, then pauses its wave: the wave keeps its people, so no other wave takes them, and is owned by nobody,
  *   so the next request continues it (continueWave), or any later run completes it as it would a dead one.
  */
 import { LINK_PATHS } from "../../lib/waitlist/consent";
 import { newToken } from "../crypto/tokens";
-import { beatJob, JOB_STALE_SECONDS, type JobSlice, keepAlive, releaseJob, takeJob } from "../jobs";
+import {
+  type Budget,
+  beatJob,
+  budgetOf,
+  JOB_STALE_SECONDS,
+  type JobSlice,
+  keepAlive,
+  releaseJob,
+  runOwner,
+  spent,
+  takeJob,
+} from "../jobs";
 import { invitationEmail } from "../mail/messages";
-import { PAUSED_OWNER, runOwner } from "../run/owner";
-import { type Budget, budgetOf, spent } from "../run/slice";
 import type { Store } from "../store/types";
 import { type Delivery, inviteCsvRow, isRefusal, NoLongerHeld, reason } from "./delivery";
 import { newInviteCode } from "./invite-store";
@@ -31,9 +40,8 @@ import { inviteLink, statusLink } from "./links";
 /** A live wave beats before every e-mail; its silence is judged by the one rule of every long job (jobs/lease.ts). */
 export const WAVE_STALE_SECONDS = JOB_STALE_SECONDS;
 
-/** Who runs a wave: this host and process (run/owner.ts). */
+/** Who runs a wave: this host and process (jobs/owner.ts). */
 export const waveOwner = runOwner;
-export { PAUSED_OWNER };
 
 export interface WaveOptions {
   store: Store;

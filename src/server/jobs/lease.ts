@@ -1,19 +1,16 @@
 /**
- * The one lease every long job runs under (an update to the list, a wave of invitations, a webhook backlog, and
- * whatever comes next: reminders), decided here once rather than per feature:
+ * The one lease every long job runs under, whatever its kind:
  * - a job is a row of its kind's table with `owner`, `heartbeat_at`, `finished_at`, `paused_reason` and
  *   `cancelled_at` (migrations 0003, 0012, 0015): the database is the one record of who runs it;
- * - take: one UPDATE that only one run can win, from an owner that is nobody (WAITING: a slice ended, or never
- *   started), dead (run/owner.ts: silent past JOB_STALE_SECONDS, or a process of this host that has ended);
- * - beat: each step of a run refreshes the heartbeat while the run still holds the job, and learns in the same
- *   statement whether it still does (a pause or a cancellation takes the job from it: it stops at its next step);
- *   a timer beats too (keepAlive), so a step that waits long on a server never reads as death;
- * - release: the run lets go, finishing the job when nothing is left, else WAITING for the next run.
- * A pause (the operator's, or an automatic one with its reason: a complaint rate, say) and a cancellation are
- * states of the row too: nobody takes a paused or cancelled job until it is resumed.
+ * - take: one UPDATE that only one run can win, from no owner (NO_OWNER) or a dead one (owner.ts: silent past
+ *   JOB_STALE_SECONDS, or a process of this host that has ended);
+ * - beat: each step of a run refreshes the heartbeat and learns in the same statement whether it still holds the
+ *   job (a pause or a cancellation takes it away: the run stops at its next step); a timer beats too (keepAlive);
+ * - release: the run ends its hold, finishing the job when nothing is left, else leaving it with no owner.
+ * A paused or cancelled job is taken by nobody until it is resumed.
  */
 import type { Db } from "../db/types";
-import { isOwnerDead, PAUSED_OWNER } from "../run/owner";
+import { isOwnerDead, NO_OWNER } from "./owner";
 
 /**
  * A live run beats every JOB_BEAT_MS on a timer (keepAlive), whatever its step is waiting for (an SMTP server's
@@ -24,8 +21,7 @@ export const JOB_STALE_SECONDS = 60;
 /** How often a run's timer beats (keepAlive): a quarter of the staleness, so one slow query does not read as death. */
 export const JOB_BEAT_MS = 15_000;
 
-/** The owner of a job nobody runs right now, which the next run may take at once (the value rows already hold). */
-export const WAITING = PAUSED_OWNER;
+export { NO_OWNER };
 
 /** Each kind of long job and its table: the only names ever put into the SQL below. */
 export const JOB_TABLES = {
@@ -65,14 +61,14 @@ const statements = (kind: JobKind) => {
     release: `UPDATE ${table} SET owner = $3, heartbeat_at = now(),
         finished_at = CASE WHEN $4::boolean THEN now() ELSE finished_at END
       WHERE id = $1 AND owner = $2 RETURNING id`,
-    pause: `UPDATE ${table} SET paused_reason = $2, owner = '${WAITING}', heartbeat_at = now()
+    pause: `UPDATE ${table} SET paused_reason = $2, owner = '${NO_OWNER}', heartbeat_at = now()
       WHERE id = $1 AND finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL RETURNING id`,
-    resume: `UPDATE ${table} SET paused_reason = NULL, owner = '${WAITING}', heartbeat_at = now() - make_interval(secs => 3600)
+    resume: `UPDATE ${table} SET paused_reason = NULL, owner = '${NO_OWNER}', heartbeat_at = now() - make_interval(secs => 3600)
       WHERE id = $1 AND finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NOT NULL RETURNING id`,
-    cancel: `UPDATE ${table} SET cancelled_at = now(), finished_at = now(), owner = '${WAITING}'
+    cancel: `UPDATE ${table} SET cancelled_at = now(), finished_at = now(), owner = '${NO_OWNER}'
       WHERE id = $1 AND finished_at IS NULL RETURNING id`,
     /**
-     * Jobs the scheduler should start again: not closed, and either WAITING for over 30 s (the continuation a run
+     * Jobs the scheduler should start again: not closed, and either with no owner for over 30 s (the continuation a run
      * dispatched never came, or a run stopped by its SMTP server left it for later: a continuation takes its job
      * within seconds, and a take is compare-and-set, so one that comes late finds it taken) or held by an owner
      * silent past the staleness limit (an invocation that died). At 60 s, a job released just after a minute's run
@@ -80,7 +76,7 @@ const statements = (kind: JobKind) => {
      */
     resumable: `SELECT id, owner FROM ${table}
       WHERE finished_at IS NULL AND cancelled_at IS NULL AND paused_reason IS NULL
-        AND ((owner = '${WAITING}' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
+        AND ((owner = '${NO_OWNER}' AND coalesce(heartbeat_at < now() - interval '30 seconds', true))
           OR heartbeat_at < now() - make_interval(secs => ${JOB_STALE_SECONDS}))
       ORDER BY id LIMIT 20`,
   };
@@ -120,7 +116,7 @@ export async function takeJob(db: Db, kind: JobKind, id: number, owner: string):
   return (await db.query(sql(kind).take, [id, lease.owner, owner])).length === 1;
 }
 
-/** Takes job `id` from exactly `from` (WAITING, say) for `owner`: the compare-and-swap alone. */
+/** Takes job `id` from exactly `from` (NO_OWNER, say) for `owner`: the compare-and-swap alone. */
 export async function takeJobFrom(db: Db, kind: JobKind, id: number, from: string | null, owner: string) {
   return (await db.query(sql(kind).take, [id, from, owner])).length === 1;
 }
@@ -130,9 +126,9 @@ export async function beatJob(db: Db, kind: JobKind, id: number, owner: string):
   return (await db.query(sql(kind).beat, [id, owner])).length === 1;
 }
 
-/** Run `owner` lets go: finished when `done`, else WAITING for the next run. False: it no longer held the job. */
+/** Run `owner` ends its hold: finished when `done`, else no owner, for the next run. False: it no longer held it. */
 export async function releaseJob(db: Db, kind: JobKind, id: number, owner: string, done: boolean): Promise<boolean> {
-  return (await db.query(sql(kind).release, [id, owner, WAITING, done])).length === 1;
+  return (await db.query(sql(kind).release, [id, owner, NO_OWNER, done])).length === 1;
 }
 
 /**
@@ -143,7 +139,7 @@ export async function pauseJob(db: Db, kind: JobKind, id: number, reason: string
   return (await db.query(sql(kind).pause, [id, reason])).length === 1;
 }
 
-/** Resumes a paused job: WAITING, and due at once for the next run. False when it was not paused. */
+/** Resumes a paused job: no owner, and due at once for the next run. False when it was not paused. */
 export async function resumeJob(db: Db, kind: JobKind, id: number): Promise<boolean> {
   return (await db.query(sql(kind).resume, [id])).length === 1;
 }
@@ -170,7 +166,7 @@ export async function cancelJob(db: Db, kind: JobKind, id: number): Promise<bool
   return (await db.query(sql(kind).cancel, [id])).length === 1;
 }
 
-/** Jobs whose run ended without a successor (WAITING over 30 s) or died (stale): the scheduler starts them. */
+/** Jobs whose run ended without a successor (no owner for over 30 s) or died (stale): the scheduler starts them. */
 export async function resumableJobs(db: Db): Promise<Array<{ kind: JobKind; id: number }>> {
   const found: Array<{ kind: JobKind; id: number }> = [];
   for (const kind of JOB_KINDS) {

@@ -9,7 +9,7 @@ import type { Context } from "@netlify/functions";
 import { givenAddress } from "../../lib/waitlist/rules";
 import { SITE } from "../../site";
 import type { ServerConfig } from "../config";
-import { countedMailboxKey, rootKey } from "../crypto/keys";
+import { rootKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { siteOrigin } from "../http/origin";
 import { countThenRefuse, type RequestCount } from "../http/rate-limit";
@@ -17,6 +17,7 @@ import { afterAnswer, seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import type { Store } from "../store/types";
+import { countedMailboxKey } from "./mailbox";
 import { type Mailer, mailerFor } from "./mailer";
 import type { Recipient } from "./send";
 

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { describeError, log } from "../log";
-import type { Mailer, MailMessage, SendOptions } from "./mailer";
+import type { Mailer, MailMessage, SendOptions, SentInfo } from "./mailer";
 import { NoLongerHeld } from "./outcome";
 
 const logged = (event: string) => (error: unknown) => log("error", event, describeError(error));
@@ -35,12 +35,6 @@ export interface MailGuard {
   accepted(email: string, message: MailMessage, ids: { messageId: string; providerId: string | null }): Promise<void>;
   /** The server refused this address: a hard or soft bounce. */
   bounced(email: string, message: MailMessage, bounce: Bounce): Promise<void>;
-}
-
-/** What a mailer's send may report: the Message-ID used and the server's final answer. */
-export interface SentInfo {
-  messageId?: string | undefined;
-  response?: string | undefined;
 }
 
 interface SmtpFailure {

@@ -5,6 +5,7 @@
  * refuses it, and that must not silence `ceo@corp.test`.
  */
 import { createHmac } from "node:crypto";
+import type { DatabaseKey } from "../crypto/keys";
 import { derivedKey, type RootKey } from "../crypto/secret";
 
 /** Domains whose mailboxes ignore dots in the local part, and are one domain: Gmail's. */
@@ -34,3 +35,16 @@ export function mailboxKey(root: RootKey, email: string): string {
 export function addressKey(root: RootKey, email: string): string {
   return createHmac("sha256", derivedKey(root, "address")).update(email.trim().toLowerCase()).digest("base64url");
 }
+
+/**
+ * A row's mailbox key (waitlist.mailbox_key): under the database's secret, so every row's compares with every
+ * other's, whether the sign-up, the scheduled keying of old rows (referrals/mailbox-keys.ts) or another process
+ * wrote it. SERVER_SECRET would key rows written by two processes differently.
+ */
+export const storedMailboxKey = (database: DatabaseKey, email: string): string => mailboxKey(database, email);
+
+/**
+ * The key an e-mail is counted under against its mailbox's day (mail/send.ts): under the server's root
+ * (rootKey: SERVER_SECRET, else the database's), like every other counter; a count lives a day.
+ */
+export const countedMailboxKey = (root: RootKey, email: string): string => mailboxKey(root, email);

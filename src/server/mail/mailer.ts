@@ -1,7 +1,12 @@
 import { Readable } from "node:stream";
 import type { ServerConfig } from "../config";
 import { log } from "../log";
-import type { SentInfo } from "./guard";
+
+/** What a mailer's send may report: the Message-ID used and the server's final answer. */
+export interface SentInfo {
+  messageId?: string | undefined;
+  response?: string | undefined;
+}
 
 /** One e-mail, in the two forms every client can show. */
 export interface MailMessage {

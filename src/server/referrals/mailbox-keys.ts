@@ -8,10 +8,10 @@
  * keys back, and stops when none is left (one index probe) or its time is spent.
  */
 
-import { type DatabaseKey, storedMailboxKey } from "../crypto/keys";
+import type { DatabaseKey } from "../crypto/keys";
 import { DataKeyError, type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
-import { addressKey } from "../mail/mailbox";
+import { addressKey, storedMailboxKey } from "../mail/mailbox";
 
 export const MAILBOX_KEYS_SQL = {
   /**

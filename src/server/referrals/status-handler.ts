@@ -3,7 +3,7 @@
  *   GET  /waitlist/status?token=…   their place in line, referrals, share link and how to leave
  *   POST /waitlist/status?token=…   (action=leave) deletes their entry, as a removal link does
  * The token (256 bits; only its SHA-256 is stored) is made when they confirm, and again when they ask for their
- * link by e-mail; an update carries another, derived from the person's id and never stored (status-token.ts). The
+ * link by e-mail; an update carries another, derived from the person's id and never stored (updates/status-token.ts). The
  * page is the built src/pages/waitlist/status.astro with its body filled in here: it works without JavaScript (the
  * copy button is an enhancement), sets no cookie, is noindex and never stored by a cache.
  * A token that is wrong, unknown or gone gets the built page as it is, with a 404: the same answer for any token,
@@ -27,9 +27,9 @@ import { describeError, log } from "../log";
 import type { Place } from "../store/line";
 import { createLine } from "../store/line";
 import type { StatusView } from "../store/types";
+import { statusLinkOf } from "../updates";
 import { type AccessLink, leaveBody, ordinal, statusBody } from "./status-page";
 import { shareQr } from "./status-share";
-import { statusLinkOf } from "./status-token";
 
 /** The slot the built page keeps for the body (its content is what the file says to anyone who opens it bare). */
 const SLOT = /(<section id="status-body"[^>]*>)[\s\S]*?(<\/section>)/;
@@ -152,7 +152,7 @@ export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
           person.status === "invited"
             ? accessOf(
                 config.earlyAccessUrl,
-                // The code only for the person's own stored link (not an update's derived one, status-token.ts),
+                // The code only for the person's own stored link (not an update's derived one, updates/status-token.ts),
                 // and only under SERVER_SECRET.
                 "hash" in link ? (accessCodeKey(config) ?? "no-server-secret") : "in-email",
                 person,

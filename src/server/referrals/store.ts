@@ -20,7 +20,7 @@ export const REFERRAL_SQL = {
       w.updates_consent
     FROM waitlist_token t JOIN waitlist w ON w.id = t.waitlist_id
     WHERE t.token_hash = $1 AND t.purpose = 'status' AND t.expires_at > now()`,
-  /** Person `$1`, by an update's status link (status-token.ts), as their page shows them; a pending one has none. */
+  /** Person `$1`, by an update's status link (updates/status-token.ts), as their page shows them; a pending one has none. */
   statusById: `SELECT id, status, invited_at, joined_at, invite_expires_at, referral_code, referrals, updates_consent
     FROM waitlist WHERE id = $1 AND status <> 'pending'`,
   /**

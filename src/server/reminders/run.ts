@@ -9,11 +9,12 @@
  */
 import { LINK_PATHS } from "../../lib/waitlist/consent";
 import type { ServerConfig } from "../config";
-import { countedMailboxKey, rootKey } from "../crypto/keys";
+import { rootKey } from "../crypto/keys";
 import { newToken } from "../crypto/tokens";
 import { personOf, type StoredPerson } from "../data-key";
 import { earlyAccessBase, inviteLink, newInviteCode, statusLink } from "../invitations";
 import { Suppressed } from "../mail/guard";
+import { countedMailboxKey } from "../mail/mailbox";
 import type { Mailer } from "../mail/mailer";
 import { invitationEmail, REMINDER_PREFIX } from "../mail/messages";
 import { isRefusal } from "../mail/outcome";
@@ -43,11 +44,11 @@ export interface ReminderReport {
   remaining: number;
 }
 
-type ReminderConfig = Pick<ServerConfig, "reputation" | "earlyAccessUrl">;
+type ReminderConfig = Pick<ServerConfig, "reminders" | "earlyAccessUrl">;
 
 /** EARLY_ACCESS_URL when invitation reminders are on and it can be used; null: they are off. */
 function inviteReminderBase(config: ReminderConfig): URL | null {
-  if (config.reputation.inviteReminderDays <= 0) return null;
+  if (config.reminders.inviteReminderDays <= 0) return null;
   try {
     return earlyAccessBase(config.earlyAccessUrl);
   } catch {
@@ -57,7 +58,7 @@ function inviteReminderBase(config: ReminderConfig): URL | null {
 
 /** How many are due a reminder now, of each kind (the CLI's dry run); 0 for a kind that is off. */
 export async function remindersDue(store: Store, config: ReminderConfig): Promise<{ confirm: number; invite: number }> {
-  const { confirmReminderHours: hours, inviteReminderDays: days } = config.reputation;
+  const { confirmReminderHours: hours, inviteReminderDays: days } = config.reminders;
   const reminders = createReminderStore(store.db);
   return {
     confirm: hours > 0 ? await reminders.count(hours) : 0,
@@ -106,7 +107,7 @@ async function remindEach<Row extends StoredPerson & { id: number }>(
 }
 
 async function sendConfirmReminders(run: ReminderRun, mailer: Mailer, report: ReminderReport): Promise<void> {
-  const hours = run.config.reputation.confirmReminderHours;
+  const hours = run.config.reminders.confirmReminderHours;
   if (hours <= 0) return;
   const { store, site } = run;
   const reminders = createReminderStore(store.db);
@@ -131,7 +132,7 @@ async function sendConfirmReminders(run: ReminderRun, mailer: Mailer, report: Re
 async function sendInviteReminders(run: ReminderRun, mailer: Mailer, report: ReminderReport): Promise<void> {
   const base = inviteReminderBase(run.config);
   if (!base) return;
-  const days = run.config.reputation.inviteReminderDays;
+  const days = run.config.reminders.inviteReminderDays;
   const { store, site } = run;
   const reminders = createReminderStore(store.db);
   await remindEach(

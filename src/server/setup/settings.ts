@@ -180,8 +180,20 @@ function optional(config: ServerConfig): Finding[] {
     numberRow("AUDIT_DAYS", "How long the audit log keeps an entry.", config.auditDays, 365, " days"),
     numberRow("PAUSE_COMPLAINT_RATE", "An update pauses past this complaint rate.", r.pauseComplaintRate, 0.3, "%"),
     numberRow("PAUSE_BOUNCE_RATE", "An update pauses past this hard-bounce rate.", r.pauseBounceRate, 5, "%"),
-    numberRow("CONFIRM_REMINDER_HOURS", "One reminder to confirm (0: off).", r.confirmReminderHours, 24, " h"),
-    numberRow("INVITE_REMINDER_DAYS", "One reminder of an invitation (0: off).", r.inviteReminderDays, 3, " days"),
+    numberRow(
+      "CONFIRM_REMINDER_HOURS",
+      "One reminder to confirm (0: off).",
+      config.reminders.confirmReminderHours,
+      24,
+      " h",
+    ),
+    numberRow(
+      "INVITE_REMINDER_DAYS",
+      "One reminder of an invitation (0: off).",
+      config.reminders.inviteReminderDays,
+      3,
+      " days",
+    ),
   ];
 }
 

@@ -78,6 +78,9 @@ export function rateCount(row: RateRow | undefined): RateCount {
   };
 }
 
+/** The names of the parameters $1–$5 every allowance statement takes, in rateParams' order. */
+export const RATE_PARAMS = ["client", "window", "previousWindow", "allowance", "weight"] as const;
+
 /** The parameters $1–$5 of every allowance statement: the client, this window, the previous one, the allowance, its weight. */
 export const rateParams = (key: string, window: RateWindow, allowance: number) => [
   key,

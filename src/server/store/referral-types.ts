@@ -30,7 +30,7 @@ export interface ReferralSummary {
 
 /**
  * Which status link opened the page: a stored one, by its token's hash (made when a person confirms, and when they
- * ask for it), or the one an update carries, derived from its person's id (referrals/status-token.ts).
+ * ask for it), or the one an update carries, derived from its person's id (updates/status-token.ts).
  */
 export type StatusLink = { hash: string } | { person: number };
 

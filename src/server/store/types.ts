@@ -41,11 +41,11 @@ export interface RateCount {
   allowed: boolean;
   attempts: number;
   previous: number;
-  /** When an attempt would be accepted, in whole seconds (≥ 1), decided by the same statement (sql.ts: RETRY). */
+  /** When an attempt would be accepted, in whole seconds (≥ 1), decided by the same statement (store/allowance.ts: RETRY). */
   retryAfter: number;
 }
 
-/** One window of the sliding rate limit (see rate-limit.ts: rateWindow). */
+/** One window of the sliding rate limit (http/rate-limit.ts: rateWindow). */
 export interface RateWindow {
   start: Date;
   windowMs: number;
@@ -56,9 +56,9 @@ export interface Store {
   readonly db: Db;
   /** DATA_KEY's keys, or null: rows are written plain. */
   readonly dataKeys: DataKeys | null;
-  /** Confirmation and removal links (consent.ts). */
+  /** Confirmation and removal links (links/consent-store.ts). */
   readonly consent: ConsentStore;
-  /** Waves of invitations and the product's redemption of their codes (invitations.ts). */
+  /** Waves of invitations and the product's redemption of their codes (invitations/invite-store.ts). */
   readonly invites: InviteStore;
   /** Share codes, status links and what the console shows of referrals (referrals/store.ts). */
   readonly referrals: ReferralStore;
@@ -157,7 +157,7 @@ export interface ConsentStore {
   issueRemoval(email: string, removeHash: string): Promise<number | null>;
   /** Undoes an issue whose e-mail could not be sent (its tokens are dropped; a repeat sends again). */
   unsend(id: number, hashes: string[], kind: "confirm" | "remove"): Promise<void>;
-  /** Counts an e-mail about to go to `mailboxKey` (mailbox.ts); resolves to how many it is today, this one included. */
+  /** Counts an e-mail about to go to `mailboxKey` (mail/mailbox.ts); resolves to how many it is today, this one included. */
   mailboxSent(mailboxKey: string): Promise<number>;
   /**
    * Uses a confirm token. Confirming now issues the person's status link (`statusHash`, when given) and counts

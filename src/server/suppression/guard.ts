@@ -5,10 +5,10 @@
  * secret's, as waitlist.address_key's and mailbox_key's.
  */
 import type { ServerConfig } from "../config";
-import { type DatabaseKey, databaseKey, storedMailboxKey } from "../crypto/keys";
+import { type DatabaseKey, databaseKey } from "../crypto/keys";
 import type { ServerDeps } from "../deps";
 import { guardedMailer, type MailGuard } from "../mail/guard";
-import { addressKey } from "../mail/mailbox";
+import { addressKey, storedMailboxKey } from "../mail/mailbox";
 import { type Mailer, mailerFor } from "../mail/mailer";
 import type { Store } from "../store/types";
 import { recordMailEvent } from "./record";

@@ -5,6 +5,7 @@
 
 export { RECIPIENT, redactEvidence } from "./evidence";
 export { guardedDeps, listKeysOf, mailGuard, suppressedMailer } from "./guard";
+export { withJobMailer } from "./job-mailer";
 export { mustPause, pauseIfItMust, rateText } from "./pause";
 export { type EventOutcome, type MailEvent, recordMailEvent } from "./record";
 export {

@@ -23,9 +23,9 @@ import { mediaType, parseForm, readBody } from "../http/request-body";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import { statusLinkOf } from "../referrals";
 import { ONE_CLICK, UPDATES_PATHS, UPDATES_WORDS_VERSION } from "./consent";
 import { readUnsubscribeToken, updatesKey } from "./message";
+import { statusLinkOf } from "./status-token";
 import { createUpdateStore } from "./store";
 import { leaveBody, stopBody, stoppedBody, UNSUBSCRIBE_LEAVE_PARAM } from "./unsubscribe-page";
 
@@ -127,7 +127,7 @@ export function createUpdatesHandler(deps: ServerDeps, pages: { unsubscribed: UR
         if (!TOKEN.test(token) || (choice !== "yes" && choice !== "no")) return seeOther("/waitlist/link-invalid");
         const store = await deps.store();
         const updates = createUpdateStore(store.db, store.dataKeys);
-        // A stored status link, or the one an update carries (referrals/status-token.ts).
+        // A stored status link, or the one an update carries (status-token.ts).
         const link = statusLinkOf(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
         const chosen =
           link !== null &&

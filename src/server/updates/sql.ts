@@ -120,7 +120,7 @@ export const UPDATE_SQL = {
     WHERE id = (SELECT waitlist_id FROM waitlist_token WHERE token_hash = $1 AND purpose = 'status')
       AND status <> 'pending'
     RETURNING id`,
-  /** The same choice `$2` by the status link an update carries: person `$1`'s (referrals/status-token.ts). */
+  /** The same choice `$2` by the status link an update carries: person `$1`'s (status-token.ts). */
   chooseById: `UPDATE waitlist SET updates_consent = $2, updates_consent_at = now(), updates_consent_words = $3
     WHERE id = $1 AND status <> 'pending'
     RETURNING id`,

@@ -22,7 +22,8 @@ export {
   type WebhookPayload,
   type WebhookPerson,
 } from "./events";
-export { createWebhookStore, type EventRow, MAX_ATTEMPTS, RETRY_SECONDS, type WebhookStore } from "./store";
+export type { EventRow } from "./log-store";
+export { createWebhookStore, MAX_ATTEMPTS, RETRY_SECONDS, type WebhookStore } from "./store";
 
 /**
  * Days a delivered event is kept (then deleted), and any other keeps its person (then only its record; one still

@@ -6,7 +6,22 @@
  */
 import type { Db } from "../db/types";
 import { WEBHOOK_TEST_TYPE } from "./events";
-import type { EventRow } from "./store";
+
+/** An event as the console's log shows it. */
+export interface EventRow {
+  id: string;
+  type: string;
+  waitlistId: number | null;
+  /** The person's snapshot while it is kept (dropped at delivery). */
+  person: Record<string, unknown> | null;
+  occurredAt: string;
+  state: "pending" | "delivered" | "failed";
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastAnswer: string | null;
+  lastError: string | null;
+}
 
 /** A database time as ISO 8601 (null stays null). */
 export const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());

@@ -24,21 +24,6 @@ export interface OutboxEvent {
   attempts: number;
 }
 
-export interface EventRow {
-  id: string;
-  type: string;
-  waitlistId: number | null;
-  /** The person's snapshot while it is kept (dropped at delivery). */
-  person: Record<string, unknown> | null;
-  occurredAt: string;
-  state: "pending" | "delivered" | "failed";
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastAnswer: string | null;
-  lastError: string | null;
-}
-
 export const WEBHOOK_SQL = {
   /** Webhooks on or off, as the configuration of the process that opened the store says. */
   setEnabled: "UPDATE waitlist_webhook_state SET enabled = $1 WHERE enabled IS DISTINCT FROM $1",

@@ -5,7 +5,8 @@
  */
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { countedMailboxKey, databaseKey, rootKey, storedMailboxKey, updatesKey } from "../../../src/server/crypto/keys";
+import { databaseKey, rootKey, updatesKey } from "../../../src/server/crypto/keys";
+import { countedMailboxKey, storedMailboxKey } from "../../../src/server/mail/mailbox";
 import { backends } from "../../support/backends";
 import { consentHarness, mailConfig } from "../../support/consent-harness";
 

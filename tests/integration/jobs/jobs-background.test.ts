@@ -1,5 +1,5 @@
 /**
- * The background function (src/server/background/, netlify/functions/jobs-background.ts) through its real handler,
+ * The background function (src/server/jobs/, netlify/functions/jobs-background.ts) through its real handler,
  * on PGlite and a real SMTP server: it runs a job only for a request signed by the server's secret (SERVER_SECRET,
  * else a key the process made; never the database's, which a copy of the database holds), within its minute, once; a double start is one run; and an invocation that dies half-way is finished by the every-minute
  * scheduler's resumption, nobody mailed twice or skipped. The console's update goes the same way, to its page.
@@ -7,11 +7,11 @@
 import type { Context } from "@netlify/functions";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createContext } from "../../../dev/local-netlify/netlify-context";
-import { resumeJobs } from "../../../src/server/background";
+import { JOBS } from "../../../src/server/app/jobs";
 import { readConfig } from "../../../src/server/config";
 import { jobStartKey } from "../../../src/server/crypto/keys";
 import type { RootKey } from "../../../src/server/crypto/secret";
-import { jobStartRequest, SIGNATURE_HEADER } from "../../../src/server/jobs";
+import { jobStartRequest, resumeJobs, SIGNATURE_HEADER } from "../../../src/server/jobs";
 import { createUpdateStore } from "../../../src/server/updates";
 import {
   ADMIN,
@@ -141,12 +141,12 @@ describe("a run that dies", () => {
     const held = h.smtp.hold("data", "u3@example.com");
     const first = run(jobStartRequest(ORIGIN, key, "update", id));
     await held.reached;
-    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key), JOBS)).toBe(0);
     // Silent past the staleness rule (a minute, moved here rather than waited for): its lease has expired.
     await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '61 seconds' WHERE id = $1", [
       id,
     ]);
-    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(1);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key), JOBS)).toBe(1);
     await settle();
     expect(await states(id)).toEqual([`sent:${PEOPLE}`]);
     // The dead run wakes: it no longer holds the update, so its message is abandoned before its last byte.
@@ -164,18 +164,18 @@ describe("a run that dies", () => {
     const id = await newUpdate();
     const key = await root();
     await h.store.db.query("UPDATE waitlist_update SET owner = 'paused', heartbeat_at = now() WHERE id = $1", [id]);
-    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key), JOBS)).toBe(0);
     await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '25 seconds' WHERE id = $1", [
       id,
     ]);
-    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key), JOBS)).toBe(0);
     await h.store.db.query("UPDATE waitlist_update SET heartbeat_at = now() - interval '31 seconds' WHERE id = $1", [
       id,
     ]);
     await h.store.db.query("UPDATE waitlist_update SET paused_reason = 'complaints over 0.3 %' WHERE id = $1", [id]);
-    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(0);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key), JOBS)).toBe(0);
     await h.store.db.query("UPDATE waitlist_update SET paused_reason = NULL WHERE id = $1", [id]);
-    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key))).toBe(1);
+    expect(await resumeJobs(h.store, inProcessStarter(ORIGIN, key), JOBS)).toBe(1);
     await settle();
     expect(await states(id)).toEqual([`sent:${PEOPLE}`]);
   });

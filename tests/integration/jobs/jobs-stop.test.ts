@@ -7,11 +7,18 @@
 import type { Context } from "@netlify/functions";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createContext } from "../../../dev/local-netlify/netlify-context";
-import { createBackgroundHandler, resumeJobs } from "../../../src/server/background";
+import { JOBS } from "../../../src/server/app/jobs";
 import { jobStartKey } from "../../../src/server/crypto/keys";
 import type { RootKey } from "../../../src/server/crypto/secret";
 import { previewWave, reserveWave } from "../../../src/server/invitations";
-import { cancelJob, type JobKind, type JobStarter, jobStartRequest } from "../../../src/server/jobs";
+import {
+  cancelJob,
+  createBackgroundHandler,
+  type JobKind,
+  type JobStarter,
+  jobStartRequest,
+  resumeJobs,
+} from "../../../src/server/jobs";
 import { createUpdateStore } from "../../../src/server/updates";
 import { h, ORIGIN, openConsoleHarness, peekForm, pending, signInByLink } from "../../support/console-harness";
 
@@ -30,7 +37,12 @@ const counting =
     track(run(jobStartRequest(origin, root, kind, id)));
     return true;
   };
-const background = createBackgroundHandler({ store: async () => h.store, config: () => h.config, start: counting });
+const background = createBackgroundHandler({
+  store: async () => h.store,
+  config: () => h.config,
+  start: counting,
+  jobs: JOBS,
+});
 const run = (request: Request) => background(request, createContext(request, "127.0.0.1", pending) as Context);
 function track(work: Promise<unknown>): void {
   const tracked: Promise<unknown> = work.catch(() => {}).finally(() => pending.delete(tracked));
@@ -263,13 +275,13 @@ describe("a wave whose run died", () => {
     await cancel("wave", wave, cookie);
     expect(await ids(`invite_wave_id = ${wave}`)).toHaveLength(1);
     const never: JobStarter = async () => false;
-    await resumeJobs(h.store, never);
+    await resumeJobs(h.store, never, JOBS);
     expect(await ids(`invite_wave_id = ${wave}`)).toHaveLength(1);
     // Three minutes on, no answer came: that run is gone too, and the scheduler's minute lets them go.
     await h.store.db.query(
       "UPDATE waitlist SET invite_attempted_at = now() - interval '3 minutes' WHERE email = 'p6@example.com'",
     );
-    await resumeJobs(h.store, never);
+    await resumeJobs(h.store, never, JOBS);
     expect(await ids(`invite_wave_id = ${wave}`)).toEqual([]);
     expect(await h.store.countByStatus()).toMatchObject({ confirmed: 15, invited: 5 });
   });

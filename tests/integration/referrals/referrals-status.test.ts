@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createContext } from "../../../dev/local-netlify/netlify-context";
 import { databaseKey } from "../../../src/server/crypto/keys";
 import { createRedeemHandler } from "../../../src/server/invitations/redeem-handler";
-import { statusToken } from "../../../src/server/referrals/status-token";
+import { statusToken } from "../../../src/server/updates/status-token";
 import { backends } from "../../support/backends";
 import { linkTo } from "../../support/consent-harness";
 import { BARE_STATUS, configOf, ORIGIN, REDEEM_TOKEN, referralsGround, textOf } from "../../support/referrals-harness";

@@ -1,6 +1,6 @@
 /**
  * When a refused client would be accepted (Retry-After), decided by the allowance's own statement beside its
- * verdict (src/server/store/sql.ts: RETRY), on the embedded PGlite and on PostgreSQL over TCP. Each case seeds
+ * verdict (src/server/store/allowance.ts: RETRY), on the embedded PGlite and on PostgreSQL over TCP. Each case seeds
  * this window's and the previous window's counts, then asks the store without counting (peek).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -10,10 +10,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { DatabaseKey } from "../../../src/server/crypto/keys";
 import { newToken } from "../../../src/server/crypto/tokens";
-import { statusToken } from "../../../src/server/referrals/status-token";
 import { updatesKey } from "../../../src/server/updates";
 import { UPDATES_WORDS_VERSION } from "../../../src/server/updates/consent";
 import { UNSUBSCRIBE_PAGE_WORDS } from "../../../src/server/updates/handler";
+import { statusToken } from "../../../src/server/updates/status-token";
 import { backends } from "../../support/backends";
 import { BARE_STATUS, ORIGIN, textOf, updatesGround } from "../../support/updates-harness";
 
@@ -57,7 +57,7 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
       expect(mail.rawHeaders.get("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
       expect(mail.rawHeaders.get("message-id")).toMatch(/^Message-ID: <[A-Za-z0-9_-]{24}@localhost>$/);
       expect(mail.subject).toBe("What we built in March");
-      // And a link to the reader's own status page (referrals/status-token.ts: derived, never stored).
+      // And a link to the reader's own status page (updates/status-token.ts: derived, never stored).
       const status = mail.links.find((l) => l.startsWith(`${ORIGIN}/waitlist/status?token=`)) ?? "";
       expect(status).toMatch(/^http:\/\/localhost:4321\/waitlist\/status\?token=[A-Za-z0-9_-]{43}$/);
       expect(mail.text).toBe(

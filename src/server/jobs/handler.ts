@@ -11,10 +11,11 @@ import { jobStartKey } from "../crypto/keys";
 import type { RootKey } from "../crypto/secret";
 import type { ServerDeps } from "../deps";
 import { siteOrigin } from "../http/origin";
-import { httpJobStarter, type JobStarter, SIGNATURE_HEADER, verifyJobStart } from "../jobs";
 import { describeError, log } from "../log";
 import type { Mailer } from "../mail/mailer";
-import { type Outcome, RUNNERS } from "./runners";
+import { httpJobStarter, type JobStarter } from "./dispatch";
+import { type JobTable, type Outcome, settled } from "./runner";
+import { SIGNATURE_HEADER, verifyJobStart } from "./signed";
 
 /**
  * A run's share of the platform's 15 minutes: 13, leaving room for the message in flight when it ends (the
@@ -25,6 +26,8 @@ export const RUN_MS = 13 * 60_000;
 const MAX_START_BYTES = 1024;
 
 export interface BackgroundDeps extends ServerDeps {
+  /** Each kind's runner (src/server/app/jobs.ts: JOBS). */
+  jobs: JobTable;
   /** How a run starts its successor (default: a signed POST to the site's own background function). */
   start?: (origin: string, root: RootKey) => JobStarter;
   /** A run's time (RUN_MS; tests shorten it). */
@@ -60,7 +63,7 @@ export function createBackgroundHandler(deps: BackgroundDeps) {
     const mailer = deps.mailer?.(config) ?? undefined;
     let outcome: Outcome;
     try {
-      outcome = await RUNNERS[kind](id, {
+      outcome = await settled(kind, deps.jobs[kind].run)(id, {
         store,
         config,
         origin,
@@ -69,7 +72,7 @@ export function createBackgroundHandler(deps: BackgroundDeps) {
         ...(deps.now ? { now: deps.now } : {}),
       });
     } catch (error) {
-      // The job waits in the database (its run let go, or falls stale): the scheduler starts it again.
+      // The job waits in the database (released, or soon stale): the scheduler starts it again.
       log("error", "jobs.run_failed", { kind, id, ...describeError(error) });
       return new Response(null, { status: 500 });
     }
