@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { FONT } from "../../../lib/font";
 import { PEOPLE_RULES } from "./styles-people";
+import { WEBHOOK_RULES } from "./styles-webhooks";
 import { THEME_TOKENS } from "./theme";
 
 const ROOT = `:root{${Object.entries(THEME_TOKENS)
@@ -75,8 +76,6 @@ button.danger,.button.danger{background:var(--color-danger-700);border-color:var
 .badge.joined{background:#ecfdf3;color:var(--color-success-700);border-color:#abefc6}
 .badge.muted{background:var(--color-ink-50);color:var(--color-ink-700);border-color:var(--color-ink-200)}
 .badge.bad{background:var(--color-danger-50);color:var(--color-danger-700);border-color:#fecdca}
-table.log td{overflow-wrap:normal;min-width:0}table.log pre,table.log code{white-space:pre;overflow-x:auto;max-width:100%;display:block}
-tr.failing td{color:var(--color-danger-700)}tr.failing td:first-child{box-shadow:inset 4px 0 var(--color-danger-700);padding-left:12px}
 progress{display:block;width:100%;height:20px;margin:4px 0 12px;accent-color:var(--color-brand-600)}
 nav.pages{display:flex;flex-wrap:wrap;gap:16px;margin-top:12px}
 .tabs{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 8px;padding:0;list-style:none}
@@ -92,7 +91,6 @@ nav.pages{display:flex;flex-wrap:wrap;gap:16px;margin-top:12px}
 ul.jobs{list-style:none;margin:0;padding:0}ul.jobs li{padding:8px 0;border-bottom:1px solid var(--color-ink-100)}ul.jobs li:last-child{border-bottom:0}
 .job-line{margin:0}.job-line .note{margin-right:6px}
 .row.actions{margin-top:16px}
-table.log td>div{min-width:0}table.log code.note{font-size:13px;margin:2px 0 4px;white-space:normal;overflow:visible;overflow-wrap:anywhere}
 ol.parts li{margin:6px 0}
 td.when{font-variant-numeric:tabular-nums;white-space:nowrap}
 .job-facts .facts{grid-template-columns:repeat(auto-fit,minmax(max(140px,22%),1fr))}
@@ -134,7 +132,7 @@ table.funnel th[scope=row],table.days th[scope=row]{display:block;border:0;paddi
 `;
 
 /** The stylesheet every console page carries. */
-export const CONSOLE_CSS = `${FACE}\n${ROOT}${RULES}${PEOPLE_RULES}`;
+export const CONSOLE_CSS = `${FACE}\n${ROOT}${RULES}${PEOPLE_RULES}${WEBHOOK_RULES}`;
 
 /** The console's CSP: its one stylesheet by hash, the site's font, forms to itself only, no script at all. */
 export const CONSOLE_CSP = [
