@@ -1,12 +1,10 @@
 /**
- * The People page's parts (people.tsx places them): the filters as a GET form (each shown as chosen, values offered
- * from the tallies with their counts), the chosen filters as chips that each take one away, and the list itself as
- * a table that becomes cards on a phone, with a checkbox per row for the bulk actions. No script: selecting a whole
- * page is a link that draws it again checked.
+ * The People page's parts (people.tsx places them): the search and the filters as a GET form (each filter shown as
+ * chosen, values offered from the tallies with their counts, all behind a "Filters" disclosure on a phone), and the
+ * chosen filters as chips that each take one away. The list itself is people-table.tsx's.
  */
 import { ENTRY_STATUSES } from "../entry";
 import { BREAKDOWN_FIELDS, type BreakdownField } from "../store/types";
-import type { ListedEntry } from "./list";
 import { CONSOLE_PATHS, consoleHref } from "./paths";
 import type { OfferedValues, WaveSummary } from "./people-data";
 import {
@@ -18,8 +16,7 @@ import {
   SUPPRESSED_CHOICES,
   UPDATES_CHOICES,
 } from "./people-filter";
-import { STATUS_LABELS, StatusBadge } from "./ui/parts";
-import { CardTable } from "./ui/table";
+import { STATUS_LABELS } from "./ui/parts";
 import { utcMinute } from "./ui/time";
 
 export const FIELD_LABELS: Record<BreakdownField, string> = {
@@ -48,17 +45,20 @@ const day = (iso: string) => `${utcMinute(iso)} UTC`;
 /** A wave as the list names it: when it started and what it did, never its number. */
 export const waveName = (wave: WaveSummary) => `the wave of ${day(wave.startedAt)}`;
 
-function Choice(props: {
+/** One filter of the form: a select by its name in the address, its label, the value chosen, its options. */
+export interface FilterField {
   id: string;
   label: string;
   value: string;
-  options: ReadonlyArray<readonly [string, string]>;
-}) {
+  options: ReadonlyArray<readonly [value: string, text: string]>;
+}
+
+function Choice({ field }: { field: FilterField }) {
   return (
     <div>
-      <label htmlFor={props.id}>{props.label}</label>
-      <select id={props.id} name={props.id} defaultValue={props.value}>
-        {props.options.map(([value, text]) => (
+      <label htmlFor={field.id}>{field.label}</label>
+      <select id={field.id} name={field.id} defaultValue={field.value}>
+        {field.options.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
           </option>
@@ -79,63 +79,89 @@ function fieldOptions(field: BreakdownField, offered: OfferedValues, chosen: str
   return options;
 }
 
+/**
+ * The filters the form offers, in their order: status, each source field, the updates choice, the suppression list.
+ * The form draws them in a loop, so a new filter is one more entry here (and its reading in people-filter.ts).
+ */
+export function filterFields(filter: PeopleFilter, offered: OfferedValues): FilterField[] {
+  const any = (choices: ReadonlyArray<readonly [string, string]>) => [["", "Any"] as const, ...choices];
+  return [
+    {
+      id: "status",
+      label: "Status",
+      value: filter.status ?? "",
+      options: any(ENTRY_STATUSES.map((s) => [s, STATUS_LABELS[s]] as const)),
+    },
+    ...BREAKDOWN_FIELDS.map((field) => {
+      const value = filter.from[field];
+      return {
+        id: field,
+        label: FIELD_LABELS[field],
+        value: value === undefined ? "" : (value ?? NONE),
+        options: fieldOptions(field, offered, value),
+      };
+    }),
+    {
+      id: "updates",
+      label: "Updates",
+      value: filter.updates ?? "",
+      options: any(UPDATES_CHOICES.map((c) => [c, UPDATES_OPTIONS[c]] as const)),
+    },
+    {
+      id: "suppressed",
+      label: "Suppression",
+      value: filter.suppressed ?? "",
+      options: any(SUPPRESSED_CHOICES.map((c) => [c, SUPPRESSED_OPTIONS[c]] as const)),
+    },
+  ];
+}
+
+/**
+ * The search, then the filters and the order behind a "Filters" disclosure (no script: <details>), which says how
+ * many are in use: on a phone the list follows right after; from 641 px wide the stylesheet shows them open.
+ */
 export function FilterForm(props: {
   filter: PeopleFilter;
   sort: PeopleSort;
   offered: OfferedValues;
   filtered: boolean;
 }) {
-  const { filter, sort, offered } = props;
-  const chosen = (field: BreakdownField) => {
-    const value = filter.from[field];
-    return value === undefined ? "" : (value ?? NONE);
+  const { filter, sort } = props;
+  const fields = filterFields(filter, props.offered);
+  const inUse = fields.filter((field) => field.value !== "").length;
+  const order: FilterField = {
+    id: "sort",
+    label: "Sort",
+    value: sort,
+    options: SORTS.map((s) => [s, SORT_LABELS[s]] as const),
   };
   return (
     <search aria-label="Find people">
-      <form method="get" action={CONSOLE_PATHS.people}>
-        <div className="filter-grid">
-          <div className="wide">
+      <form method="get" action={CONSOLE_PATHS.people} className="people-find">
+        <div className="find-line">
+          <div>
             <label htmlFor="q">Search by address</label>
             <input id="q" name="q" type="search" defaultValue={filter.search} maxLength={255} />
           </div>
-          <Choice
-            id="status"
-            label="Status"
-            value={filter.status ?? ""}
-            options={[["", "Any"], ...ENTRY_STATUSES.map((s) => [s, STATUS_LABELS[s]] as const)]}
-          />
-          {BREAKDOWN_FIELDS.map((field) => (
-            <Choice
-              key={field}
-              id={field}
-              label={FIELD_LABELS[field]}
-              value={chosen(field)}
-              options={fieldOptions(field, offered, filter.from[field])}
-            />
-          ))}
-          <Choice
-            id="updates"
-            label="Updates"
-            value={filter.updates ?? ""}
-            options={[["", "Any"], ...UPDATES_CHOICES.map((c) => [c, UPDATES_OPTIONS[c]] as const)]}
-          />
-          <Choice
-            id="suppressed"
-            label="Suppression"
-            value={filter.suppressed ?? ""}
-            options={[["", "Any"], ...SUPPRESSED_CHOICES.map((c) => [c, SUPPRESSED_OPTIONS[c]] as const)]}
-          />
-          <Choice id="sort" label="Sort" value={sort} options={SORTS.map((s) => [s, SORT_LABELS[s]] as const)} />
+          <button type="submit">Search</button>
         </div>
+        <details className="filters">
+          <summary>{inUse > 0 ? `Filters (${inUse} in use)` : "Filters"}</summary>
+          <div className="filter-grid">
+            {[...fields, order].map((field) => (
+              <Choice key={field.id} field={field} />
+            ))}
+          </div>
+          <div className="row">
+            <button type="submit">Show people</button>
+            {props.filtered ? (
+              <a className="button quiet" href={CONSOLE_PATHS.people}>
+                Clear filters
+              </a>
+            ) : null}
+          </div>
+        </details>
         {filter.wave !== null ? <input type="hidden" name="wave" value={filter.wave} /> : null}
-        <div className="row">
-          <button type="submit">Show people</button>
-          {props.filtered ? (
-            <a className="button quiet" href={CONSOLE_PATHS.people}>
-              Clear filters
-            </a>
-          ) : null}
-        </div>
       </form>
     </search>
   );
@@ -174,59 +200,5 @@ export function FilterChips(props: { filter: PeopleFilter; sort: PeopleSort; wav
         </li>
       ))}
     </ul>
-  );
-}
-
-const cameFrom = (r: ListedEntry) => [r.medium, r.campaign].filter(Boolean).join(" · ");
-
-/** The list: a checkbox per row (its name says who), the person's page by their address, status as a badge. */
-export function PeopleTable(props: { rows: ListedEntry[]; checked: boolean; caption: string }) {
-  return (
-    <CardTable className="cards people">
-      <caption className="sr-only">{props.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col" className="pick">
-            <span className="sr-only">Select</span>
-          </th>
-          <th scope="col">Signed up (UTC)</th>
-          <th scope="col">Person</th>
-          <th scope="col">Status</th>
-          <th scope="col">Source</th>
-          <th scope="col">Referring site</th>
-          <th scope="col" className="n">
-            Referrals
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((r) => (
-          <tr key={r.id}>
-            <td className="pick">
-              <label className="pick">
-                <input type="checkbox" name={`select-${r.id}`} value="yes" defaultChecked={props.checked} />
-                <span className="sr-only">Select {r.email}</span>
-              </label>
-            </td>
-            <td data-label="Signed up (UTC)">{utcMinute(r.created_at)}</td>
-            <td data-label="Person" className="who">
-              <a href={consoleHref(CONSOLE_PATHS.person, { id: r.id })}>{r.email}</a>
-              {r.name ? <span className="note">{r.name}</span> : null}
-            </td>
-            <td data-label="Status">
-              <StatusBadge status={r.status} />
-            </td>
-            <td data-label="Source">
-              {r.source ?? <span className="note">none</span>}
-              {cameFrom(r) ? <span className="note"> · {cameFrom(r)}</span> : null}
-            </td>
-            <td data-label="Referring site">{r.referrer ?? <span className="note">none</span>}</td>
-            <td data-label="Referrals" className="n">
-              {r.referrals.toLocaleString("en")}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </CardTable>
   );
 }

@@ -23,7 +23,8 @@ import {
   REFUSED,
   readPeopleQuery,
 } from "./people-filter";
-import { FilterChips, FilterForm, PeopleTable, SORT_LABELS } from "./people-parts";
+import { FilterChips, FilterForm, SORT_LABELS } from "./people-parts";
+import { PeopleTable } from "./people-table";
 import { Notice, Section } from "./ui/parts";
 
 export interface PeopleVisit {

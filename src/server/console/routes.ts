@@ -115,13 +115,7 @@ export const PAGES: Record<string, Route> = {
   },
   [CONSOLE_PATHS.webhooks]: {
     run: ({ store, config, who, url }) =>
-      webhooksPage(
-        store,
-        config,
-        who,
-        WEBHOOK_NOTICES[url.searchParams.get("done") ?? ""] ?? "",
-        url.searchParams.get("show"),
-      ),
+      webhooksPage(store, config, who, WEBHOOK_NOTICES[url.searchParams.get("done") ?? ""] ?? "", url.searchParams),
   },
   [CONSOLE_PATHS.audit]: { run: ({ store, config, who, url }) => auditPage(store, config, who, url) },
   [CONSOLE_PATHS.person]: { run: (visit) => personGet(personVisit(visit), visit.url.searchParams) },

@@ -1,18 +1,18 @@
 /**
  * The delivery log (GET /admin/webhooks): whether deliveries work, are failing, are paused by a 410 or are off (a
- * badge and a sentence, by webhookHealth's one rule), the counts, and the recent events (all, or those waiting,
- * failed or delivered), each named in words with its type beside, its state as a badge, its tries, the
- * receiver's last answer (a row whose last try failed is marked in red), its next try and its payload; "Retry
- * now" for one, "Deliver everything waiting now", "Send a test event", and "Re-enable deliveries" after a 410.
- * The actions are webhooks.ts's.
+ * badge and a sentence, by webhookHealth's one rule), the counts, and the events (all, or those waiting, failed or
+ * delivered), 50 a page, newest first, "Older" and "Newer" carrying the event they continue from (log-page.ts), one
+ * line each (webhook-rows.tsx); "Retry now" for one, "Deliver everything waiting now", "Send a test event", and
+ * "Re-enable deliveries" after a 410. The actions are webhooks.ts's.
  */
 import type { ServerConfig } from "../config";
 import { shownWebhookUrl } from "../config/webhooks";
 import { withTimeout } from "../http/timeout";
 import type { Store } from "../store/types";
 import { createWebhookStore, webhookHealth } from "../webhooks";
+import { LOG_CURSOR, type LogPage, type LogPosition, readLogPage } from "../webhooks/log-page";
 import { StateBadge, type Tone } from "./job-parts";
-import { CONSOLE_PATHS, consoleHref, page } from "./pages";
+import { CONSOLE_PATHS, consoleHref, message, page } from "./pages";
 import { Figures, Notice, Section } from "./ui/parts";
 import { utcSecond } from "./ui/time";
 import { EventRows } from "./webhook-rows";
@@ -22,7 +22,36 @@ const FILTERS = { waiting: "pending", failed: "failed", delivered: "delivered" }
 type Filter = keyof typeof FILTERS;
 const isFilter = (value: string | null): value is Filter => value !== null && Object.hasOwn(FILTERS, value);
 
-const RECENT = 50;
+/** Where the address asks the log to start: the newest, or older or newer than an event; null when no link makes it. */
+function logPosition(params: URLSearchParams): LogPosition | null {
+  const [older, newer] = [params.get("older"), params.get("newer")];
+  if (older !== null && newer !== null) return null;
+  const cursor = older ?? newer;
+  if (cursor === null) return { kind: "newest" };
+  return LOG_CURSOR.test(cursor) ? { kind: older !== null ? "older" : "newer", cursor } : null;
+}
+
+/** Newest, Newer and Older: each keeps the filter, and names the event it continues from. */
+function Pager({ log, chosen }: { log: LogPage; chosen: Filter | null }) {
+  const [first, last] = [log.events[0], log.events[log.events.length - 1]];
+  const href = (at: Record<string, string>) => consoleHref(CONSOLE_PATHS.webhooks, { show: chosen, ...at });
+  if (!(log.newer && first) && !(log.older && last)) return null;
+  return (
+    <nav className="pages" aria-label="Pages">
+      {log.newer && first ? <a href={href({})}>Newest</a> : null}
+      {log.newer && first ? (
+        <a href={href({ newer: first.cursor })} rel="prev">
+          Newer
+        </a>
+      ) : null}
+      {log.older && last ? (
+        <a href={href({ older: last.cursor })} rel="next">
+          Older
+        </a>
+      ) : null}
+    </nav>
+  );
+}
 
 /** One of the page's buttons: a form of its own with its action. */
 function Action({ action, quiet, children }: { action: string; quiet?: boolean; children: string }) {
@@ -73,17 +102,22 @@ export async function webhooksPage(
   config: ServerConfig,
   admin: string,
   notice = "",
-  show: string | null = null,
+  params = new URLSearchParams(),
 ): Promise<Response> {
   const hooks = createWebhookStore(store.db);
+  const show = params.get("show");
+  const position = logPosition(params);
+  if (!position) {
+    return message(400, "That place in the log doesn't exist", "Start again from the webhook log's first page.", admin);
+  }
   // Named "chosen": Tailwind reads every file under src/ for class names, and the bare English word for it is a
   // utility that adds fifteen @property rules to every public page's CSS (/product went past its first round trip).
   const chosen = isFilter(show) ? show : null;
-  const [state, counts, events, health] = await withTimeout(
+  const [state, counts, log, health] = await withTimeout(
     Promise.all([
       hooks.state(),
       hooks.counts(),
-      hooks.recent(RECENT, null, chosen ? FILTERS[chosen] : null),
+      readLogPage(store.db, chosen ? FILTERS[chosen] : null, position),
       config.webhook ? webhookHealth(store) : null,
     ]),
     config.dbTimeoutMs,
@@ -122,7 +156,7 @@ export async function webhooksPage(
           </div>
         ) : null}
       </Section>
-      <Section id="recent" title="Recent events">
+      <Section id="recent" title="Events, newest first">
         <nav aria-label="Show">
           <ul className="tabs">
             {tab(null, "All")}
@@ -131,11 +165,12 @@ export async function webhooksPage(
             {tab("delivered", `Delivered (${counts.delivered})`)}
           </ul>
         </nav>
-        {events.length > 0 ? (
-          <EventRows events={events} store={store} />
+        {log.events.length > 0 ? (
+          <EventRows events={log.events} store={store} now={new Date()} />
         ) : (
           <p className="note">{chosen ? `No ${chosen} events.` : "No events yet."}</p>
         )}
+        <Pager log={log} chosen={chosen} />
       </Section>
     </>,
     admin,

@@ -1,16 +1,20 @@
 /**
- * The delivery log's table (webhook-log.tsx places it): each event named in words with its type beside (the type
- * is what the receiving tool reads), when it happened, its state as a badge, its tries, the receiver's last answer
- * (cut on one line, the whole behind a disclosure), its next try, its payload behind a disclosure, and "Retry now"
- * for any event not delivered. A row whose last try went unacknowledged is marked in red (tr.failing).
+ * The delivery log's lines (webhook-log.tsx places them): one line a delivery, the event in words (a disclosure
+ * whose details are its type, its webhook-id, its exact times, the receiver's whole last answer and its payload),
+ * how long ago it happened, its state as a badge, its tries, the receiver's last answer cut to the line (its status
+ * once: "500: Internal Server Error"), its next try ("in 4 min") and "Retry now" for any event not delivered. Times
+ * are relative to the server's clock (`now`), exact in the details. A row whose last try went unacknowledged is
+ * marked (tr.failing); on a phone each delivery is two lines (styles-webhooks.ts).
  */
+import type { ReactNode } from "react";
 import { DataKeyError } from "../data-key";
 import type { Store } from "../store/types";
 import { type EventRow, eventBody } from "../webhooks";
 import { StateBadge, type Tone } from "./job-parts";
 import { CONSOLE_PATHS } from "./paths";
+import { Figures } from "./ui/parts";
 import { CardTable } from "./ui/table";
-import { utcSecond } from "./ui/time";
+import { relativeTime, utcSecond } from "./ui/time";
 
 /** What each event type says happened, for the team (the receiver reads the type). */
 const EVENT_WORDS: Record<string, string> = {
@@ -25,10 +29,6 @@ const EVENT_WORDS: Record<string, string> = {
   "waitlist.suppressed": "Mail to someone stopped",
   "webhook.test": "Test event",
 };
-
-const when = (iso: string | null) => (iso ? utcSecond(iso) : "—");
-/** Characters of a receiver's answer shown in its row; the whole (1 KB at most) opens below it. */
-const ANSWER_SHOWN = 80;
 
 /** Whether an event's last try went unacknowledged (its row is marked). */
 const failing = (e: EventRow) =>
@@ -63,74 +63,74 @@ function payload(event: EventRow, store: Store): string {
 }
 
 /**
- * The receiver's answer as the row shows it: on one line (its line breaks and control characters as spaces), cut
- * to ANSWER_SHOWN characters, the whole kept in a disclosure when cut (no script: <details>).
+ * The receiver's last answer on one line, its status said once: the status (or what the delivery recorded in its
+ * place, "410 Gone: deliveries paused"), then the answer's text with its line breaks and control characters as
+ * spaces; or why there was no answer ("could not connect").
  */
-function Answer({ answer }: { answer: string | null }) {
-  const line = (answer ?? "").replace(/[\p{Cc}\s]+/gu, " ").trim();
-  if (!answer || !line) return null;
-  const chars = Array.from(line);
-  if (chars.length <= ANSWER_SHOWN)
-    return (
-      <>
-        <br />
-        <span className="note">{line}</span>
-      </>
-    );
-  return (
-    <details>
-      <summary className="note">{`${chars.slice(0, ANSWER_SHOWN).join("")}…`}</summary>
-      <pre>{answer.replace(/\p{Cc}/gu, (c) => (c === "\n" || c === "\t" ? c : " "))}</pre>
-    </details>
-  );
+export function answerLine(e: Pick<EventRow, "lastStatus" | "lastError" | "lastAnswer">): string {
+  const text = (e.lastAnswer ?? "").replace(/[\p{Cc}\s]+/gu, " ").trim();
+  if (e.lastStatus === null) return e.lastError ?? "—";
+  const status = e.lastError?.startsWith(String(e.lastStatus)) ? e.lastError : String(e.lastStatus);
+  return text ? `${status}: ${text}` : status;
 }
 
-function Row({ event: e, store }: { event: EventRow; store: Store }) {
+/** A moment as the row says it (relative), exact in its datetime. */
+const At = ({ iso, now }: { iso: string; now: Date }) => <time dateTime={iso}>{relativeTime(iso, now)}</time>;
+
+/** What the row's disclosure holds: everything the line leaves out, times exact. */
+function Details({ event: e, store }: { event: EventRow; store: Store }) {
+  const items: Array<[string, ReactNode]> = [
+    ["Type", <code key="type">{e.type}</code>],
+    ["webhook-id", <code key="id">{e.id}</code>],
+    ["Happened (UTC)", utcSecond(e.occurredAt)],
+  ];
+  if (e.state === "pending" && e.nextAttemptAt) items.push(["Next try (UTC)", utcSecond(e.nextAttemptAt)]);
+  if (e.lastAnswer || e.lastStatus !== null || e.lastError) {
+    const whole = (e.lastAnswer ?? "").replace(/\p{Cc}/gu, (c) => (c === "\n" || c === "\t" ? c : " "));
+    items.push(["Last answer", whole ? <pre key="answer">{whole}</pre> : answerLine(e)]);
+  }
+  items.push(["Payload", <pre key="payload">{payload(e, store)}</pre>]);
+  return <Figures className="pairs" items={items} />;
+}
+
+function Row({ event: e, store, now }: { event: EventRow; store: Store; now: Date }) {
   const words = EVENT_WORDS[e.type] ?? e.type;
-  const answer = e.lastStatus !== null ? `${e.lastStatus}` : (e.lastError ?? "—");
+  const next = e.state === "pending" && e.nextAttemptAt ? e.nextAttemptAt : null;
   return (
     <tr className={failing(e) ? "failing" : undefined}>
-      {/* Each cell's parts in one block: on a phone a cell is a row (its label, then this). */}
-      <td data-label="Event">
-        <div>
-          {words}
-          <code className="note">{e.type}</code>
-          {/* The id (the receiver's webhook-id) and the body behind a disclosure: a 36-character id would not fit a
-              phone's column without breaking mid-word. */}
-          <details>
-            <summary>Payload</summary>
-            <p className="note">
-              webhook-id <code>{e.id}</code>
-            </p>
-            <pre>{payload(e, store)}</pre>
-          </details>
-        </div>
+      <td className="what">
+        <details>
+          <summary>{words}</summary>
+          <Details event={e} store={store} />
+        </details>
       </td>
-      <td data-label="At (UTC)" className="when">
-        {when(e.occurredAt)}
+      <td className="when">
+        <At iso={e.occurredAt} now={now} />
       </td>
-      <td data-label="Status">
+      <td className="state">
         <EventState event={e} />
       </td>
-      <td data-label="Tries" className="n">
+      <td className="n">
         {e.attempts}
+        <span className="on-phone">{e.attempts === 1 ? " try" : " tries"}</span>
       </td>
-      <td data-label="Last answer">
-        <div>
-          {answer}
-          {e.lastError && e.lastStatus !== null ? ` (${e.lastError})` : null}
-          <Answer answer={e.lastAnswer} />
-        </div>
+      <td className="answer">{answerLine(e)}</td>
+      <td className={next ? "next" : "next none"}>
+        {next ? (
+          <>
+            <span className="on-phone">next </span>
+            <At iso={next} now={now} />
+          </>
+        ) : (
+          "—"
+        )}
       </td>
-      <td data-label="Next try" className="when">
-        {e.state === "pending" ? when(e.nextAttemptAt) : "—"}
-      </td>
-      <td>
+      <td className="act">
         {e.state === "delivered" ? null : (
           <form method="post" action={CONSOLE_PATHS.webhooks} className="inline">
             <input type="hidden" name="action" value="retry" />
             <input type="hidden" name="id" value={e.id} />
-            <button type="submit" className="quiet" aria-label={`Retry now: ${words}, ${when(e.occurredAt)} UTC`}>
+            <button type="submit" className="quiet" aria-label={`Retry now: ${words}, ${utcSecond(e.occurredAt)} UTC`}>
               Retry now
             </button>
           </form>
@@ -140,13 +140,14 @@ function Row({ event: e, store }: { event: EventRow; store: Store }) {
   );
 }
 
-export function EventRows({ events, store }: { events: EventRow[]; store: Store }) {
+export function EventRows({ events, store, now }: { events: EventRow[]; store: Store; now: Date }) {
   return (
-    <CardTable className="cards log">
+    <CardTable className="log-lines">
+      <caption className="sr-only">Deliveries, newest first</caption>
       <thead>
         <tr>
           <th scope="col">Event</th>
-          <th scope="col">At (UTC)</th>
+          <th scope="col">When</th>
           <th scope="col">Status</th>
           <th scope="col" className="n">
             Tries
@@ -160,7 +161,7 @@ export function EventRows({ events, store }: { events: EventRow[]; store: Store 
       </thead>
       <tbody>
         {events.map((e) => (
-          <Row key={e.id} event={e} store={store} />
+          <Row key={e.id} event={e} store={store} now={now} />
         ))}
       </tbody>
     </CardTable>

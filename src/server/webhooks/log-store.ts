@@ -26,6 +26,40 @@ export interface EventRow {
 /** A database time as ISO 8601 (null stays null). */
 export const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
 
+/** An event's columns as the log shows it (its next try only while it waits for one). */
+export const EVENT_COLUMNS = `id, type, waitlist_id, person, occurred_at, state, attempts,
+      CASE WHEN state = 'pending' THEN next_attempt_at END AS next_attempt_at, last_status, last_answer, last_error`;
+
+/** A row of EVENT_COLUMNS as the database gives it. */
+export type EventColumns = {
+  id: string;
+  type: string;
+  waitlist_id: number | null;
+  person: Record<string, unknown> | string | null;
+  occurred_at: unknown;
+  state: EventRow["state"];
+  attempts: number;
+  next_attempt_at: unknown;
+  last_status: number | null;
+  last_answer: string | null;
+  last_error: string | null;
+};
+
+/** A row of EVENT_COLUMNS as an event. */
+export const eventOf = (r: EventColumns): EventRow => ({
+  id: r.id,
+  type: r.type,
+  waitlistId: r.waitlist_id === null ? null : Number(r.waitlist_id),
+  person: typeof r.person === "string" ? (JSON.parse(r.person) as Record<string, unknown>) : r.person,
+  occurredAt: iso(r.occurred_at) ?? "",
+  state: r.state,
+  attempts: Number(r.attempts),
+  nextAttemptAt: iso(r.next_attempt_at),
+  lastStatus: r.last_status === null ? null : Number(r.last_status),
+  lastAnswer: r.last_answer,
+  lastError: r.last_error,
+});
+
 export const WEBHOOK_LOG_SQL = {
   /** A failed event (or one waiting for its next try) goes again now: its tries start over. */
   retry: `UPDATE waitlist_webhook_event SET state = 'pending', next_attempt_at = now(), attempts = 0
@@ -34,9 +68,7 @@ export const WEBHOOK_LOG_SQL = {
   test: `INSERT INTO waitlist_webhook_event (id, type, person) VALUES (waitlist_webhook_new_id(), '${WEBHOOK_TEST_TYPE}', NULL)
     RETURNING id`,
   /** The latest `$1` events, newest first (`$2`: one person's only, when set; `$3`: in that state only). */
-  recent: `SELECT id, type, waitlist_id, person, occurred_at, state, attempts,
-      CASE WHEN state = 'pending' THEN next_attempt_at END AS next_attempt_at, last_status, last_answer, last_error
-    FROM waitlist_webhook_event WHERE ($2::bigint IS NULL OR waitlist_id = $2::bigint)
+  recent: `SELECT ${EVENT_COLUMNS} FROM waitlist_webhook_event WHERE ($2::bigint IS NULL OR waitlist_id = $2::bigint)
       AND ($3::text IS NULL OR state = $3::text)
     ORDER BY occurred_at DESC, id DESC LIMIT $1`,
   /** Event `$1`'s state, or no row: what "Retry now" may say it did. */
@@ -75,34 +107,8 @@ export function webhookLog(db: Db) {
       return String((await db.query<{ id: string }>(WEBHOOK_LOG_SQL.test))[0]?.id);
     },
     async recent(limit: number, waitlistId: number | null = null, state: EventRow["state"] | null = null) {
-      const rows = await db.query<{
-        id: string;
-        type: string;
-        waitlist_id: number | null;
-        person: Record<string, unknown> | string | null;
-        occurred_at: unknown;
-        state: EventRow["state"];
-        attempts: number;
-        next_attempt_at: unknown;
-        last_status: number | null;
-        last_answer: string | null;
-        last_error: string | null;
-      }>(WEBHOOK_LOG_SQL.recent, [limit, waitlistId, state]);
-      return rows.map(
-        (r): EventRow => ({
-          id: r.id,
-          type: r.type,
-          waitlistId: r.waitlist_id === null ? null : Number(r.waitlist_id),
-          person: typeof r.person === "string" ? (JSON.parse(r.person) as Record<string, unknown>) : r.person,
-          occurredAt: iso(r.occurred_at) ?? "",
-          state: r.state,
-          attempts: Number(r.attempts),
-          nextAttemptAt: iso(r.next_attempt_at),
-          lastStatus: r.last_status === null ? null : Number(r.last_status),
-          lastAnswer: r.last_answer,
-          lastError: r.last_error,
-        }),
-      );
+      const rows = await db.query<EventColumns>(WEBHOOK_LOG_SQL.recent, [limit, waitlistId, state]);
+      return rows.map(eventOf);
     },
     /** Event `id`'s state now; null when there is no such event. */
     async stateOf(id: string) {

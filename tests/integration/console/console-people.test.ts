@@ -38,7 +38,7 @@ it("filters read back as chosen, chips take one away, the list shows badges and 
     "1 person match Status: Confirmed × (remove this filter) Source: newsletter × (remove this filter) " +
       "Most referrals first · page 1 of 1 Invite selected Remove selected Select all 1 on this page " +
       "People, most referrals first Select Signed up (UTC) Person Status Source Referring site Referrals " +
-      "Select ada@example.com 2026-03-01 10:00 ada@example.com Ada Confirmed newsletter · email none 2",
+      "Select ada@example.com 2026-03-01 10:00 ada@example.com Ada Confirmed newsletter · email none 2 referrals",
   );
   // Each chip is the same list without its filter.
   expect(html).toContain('href="/admin/people?source=newsletter&amp;sort=referrals">Status: Confirmed');

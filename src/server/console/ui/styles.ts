@@ -6,6 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import { FONT } from "../../../lib/font";
+import { PEOPLE_RULES } from "./styles-people";
+import { WEBHOOK_RULES } from "./styles-webhooks";
 import { THEME_TOKENS } from "./theme";
 
 const ROOT = `:root{${Object.entries(THEME_TOKENS)
@@ -74,8 +76,6 @@ button.danger,.button.danger{background:var(--color-danger-700);border-color:var
 .badge.joined{background:#ecfdf3;color:var(--color-success-700);border-color:#abefc6}
 .badge.muted{background:var(--color-ink-50);color:var(--color-ink-700);border-color:var(--color-ink-200)}
 .badge.bad{background:var(--color-danger-50);color:var(--color-danger-700);border-color:#fecdca}
-table.log td{overflow-wrap:normal;min-width:0}table.log pre,table.log code{white-space:pre;overflow-x:auto;max-width:100%;display:block}
-tr.failing td{color:var(--color-danger-700)}tr.failing td:first-child{box-shadow:inset 4px 0 var(--color-danger-700);padding-left:12px}
 progress{display:block;width:100%;height:20px;margin:4px 0 12px;accent-color:var(--color-brand-600)}
 nav.pages{display:flex;flex-wrap:wrap;gap:16px;margin-top:12px}
 .tabs{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 8px;padding:0;list-style:none}
@@ -91,7 +91,6 @@ nav.pages{display:flex;flex-wrap:wrap;gap:16px;margin-top:12px}
 ul.jobs{list-style:none;margin:0;padding:0}ul.jobs li{padding:8px 0;border-bottom:1px solid var(--color-ink-100)}ul.jobs li:last-child{border-bottom:0}
 .job-line{margin:0}.job-line .note{margin-right:6px}
 .row.actions{margin-top:16px}
-table.log td>div{min-width:0}table.log code.note{font-size:13px;margin:2px 0 4px;white-space:normal;overflow:visible;overflow-wrap:anywhere}
 ol.parts li{margin:6px 0}
 td.when{font-variant-numeric:tabular-nums;white-space:nowrap}
 .job-facts .facts{grid-template-columns:repeat(auto-fit,minmax(max(140px,22%),1fr))}
@@ -130,30 +129,10 @@ table.cards td{display:flex;gap:8px;border:0;padding:2px 0}
 table.cards td::before{content:attr(data-label);font-weight:600;min-width:96px;color:var(--color-ink-700)}
 table.funnel th[scope=row],table.days th[scope=row]{display:block;border:0;padding:0 0 4px;font-weight:600;color:var(--color-ink-900)}table.funnel td.n,table.days td.n{text-align:left}table.days td:empty{display:none}table.funnel.cards td{display:inline-flex;align-items:baseline;gap:4px;margin:0 14px 2px 0}table.funnel.cards td::before{min-width:0;font-weight:500}
 }
-/* The People page (people.tsx, people-parts.tsx, people-bulk.tsx): the filters and their chips, the list with a
-   checkbox per row (a 44 px target around it), the bulk actions; on a phone each person is a card, checkbox at left */
-.filter-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,200px),1fr));gap:12px;margin:0 0 16px}
-.filter-grid .wide{grid-column:1/-1}.filter-grid select{width:100%}
-ul.chips{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 8px;padding:0;list-style:none}
-ul.chips a{display:inline-flex;align-items:center;gap:6px;min-height:44px;padding:4px 14px;border-radius:999px;border:1px solid var(--color-brand-300);background:var(--color-brand-100);color:var(--color-brand-700);text-decoration:none;font-size:14px;font-weight:500;overflow-wrap:anywhere}
-ul.chips a:hover{border-color:var(--color-brand-700)}
-.bulk{display:flex;flex-wrap:wrap;gap:8px 12px;align-items:center;margin:0 0 8px}.bulk a{display:inline-flex;align-items:center;min-height:44px}
-table.people th.pick,table.people td.pick{width:48px;padding:0}
-label.pick{display:flex;align-items:center;justify-content:center;min-width:44px;min-height:44px;margin:0;cursor:pointer}
-table.people td.who a{font-weight:600}table.people td.who .note{display:block;font-size:13px}
-ul.chosen{list-style:none;margin:0 0 16px;padding:0}ul.chosen li{padding:8px 0;border-bottom:1px solid var(--color-ink-100);overflow-wrap:anywhere}
-ul.chosen .why{display:block;font-size:14px;color:#93370d}
-@media (max-width:640px){
-.filter-grid{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}
-table.people td.n{text-align:left}
-table.people tbody tr{display:flex;flex-direction:column;position:relative;border:1px solid var(--color-ink-100);border-radius:12px;padding:8px 12px 8px 52px;margin:0 0 10px}
-table.people td.pick{position:absolute;left:4px;top:4px;width:auto}table.people td.pick::before,table.people td.who::before{content:none}
-table.people td.who{order:-1;flex-direction:column;gap:0;padding-bottom:4px}
-}
 `;
 
 /** The stylesheet every console page carries. */
-export const CONSOLE_CSS = `${FACE}\n${ROOT}${RULES}`;
+export const CONSOLE_CSS = `${FACE}\n${ROOT}${RULES}${PEOPLE_RULES}${WEBHOOK_RULES}`;
 
 /** The console's CSP: its one stylesheet by hash, the site's font, forms to itself only, no script at all. */
 export const CONSOLE_CSP = [
