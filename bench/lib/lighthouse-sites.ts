@@ -34,8 +34,10 @@ const MINIMAL_HTML = `<!doctype html>
 <meta name="description" content="The floor a first paint is measured against.">
 </head>
 <body>
+<main>
 <h1>Minimal page</h1>
-<p>One heading and one paragraph, served the way every page of this site is served.</p>
+<p>A heading and a paragraph, served the way every page of this site is.</p>
+</main>
 </body>
 </html>
 `;
