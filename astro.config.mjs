@@ -9,6 +9,7 @@ import { netlifyFunctions } from "./dev/astro-functions.ts";
 import { cspPerPage } from "./src/integrations/csp-per-page.ts";
 import { fontSubset } from "./src/integrations/font-subset.ts";
 import { intentDirective } from "./src/integrations/intent-directive.ts";
+import { pageScripts } from "./src/integrations/page-scripts.ts";
 import { questionsCheck } from "./src/integrations/questions-check.ts";
 import { stableIslandIds } from "./src/integrations/stable-island-ids.ts";
 import { SITE } from "./src/site.ts";
@@ -39,6 +40,7 @@ export default defineConfig({
       filter: (page) => !page.includes("/404") && !page.includes("/join/thanks") && !page.includes("/waitlist/"),
     }),
     fontSubset({ file: "fonts/inter-latin-var.woff2", source: "public/fonts/inter-latin-var.woff2" }),
+    pageScripts(),
     cspPerPage(),
     stableIslandIds(),
   ],
@@ -67,7 +69,7 @@ export default defineConfig({
     plugins: [tailwindcss(), netlifyFunctions()],
     // The pages' own scripts as files, not inline: 1.2 KB (brotli) less in every page's first round trip (/product
     // was within 9 bytes of it), cached across pages, and no script hash for them in the CSP. Module scripts run
-    // after parsing either way.
+    // after parsing either way; pageScripts() then makes a page's scripts one file, requested at low priority.
     build: { assetsInlineLimit: 0 },
   },
 });
