@@ -156,7 +156,7 @@ export default function WaitlistDialog({ questions = [] }: { questions?: readonl
                 questions={questions}
               />
             )}
-            <Toaster />
+            <Toaster bottom={submitted !== false} />
           </DialogPanel>
         </div>
       </Dialog>
