@@ -675,10 +675,11 @@ CREATE TRIGGER mail_suppression_webhook AFTER INSERT OR UPDATE ON mail_suppressi
   FOR EACH ROW EXECUTE FUNCTION mail_suppression_webhook_trigger();
 
 -- One reminder, never two: a row per person and kind, written before the reminder goes (its primary key is the
--- claim: of two runs at once, one inserts it and sends, the other finds it taken).
+-- claim: of two runs at once, one inserts it and sends, the other finds it taken). 'resend' (0025): the team sent
+-- the invitation again from the person's console page, once.
 CREATE TABLE mail_reminder (
   waitlist_id bigint NOT NULL REFERENCES waitlist (id) ON DELETE CASCADE,
-  kind text NOT NULL CONSTRAINT mail_reminder_kind_check CHECK (kind IN ('confirm', 'invite')),
+  kind text NOT NULL CONSTRAINT mail_reminder_kind_check CHECK (kind IN ('confirm', 'invite', 'resend')),
   sent_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (waitlist_id, kind)
 );

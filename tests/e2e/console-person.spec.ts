@@ -108,7 +108,7 @@ test("a person's page, read whole; Invite now asks once; a referral taken back s
   expect(invitation?.links[0]).toMatch(/^https:\/\/app\.noosphere\.test\/signup\?invite=[\w-]{27}$/);
   await expect(page.locator(".title-row .badge")).toHaveText("Invited");
   await expect(timeline.getByRole("listitem").last()).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} Invited$/);
-  await expect(actions.getByRole("button")).toHaveText(["Remove…"]);
+  await expect(actions.getByRole("button")).toHaveText(["Resend the invitation", "Remove…"]);
   // The event the invitation wrote, then (delivered after the answer) acknowledged by the receiver.
   const hooks = region(page, "Webhooks");
   await expect(hooks.locator("thead th")).toHaveText(["Event", "At (UTC)", "Delivery"]);

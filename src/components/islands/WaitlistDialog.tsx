@@ -163,7 +163,7 @@ export default function WaitlistDialog({ questions = [] }: { questions?: readonl
                 questions={questions}
               />
             )}
-            <Toaster />
+            <Toaster bottom={submitted !== false} />
           </DialogPanel>
         </div>
       </Dialog>

@@ -10,8 +10,13 @@ export const FORM_TEXT = {
   thanks: {
     title: "Thank you for signing up!",
     body: "We're growing fast and the product is in active development. We'll let you know as soon as your early-access account is ready.",
-    /** Not in docs/brief.md: added while sign-ups are confirmed by e-mail (SMTP_URL and MAIL_FROM set). */
-    confirmationSent: "We've sent a confirmation link to your e-mail address. Please open it to confirm your place.",
+    /**
+     * Not in docs/brief.md: added while sign-ups are confirmed by e-mail (SMTP_URL and MAIL_FROM set). It opens by
+     * agreeing with the brief's success toast ("You've been added to the waitlist."): they are on the list, and the
+     * link confirms their place.
+     */
+    confirmationSent:
+      "You're on the list: we've sent a confirmation link to your e-mail address. Please open it to confirm your place.",
     /** The fragment of /join/thanks that shows that line (a form post is sent there; CSS :target, no script). */
     confirmationFragment: "confirmation-sent",
   },

@@ -1,5 +1,5 @@
 /**
- * The sentences of the audit actions beyond a person's page and a wave: the People list's bulk actions, webhooks,
+ * The sentences of the audit actions beyond a person's page and a wave (but an invitation sent again from it): the People list's bulk actions, webhooks,
  * the mail's own events (a provider suppressing an address, an update pausing by itself), the product's token (the
  * export API, an invitation redeemed) and the CLI's commands. With words.ts, every action the code writes.
  */
@@ -61,7 +61,19 @@ function inviteSelected(d: Details, names: AuditNames): string {
   return `${all}${notWaiting}${refused > 0 ? `; ${counted(refused, "e-mail was", "e-mails were")} refused` : ""}`;
 }
 
+/** Why the team's resend of an invitation (console/person-resend-action.tsx) did not go. */
+const NOT_RESENT: Record<string, string> = {
+  "not-invited": "they were no longer invited, or it had just been sent again",
+  "mailbox-limited": "their mailbox had had its e-mails for the day",
+  suppressed: "their address is suppressed",
+  failed: "the SMTP server refused it or could not be reached",
+};
+
 export const MORE_ACTIONS: Record<string, Say> = {
+  "resend-invitation": (d) =>
+    d["outcome"] === "sent"
+      ? "Sent an invited person their invitation again, with a new code"
+      : `Tried to send an invited person their invitation again: not sent, ${NOT_RESENT[String(d["outcome"])] ?? "it did not go"}`,
   "invite-selected": inviteSelected,
   "remove-selected": (d) => {
     const [selected, removed] = [numberIn(d, "selected") ?? 0, numberIn(d, "removed")];

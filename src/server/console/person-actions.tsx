@@ -1,6 +1,6 @@
 /**
  * What the team does from a person's page (POST /admin/person): resend the confirmation, lift or stop their mail
- * (mail-standing.tsx), and invite them now. Inviting asks once first, as a wave and Remove do: the first press
+ * (mail-standing.tsx), invite them now, and send an invited person's invitation again (person-resend-action.tsx). Inviting asks once first, as a wave and Remove do: the first press
  * shows what will happen (an e-mail now, out of the line ahead of the people before them), and only the page's
  * "Invite now" with confirm=yes sends. Everything that has an effect is audited before it (audit/index.ts).
  */
@@ -21,6 +21,7 @@ import { message, page } from "./pages";
 import { CONSOLE_PATHS } from "./paths";
 import { nobody, type PersonVisit, personPage } from "./person";
 import { readPerson } from "./person-data";
+import { resendAction } from "./person-resend-action";
 import { personHref } from "./person-timeline";
 import { ConfirmForm, Section } from "./ui/parts";
 
@@ -29,7 +30,7 @@ const ordinals = new Intl.PluralRules("en", { type: "ordinal" });
 /** 2nd, 3rd, 11th, 1,002nd. */
 const ordinal = (n: number) => `${n.toLocaleString("en")}${SUFFIX[ordinals.select(n)]}`;
 
-/** POST /admin/person: resend the confirmation, invite now (asked first), lift or stop their mail. */
+/** POST /admin/person: resend the confirmation, invite now (asked first), resend the invitation, lift or stop their mail. */
 export async function personAction(visit: PersonVisit): Promise<Response> {
   const { store, config, admin, fields } = visit;
   const idText = fields["id"] ?? "";
@@ -40,6 +41,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
   const { email } = found.person;
   const action = fields["action"];
   if (action === "lift" || action === "suppress") return mailStandingAction(store, admin, id, email, action);
+  if (action === "resend-invitation") return resendAction(visit, id);
   if (action === "resend") {
     if (!visit.mailer || found.row.status !== "pending") {
       return personPage(

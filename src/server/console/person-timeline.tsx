@@ -32,6 +32,13 @@ const UPDATE_STATES: Record<string, (subject: string) => string> = {
   skipped: (s) => `Left out of the update “${s}”: they had stopped updates or left first`,
 };
 
+/** An e-mail sent again (mail_reminder's kinds): by the scheduled reminders, or by the team (`resend`). */
+const REMINDED: Record<string, string> = {
+  confirm: "Reminded to confirm their address",
+  invite: "Reminded of their invitation",
+  resend: "Sent their invitation again (by the team)",
+};
+
 /** The steps, oldest first (steps at the same minute keep the order of a life: signed up before confirmed). */
 export function timelineOf(file: PersonFile): Step[] {
   const { row } = file;
@@ -40,7 +47,7 @@ export function timelineOf(file: PersonFile): Step[] {
     row.confirmedAt ? { at: row.confirmedAt, what: "Confirmed their address" } : null,
     ...file.reminders.map((r) => ({
       at: r.sentAt,
-      what: r.kind === "confirm" ? "Reminded to confirm their address" : "Reminded of their invitation",
+      what: REMINDED[r.kind] ?? "Reminded of their invitation",
     })),
     ...file.counted.map((c) => ({
       at: c.countedAt,

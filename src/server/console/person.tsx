@@ -19,6 +19,7 @@ import { MailStanding } from "./mail-standing";
 import { message, page } from "./pages";
 import { CONSOLE_PATHS } from "./paths";
 import { type PersonFile, readPersonFile } from "./person-data";
+import { ResendButton, ResendNote } from "./person-resend";
 import { Events, personHref, Timeline } from "./person-timeline";
 import { Figures, Notice, Section, StatusBadge } from "./ui/parts";
 import { utcMinute } from "./ui/time";
@@ -39,6 +40,7 @@ export interface PersonVisit {
 const PERSON_DONE = {
   resent: "A new confirmation went out, unless one did in the last 10 minutes.",
   invited: "Invited: their e-mail was accepted by the SMTP server.",
+  reinvited: "Their invitation went out again, with a new code: the code in the first e-mail no longer works.",
   lifted: "Lifted: the product's e-mails go to this address again.",
   suppressed: "Suppressed: no e-mail goes to this address until it is lifted.",
 } as const;
@@ -69,6 +71,7 @@ export async function personPage(visit: PersonVisit, idText: string, notice = ""
         <StatusBadge status={row.status} />
       </div>
       <Actions file={file} />
+      <ResendNote file={file} ttlDays={config.inviteTtlDays} />
       {notice ? <Notice tone={failed ? "error" : "done"}>{notice}</Notice> : null}
       <div className="person-grid">
         <Section id="who" title="Answers">
@@ -209,6 +212,7 @@ function Actions({ file }: { file: PersonFile }) {
           )}
         </form>
       ) : null}
+      <ResendButton file={file} />
       <form method="post" action={CONSOLE_PATHS.remove} className="inline">
         <input type="hidden" name="email" value={person.email} />
         <button type="submit" className="danger">

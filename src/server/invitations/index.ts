@@ -1,6 +1,6 @@
 /**
- * What other features may use of letting people in (the console previews, runs and continues waves, and re-offers
- * their files): the rest of this folder is its own.
+ * What other features may use of letting people in (the console previews, runs and continues waves, re-offers
+ * their files, and sends one person's invitation again): the rest of this folder is its own.
  */
 
 export type { WaveSlice } from "../jobs";
@@ -8,6 +8,7 @@ export { accessCode } from "./access-code";
 export { inviteCsvRow } from "./delivery";
 export { newInviteCode } from "./invite-store";
 export { earlyAccessBase, InviteConfigError, inviteLink, statusLink } from "./links";
+export { type ResendOutcome, resendInvitation } from "./resend";
 export {
   continueWave,
   IN_FLIGHT_SECONDS,

@@ -6,6 +6,7 @@
  * link by e-mail; an update carries another, derived from the person's id and never stored (updates/status-token.ts). The
  * page is the built src/pages/waitlist/status.astro with its body filled in here: it works without JavaScript (the
  * copy button is an enhancement), sets no cookie, is noindex and never stored by a cache.
+ * Once invited, the page is theirs to get in by (status-in.ts): no place, no referrals.
  * A token that is wrong, unknown or gone gets the built page as it is, with a 404: the same answer for any token,
  * saying how to have the link e-mailed again (/waitlist/link). With `leave` in its address the page asks once
  * before the POST that deletes (status-page.ts). The header's "Join the Waitlist" becomes the person's standing:
@@ -28,6 +29,7 @@ import type { Place } from "../store/line";
 import { createLine } from "../store/line";
 import type { StatusView } from "../store/types";
 import { statusLinkOf } from "../updates";
+import { inBody, isIn } from "./status-in";
 import { type AccessLink, leaveBody, ordinal, statusBody } from "./status-page";
 import { shareQr } from "./status-share";
 
@@ -37,6 +39,9 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const LEFT_PAGE = "/waitlist/removed";
 /** The site header's waitlist buttons (src/components/WaitlistButton.astro), as built. */
 const JOIN_BUTTON = /<a href="\/join" data-waitlist-open( class="[^"]*")>[^<]*<\/a>/g;
+/** The built page's title ("Your place on the waitlist · …"): someone let in has no place, so theirs says so. */
+const TITLE = /<title>[^<·]*/;
+const IN_TITLE = "<title>Your early access ";
 
 /**
  * Where an invited person creates their account: early access's address with their code while their invitation
@@ -159,11 +164,16 @@ export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
               )
             : null,
       };
-      const body = url.searchParams.has(LEAVE_PARAM) ? leaveBody(input) : statusBody(input);
+      const body = url.searchParams.has(LEAVE_PARAM)
+        ? leaveBody(input)
+        : isIn(person)
+          ? inBody(input)
+          : statusBody(input);
       const header = `<a href="#main"$1>${headerWords(person, place)}</a>`;
-      const html = (await statusPage())
+      const filled = (await statusPage())
         .replace(SLOT, (_, open: string, close: string) => `${open}${body}${close}`)
         .replace(JOIN_BUTTON, header);
+      const html = isIn(person) ? filled.replace(TITLE, IN_TITLE) : filled;
       return new Response(head ? null : html, { headers: PAGE_HEADERS });
     } catch (error) {
       log("error", "waitlist.status_failed", describeError(error));

@@ -67,34 +67,12 @@ export interface StatusPageInput {
   access: AccessLink | null;
 }
 
-const H2 = "mt-12 text-xl font-bold tracking-tight text-ink-950";
-const P = "mt-3 text-ink-700";
-const dateOf = (iso: string | null) => (iso ? longDate(new Date(iso), true).text : "");
+export const H2 = "mt-12 text-xl font-bold tracking-tight text-ink-950";
+export const P = "mt-3 text-ink-700";
+export const dateOf = (iso: string | null) => (iso ? longDate(new Date(iso), true).text : "");
 
-/** The invited person's way into the product: the link carries their code while their invitation lasts. */
-function createAccount(access: AccessLink | null): string {
-  if (!access) return "";
-  const note =
-    access.code === "carried"
-      ? `It carries your invitation’s code, which works once, until ${dateOf(access.expires)}.`
-      : access.code === "in-email"
-        ? "It asks for the code in your invitation e-mail; that e-mail’s own button fills it in for you."
-        : access.code === "no-server-secret"
-          ? NO_CODE_WITHOUT_SECRET
-          : "Your invitation’s code has expired; write to us and we will send you a new one.";
-  return `<p class="mt-6"><a id="create-account" href="${escapeHtml(access.href)}" class="inline-flex rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">Create my account</a></p>
-<p class="mt-3 text-sm text-ink-700">${note}</p>`;
-}
-
-function standing({ person, place, places, access }: StatusPageInput): string {
-  if (person.status === "joined") {
-    return `<p class="mt-6 text-2xl font-semibold text-ink-950">You have joined ${escapeHtml(SITE.name)}</p>
-<p class="${P}">You created your account on ${dateOf(person.joinedAt)}. Welcome, and thank you for waiting.</p>`;
-  }
-  if (person.status === "invited") {
-    return `<p class="mt-6 text-2xl font-semibold text-ink-950">You are invited</p>
-<p class="${P}">Your invitation went out on ${dateOf(person.invitedAt)}: look for “${escapeHtml(SITE.name)}: your early access is ready” in your inbox. Its link creates your account, and so does this one.</p>${createAccount(access)}`;
-  }
+/** Where a waiting person stands (invited and joined people get status-in.ts's page instead). */
+function standing({ person, place, places }: StatusPageInput): string {
   if (!place) return `<p class="mt-6 text-2xl font-semibold text-ink-950">Your address is not confirmed yet</p>`;
   // Explained as the line is decided (store/line.ts): their own referrals move them to a line number, and moved
   // people whose line number is smaller still stand ahead of it. Two sentences, so neither hides the other.
@@ -133,7 +111,7 @@ function referrals({ person, places, place }: StatusPageInput): string {
 ${next}`;
 }
 
-function share({ person, site, qr }: StatusPageInput): string {
+export function share({ person, site, qr }: StatusPageInput): string {
   return `<h2 class="${H2}">Share your link</h2>
 <p class="${P}">Send it to anyone who would like ${escapeHtml(SITE.name)}. It carries only your share code, nothing else about you.</p>
 ${shareActions(shareLink(site, person.code), qr)}`;
@@ -142,11 +120,16 @@ ${shareActions(shareLink(site, person.code), qr)}`;
 /** Destructive: the one red button on the site's pages (the console's Remove has its own). */
 const DANGER_BUTTON = "rounded-full bg-danger-700 px-6 py-3 font-semibold text-white";
 
-function leave({ self }: StatusPageInput): string {
+/** What leaving costs, in the page's words: a waiting person's place, an invited one's invitation. */
+const standingWord = (person: StatusView) =>
+  person.status === "invited" ? "your invitation" : person.status === "joined" ? "your record" : "your place";
+
+export function leave({ self, person }: StatusPageInput): string {
+  const what = standingWord(person);
   return `<div class="mt-12 border-t border-ink-200">
 <div class="mt-10">
 <h2 class="text-xl font-bold tracking-tight text-ink-950" id="leave">Leave the list</h2>
-<p class="${P}">Leaving deletes your address and your place; the next page asks before anything goes. This page’s address is yours alone: whoever has it sees your place and can take you off the list, so keep it to yourself.</p>
+<p class="${P}">Leaving deletes your address and ${what}; the next page asks before anything goes. This page’s address is yours alone: whoever has it sees ${what} and can take you off the list, so keep it to yourself.</p>
 <p class="mt-4"><a href="${escapeHtml(`${self}&${LEAVE_PARAM}`)}" class="font-semibold text-ink-950 underline">Leave the waitlist…</a></p>
 </div>
 </div>`;
@@ -185,7 +168,12 @@ export function leaveBody(input: StatusPageInput): string {
 </div>`;
 }
 
-/** The page's body for `input`. */
+/** The closing lines of every status page: the link again by e-mail, and leaving. */
+export const lostAndLeave = (input: StatusPageInput) =>
+  `<p class="mt-12 text-sm text-ink-700">Lost this page? <a class="font-semibold text-brand-700 underline" href="${STATUS_PATHS.request}">Get its link by e-mail again</a>.</p>
+${leave(input)}`;
+
+/** The page's body for `input`, a person waiting (status-in.ts: once they are invited). */
 export function statusBody(input: StatusPageInput): string {
   const notice = input.confirmedNow
     ? `<p class="mt-6 rounded-lg bg-brand-100 px-4 py-3 font-semibold text-ink-950" role="status">Thank you: your address is confirmed. We have e-mailed you the link to this page too.</p>`
@@ -196,7 +184,6 @@ ${standing(input)}
 ${referrals(input)}
 ${share(input)}
 ${input.person.status === "confirmed" ? updatesSection(input.person.updates, input.token) : ""}
-<p class="mt-12 text-sm text-ink-700">Lost this page? <a class="font-semibold text-brand-700 underline" href="${STATUS_PATHS.request}">Get its link by e-mail again</a>.</p>
-${leave(input)}
+${lostAndLeave(input)}
 </div>`;
 }

@@ -40,13 +40,15 @@ export async function shareQr(link: string): Promise<string> {
   );
 }
 
-const LINK = "font-semibold text-brand-700 underline";
+const NETWORK =
+  "inline-flex min-h-11 min-w-11 items-center justify-center rounded-lg px-2 font-semibold text-brand-700 underline hover:bg-ink-50";
 
 /** The share section's body below its heading. */
 export function shareActions(link: string, qr: string): string {
   const safe = escapeHtml(link);
+  // Each network a 44 px target (a bare "X" would be 12 × 20): padded, its word where it was, the list's gap closed up.
   const networks = shareTargets(link)
-    .map((target) => `<li><a class="${LINK}" href="${escapeHtml(target.href)}">${target.label}</a></li>`)
+    .map((target) => `<li><a class="${NETWORK}" href="${escapeHtml(target.href)}">${target.label}</a></li>`)
     .join("");
   return `<div class="mt-4 flex flex-col gap-2">
 <label for="share-link" class="block text-sm font-semibold text-ink-900">Your share link</label>
@@ -61,6 +63,6 @@ export function shareActions(link: string, qr: string): string {
 <button type="button" data-share="share-link" data-share-text="${escapeHtml(shareMessage())}" hidden class="rounded-full px-5 py-2.5 font-semibold text-brand-700 ring-1 ring-ink-200 hover:bg-ink-50">Share…</button>
 </div>
 <p class="mt-4 text-ink-700" id="share-networks">Or share it on</p>
-<ul class="mt-1.5 flex flex-wrap gap-3" aria-labelledby="share-networks">${networks}</ul>
+<ul class="-ml-2 flex flex-wrap gap-1" aria-labelledby="share-networks">${networks}</ul>
 <figure class="mt-6 flex flex-col items-start gap-2">${qr}<figcaption class="text-sm text-ink-700">Scan to open your share link on a phone.</figcaption></figure>`;
 }

@@ -43,6 +43,21 @@ const CASES: Array<[action: string, details: Record<string, unknown>, sentence: 
   ["remove", { removed: true }, "Removed a person from the list, with everything they sent."],
   ["remove", { removed: false }, "Asked to remove an address that was not on the list: nothing was removed."],
   ["resend-confirmation", { person: 12 }, "Sent a pending person their confirmation e-mail again."],
+  [
+    "resend-invitation",
+    { person: 12, outcome: "sent" },
+    "Sent an invited person their invitation again, with a new code.",
+  ],
+  [
+    "resend-invitation",
+    { person: 12, outcome: "mailbox-limited" },
+    "Tried to send an invited person their invitation again: not sent, their mailbox had had its e-mails for the day.",
+  ],
+  [
+    "resend-invitation",
+    { person: 12, outcome: "suppressed" },
+    "Tried to send an invited person their invitation again: not sent, their address is suppressed.",
+  ],
   ["wave", { size: 1, person: 12, invited: 1 }, "Invited one person now, from their page."],
   [
     "wave",

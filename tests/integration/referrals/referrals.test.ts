@@ -37,7 +37,9 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       expect(await text(ann)).toContain("0 confirmed referrals");
       const bea = await confirm("bea@example.com");
       expect(await text(ann)).toContain("6th of 7 waiting");
-      expect(await text(ann)).toContain("1 confirmed referral");
+      // In: their page says nothing of referrals or places any more (status-in.ts).
+      expect(await text(ann)).toContain("You’re in: welcome to Noosphere");
+      expect(await text(ann)).not.toMatch(/referral|place/);
       expect(await text(bea)).toContain("7th of 7 waiting");
 
       // The same list, each counted referral moving its referrer 1,000 places: Ann is first, and says why.
@@ -135,7 +137,9 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       const left = await leave(bea);
       expect(left.status).toBe(303);
       expect(left.headers.get("location")).toBe("/waitlist/removed");
-      expect(await text(ann)).toContain("1 confirmed referral");
+      // In: their page says nothing of referrals or places any more (status-in.ts).
+      expect(await text(ann)).toContain("You’re in: welcome to Noosphere");
+      expect(await text(ann)).not.toMatch(/referral|place/);
       // Cat by the removal link of her e-mail.
       const [mail] = await state.smtp.waitFor("cat@example.com");
       await call(
@@ -224,7 +228,9 @@ describe.each(backends("referrals"))("on %s", (_name, available, open) => {
       const statusLink = linkTo(invitation[0] as NonNullable<(typeof invitation)[0]>, "/waitlist/status");
       expect(await text(statusLink)).toContain("You are invited");
       expect(await text(ann)).toContain("You are invited");
-      expect(await text(ann)).toContain("1 confirmed referral");
+      // In: their page says nothing of referrals or places any more (status-in.ts).
+      expect(await text(ann)).toContain("You’re in: welcome to Noosphere");
+      expect(await text(ann)).not.toMatch(/referral|place/);
       expect(await text(await join("late@example.com"))).toContain("4th of 4 waiting");
     });
   });
