@@ -74,6 +74,16 @@ function updateSentence(d: Details, names: AuditNames): string {
   return `Sent ${name}${again} from the command line, to ${who}${failures(numberIn(d, "failed") ?? 0)}`;
 }
 
+/** A resend of the confirmation by what became of it (mail/send.ts: SendOutcome); entries before it was kept: sent. */
+const RESENT: Record<string, string> = {
+  sent: "Sent a pending person their confirmation e-mail again",
+  suppressed: "Did not send a pending person their confirmation e-mail again: their address is suppressed",
+  "not-due": "Did not send a pending person their confirmation e-mail again: one had gone out in the last 10 minutes",
+  "mailbox-limited":
+    "Did not send a pending person their confirmation e-mail again: their mailbox had had its e-mails for the day",
+  failed: "Tried to send a pending person their confirmation e-mail again: the SMTP server did not take it",
+};
+
 const failures = (failed: number) => (failed > 0 ? `; ${counted(failed, "e-mail", "e-mails")} failed` : "");
 
 const done = (d: Details, said: string) =>
@@ -88,7 +98,7 @@ const ACTIONS: Record<string, Say> = {
     d["removed"] === false
       ? "Asked to remove an address that was not on the list: nothing was removed"
       : "Removed a person from the list, with everything they sent",
-  "resend-confirmation": () => "Sent a pending person their confirmation e-mail again",
+  "resend-confirmation": (d) => RESENT[String(d["outcome"])] ?? RESENT["sent"],
   wave: waveSentence,
   "wave-file-again": (d, names) => {
     const rows = numberIn(d, "rows");

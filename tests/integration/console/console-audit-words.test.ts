@@ -43,6 +43,27 @@ const CASES: Array<[action: string, details: Record<string, unknown>, sentence: 
   ["remove", { removed: true }, "Removed a person from the list, with everything they sent."],
   ["remove", { removed: false }, "Asked to remove an address that was not on the list: nothing was removed."],
   ["resend-confirmation", { person: 12 }, "Sent a pending person their confirmation e-mail again."],
+  ["resend-confirmation", { person: 12, outcome: "sent" }, "Sent a pending person their confirmation e-mail again."],
+  [
+    "resend-confirmation",
+    { person: 12, outcome: "suppressed" },
+    "Did not send a pending person their confirmation e-mail again: their address is suppressed.",
+  ],
+  [
+    "resend-confirmation",
+    { person: 12, outcome: "not-due" },
+    "Did not send a pending person their confirmation e-mail again: one had gone out in the last 10 minutes.",
+  ],
+  [
+    "resend-confirmation",
+    { person: 12, outcome: "mailbox-limited" },
+    "Did not send a pending person their confirmation e-mail again: their mailbox had had its e-mails for the day.",
+  ],
+  [
+    "resend-confirmation",
+    { person: 12, outcome: "failed" },
+    "Tried to send a pending person their confirmation e-mail again: the SMTP server did not take it.",
+  ],
   ["wave", { size: 1, person: 12, invited: 1 }, "Invited one person now, from their page."],
   [
     "wave",

@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { FONT } from "../../../lib/font";
+import { TEXT_RULES } from "./styles-text";
 import { THEME_TOKENS } from "./theme";
 
 const ROOT = `:root{${Object.entries(THEME_TOKENS)
@@ -153,7 +154,7 @@ table.people td.who{order:-1;flex-direction:column;gap:0;padding-bottom:4px}
 `;
 
 /** The stylesheet every console page carries. */
-export const CONSOLE_CSS = `${FACE}\n${ROOT}${RULES}`;
+export const CONSOLE_CSS = `${FACE}\n${ROOT}${RULES}${TEXT_RULES}`;
 
 /** The console's CSP: its one stylesheet by hash, the site's font, forms to itself only, no script at all. */
 export const CONSOLE_CSP = [
