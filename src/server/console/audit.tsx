@@ -71,7 +71,7 @@ function Row({ entry, names }: { entry: AuditEntry; names: AuditNames & { people
   return (
     <tr>
       <td data-label="When (UTC)">{utcSecond(entry.at)}</td>
-      <td data-label="Who">{actorName(entry.actor)}</td>
+      <td data-label="Who">{actorName(entry.actor, entry.action)}</td>
       <td data-label="What">
         {/* One box: on a phone the cell is a row of its label and this, not of each part. */}
         <div>

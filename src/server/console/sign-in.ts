@@ -5,7 +5,7 @@
  */
 import type { Context } from "@netlify/functions";
 import { givenAddress } from "../../lib/waitlist/rules";
-import { audit } from "../audit";
+import { ACTOR, audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { rootKey } from "../crypto/secret";
 import { sameSecret } from "../crypto/tokens";
@@ -95,7 +95,7 @@ export async function signIn(
     const identity = await adminIdentity(config, store);
     const id = await createSessions(store.db).open(identity.ofToken(config.adminToken ?? ""));
     log("info", "admin.sign_in", { admin: identity.logId("token"), by: "token" });
-    await audit(store.db, "token", "sign-in", { by: "token" });
+    await audit(store.db, ACTOR.adminToken, "sign-in", { by: "token" });
     return signedIn(origin, id, target);
   }
   // Lower case after the check: the pattern takes ASCII only, so folding changes no length.

@@ -226,13 +226,20 @@ describe("each audit action as a sentence", () => {
   });
 
   it("names who acted in words", () => {
-    expect(["ops@noosphere.test", "token", "CLI", "mail-events", "ses"].map(actorName)).toEqual([
+    const actors = ["ops@noosphere.test", "token", "redeem-token", "CLI", "scheduled", "mail-events", "ses"];
+    expect(actors.map((actor) => actorName(actor, "export"))).toEqual([
       "ops@noosphere.test",
       "The admin token",
+      "The product's redemption token",
       "The command line",
+      "A scheduled run",
       "Mail events",
       "Amazon SES",
     ]);
+    // Redemptions recorded before the redemption token had a name of its own were the redemption token's.
+    expect(actorName("token", "invite.redeem")).toBe("The product's redemption token");
+    expect(actorName("redeem-token", "invite.redeem")).toBe("The product's redemption token");
+    expect(actorName("token", "sign-in")).toBe("The admin token");
   });
 });
 
