@@ -21,7 +21,7 @@ import { CONSOLE_PATHS } from "./paths";
 import { type PersonFile, readPersonFile } from "./person-data";
 import { RESEND_DONE, ResendControl } from "./person-resend";
 import { Events, personHref, Timeline } from "./person-timeline";
-import { Figures, Notice, Section, StatusBadge } from "./ui/parts";
+import { Figures, Ident, Notice, Section, StatusBadge } from "./ui/parts";
 import { utcMinute } from "./ui/time";
 
 export interface PersonVisit {
@@ -77,7 +77,9 @@ export async function personPage(
     person.email,
     <>
       <div className="title-row">
-        <h1>{person.email}</h1>
+        <h1>
+          <Ident text={person.email} />
+        </h1>
         <StatusBadge status={row.status} />
       </div>
       <Actions file={file} />
@@ -146,7 +148,11 @@ function CameFrom({ file }: { file: PersonFile }) {
         <p>
           {referredBy ? (
             <>
-              Came by the share link of <a href={personHref(referredBy.id)}>{referredBy.email}</a>:{" "}
+              Came by the share link of{" "}
+              <a href={personHref(referredBy.id)}>
+                <Ident text={referredBy.email} />
+              </a>
+              :{" "}
             </>
           ) : (
             "Came by the share link of someone who has since left the list: "
@@ -164,8 +170,8 @@ function Referrals({ file, origin }: { file: PersonFile; origin: string }) {
     <Section id="share" title="Their share link">
       <Pairs
         items={[
-          ["Share code", <code key="code">{row.referralCode}</code>],
-          ["Share link", <code key="link">{shareLink(origin, row.referralCode)}</code>],
+          ["Share code", <Ident key="code" code text={row.referralCode} />],
+          ["Share link", <Ident key="link" code text={shareLink(origin, row.referralCode)} />],
           [
             "Referrals",
             revokedTotal > 0

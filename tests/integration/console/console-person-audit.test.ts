@@ -35,7 +35,7 @@ it("a person's page: answers, sources, share link, consent in words, timeline an
 
   const html = await (await call(`/admin/person?id=${ada}`, { cookie })).text();
   expect(html).toContain(
-    '<div class="title-row"><h1>ada@example.com</h1><span class="badge confirmed">Confirmed</span></div>',
+    '<div class="title-row"><h1><span class="ident" title="ada@example.com">ada@example.com</span></h1><span class="badge confirmed">Confirmed</span></div>',
   );
   expect(html).toContain('<a href="/admin/people" aria-current="page">People</a>');
   expect(sectionText(html, "who")).toBe(
