@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { allowEmbeddedDatabase, openStore } from "../src/server/app/instance";
 import type { Store } from "../src/server/app/store";
-import { type AuditedAction, auditStart } from "../src/server/audit";
+import { ACTOR, type AuditedAction, auditStart } from "../src/server/audit";
 import { getConfig } from "../src/server/config";
 import { RENAME_SECRET } from "../src/server/config/secret";
 import { secretSaid } from "../src/server/crypto/secret";
@@ -165,7 +165,7 @@ let exitCode = 0;
 let entry: AuditedAction | null = null;
 const counts: Record<string, unknown> = {};
 const starting = (action: string, details: Record<string, unknown>) => async () => {
-  entry = await auditStart(store.db, "CLI", action, details);
+  entry = await auditStart(store.db, ACTOR.cli, action, details);
 };
 try {
   if (command === "count") {

@@ -6,6 +6,7 @@
 import { createReadStream, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Store } from "../../src/server/app/store";
+import { ACTOR } from "../../src/server/audit";
 import { getConfig } from "../../src/server/config";
 import { rootKey } from "../../src/server/crypto/keys";
 import { csvRow, visibleControls } from "../../src/server/csv";
@@ -87,7 +88,7 @@ export async function importCommand(command: ImportCommand): Promise<number> {
       consent,
       source: rowSource,
       apply: yes,
-      actor: "CLI",
+      actor: ACTOR.cli,
       onRefused: refused.add,
     });
   } catch (error) {

@@ -7,7 +7,7 @@
 
 import { counted } from "../../src/lib/plural";
 import type { Store } from "../../src/server/app/store";
-import { audit } from "../../src/server/audit";
+import { ACTOR, audit } from "../../src/server/audit";
 import type { ServerConfig } from "../../src/server/config";
 import { earlyAccessBase } from "../../src/server/invitations";
 import { createSmtpMailer } from "../../src/server/mail/mailer";
@@ -49,7 +49,7 @@ export async function reminders(store: Store, config: ServerConfig, source: stri
   const report = await sendReminders({ store, config, mailer, site: config.siteUrl ?? SITE.url }).finally(() =>
     mailer.close(),
   );
-  await audit(store.db, "CLI", "reminders", { sent: report.sent, invites: report.invites });
+  await audit(store.db, ACTOR.cli, "reminders", { sent: report.sent, invites: report.invites });
   console.log(
     `Sent ${counted(report.sent, "reminder", "reminders")} to confirm and ${counted(report.invites, "reminder", "reminders")} of an invitation in ${source}; ${sofar}.`,
   );

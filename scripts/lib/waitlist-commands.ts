@@ -6,7 +6,7 @@
 
 import { once } from "node:events";
 import type { Store } from "../../src/server/app/store";
-import { audit } from "../../src/server/audit";
+import { ACTOR, audit } from "../../src/server/audit";
 import { getConfig, type ServerConfig } from "../../src/server/config";
 import { createFunnelStore, type FunnelRow, percent } from "../../src/server/console/funnel-store";
 import { withVisitors } from "../../src/server/console/funnel-visits";
@@ -213,7 +213,7 @@ export async function exportList(
     // Waiting for stdout to drain: a slow reader slows the reads, not the memory.
     if (!process.stdout.write(text)) await once(process.stdout, "drain");
   }
-  await audit(store.db, "CLI", "export", { via: "cli", format, bytes, confirmedOnly });
+  await audit(store.db, ACTOR.cli, "export", { via: "cli", format, bytes, confirmedOnly });
   if (mailable) {
     const left = await suppressedLeftOut(store.db, { since, confirmedOnly });
     console.error(

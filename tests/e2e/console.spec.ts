@@ -218,6 +218,11 @@ test("with mail off: the console off, then signed in by token with the keyboard 
   await expect(page.getByText("Set EARLY_ACCESS_URL (the product's sign-up page) on the site")).toBeVisible();
   await page.getByRole("button", { name: "Download the list" }).focus();
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("heading", { name: "Please sign in" })).toBeVisible();
+  // The sign-in again, saying why, and leading back to the Overview the form was on.
+  await expect(page.getByRole("heading", { name: "Sign in", level: 1 })).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Your session has ended, or you are not signed in. Sign in again to go on.",
+  );
+  await expect(page.getByLabel("Admin token")).toBeVisible();
   await expectNoAxeViolations(page);
 });

@@ -11,9 +11,10 @@ import type { Db } from "../db/types";
 import { describeError, log } from "../log";
 import { createAuditLog } from "./store";
 
+export { ACTOR } from "./actors";
 export { type AuditEntry, createAuditLog } from "./store";
 
-/** Who acted, as the log names them: an admin's address, the admin token, a bearer token's purpose, or the CLI. */
+/** Who acted, as the log names them: an admin's address, or a credential of ACTOR (actors.ts). */
 export type Actor = string;
 
 export async function audit(

@@ -12,6 +12,7 @@ import { counted } from "../../lib/plural";
 import { type AuditNames, type Details, jobName, numberIn, people, textIn, updateName, waveName } from "./names";
 import { MORE_ACTIONS } from "./words-more";
 
+export { actorName } from "./actors";
 export type { AuditNames } from "./names";
 
 type Say = (d: Details, names: AuditNames) => string;
@@ -74,6 +75,17 @@ function updateSentence(d: Details, names: AuditNames): string {
   return `Sent ${name}${again} from the command line, to ${who}${failures(numberIn(d, "failed") ?? 0)}`;
 }
 
+/** A resend of the confirmation by what became of it (mail/send.ts: SendOutcome); entries before it was kept: sent. */
+const RESENT_SENT = "Sent a pending person their confirmation e-mail again";
+const RESENT: Record<string, string> = {
+  sent: RESENT_SENT,
+  suppressed: "Did not send a pending person their confirmation e-mail again: their address is suppressed",
+  "not-due": "Did not send a pending person their confirmation e-mail again: one had gone out in the last 10 minutes",
+  "mailbox-limited":
+    "Did not send a pending person their confirmation e-mail again: their mailbox had had its e-mails for the day",
+  failed: "Tried to send a pending person their confirmation e-mail again: the SMTP server did not take it",
+};
+
 const failures = (failed: number) => (failed > 0 ? `; ${counted(failed, "e-mail", "e-mails")} failed` : "");
 
 const done = (d: Details, said: string) =>
@@ -88,7 +100,7 @@ const ACTIONS: Record<string, Say> = {
     d["removed"] === false
       ? "Asked to remove an address that was not on the list: nothing was removed"
       : "Removed a person from the list, with everything they sent",
-  "resend-confirmation": () => "Sent a pending person their confirmation e-mail again",
+  "resend-confirmation": (d) => RESENT[String(d["outcome"])] ?? RESENT_SENT,
   wave: waveSentence,
   "wave-file-again": (d, names) => {
     const rows = numberIn(d, "rows");
@@ -140,18 +152,3 @@ export function auditSentence(action: string, details: Details, names: AuditName
 /** Whether `action` has words of its own here (an action it does not know is shown with its record beside it). */
 export const isKnownAction = (action: string): boolean =>
   Object.hasOwn(ACTIONS, action) || Object.hasOwn(MORE_ACTIONS, action);
-
-/** Who acted, in words: an admin's address as it is; the token, the CLI and the mail providers by name. */
-export function actorName(actor: string): string {
-  return ACTORS[actor] ?? actor;
-}
-
-const ACTORS: Record<string, string> = {
-  token: "The admin token",
-  CLI: "The command line",
-  "mail-events": "Mail events",
-  smtp: "The SMTP server",
-  ses: "Amazon SES",
-  postmark: "Postmark",
-  resend: "Resend",
-};

@@ -13,7 +13,7 @@ import { auditNames } from "./audit-names";
 import { page } from "./pages";
 import { CONSOLE_PATHS, consoleHref } from "./paths";
 import { personHref } from "./person-timeline";
-import { Section } from "./ui/parts";
+import { Ident, Section } from "./ui/parts";
 import { CardTable, Head } from "./ui/table";
 import { utcSecond } from "./ui/time";
 import { waveListHref } from "./wave-record";
@@ -71,7 +71,9 @@ function Row({ entry, names }: { entry: AuditEntry; names: AuditNames & { people
   return (
     <tr>
       <td data-label="When (UTC)">{utcSecond(entry.at)}</td>
-      <td data-label="Who">{actorName(entry.actor)}</td>
+      <td data-label="Who">
+        <Who actor={entry.actor} action={entry.action} />
+      </td>
       <td data-label="What">
         {/* One box: on a phone the cell is a row of its label and this, not of each part. */}
         <div>
@@ -98,4 +100,10 @@ function Row({ entry, names }: { entry: AuditEntry; names: AuditNames & { people
       </td>
     </tr>
   );
+}
+
+/** A credential by its name, in words; an admin by their address, on one line. */
+function Who({ actor, action }: { actor: string; action: string }) {
+  const name = actorName(actor, action);
+  return name === actor ? <Ident text={actor} /> : name;
 }

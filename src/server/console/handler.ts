@@ -16,12 +16,17 @@ import { suppressedMailer } from "../suppression";
 import { adminIdentity } from "./identity";
 import { TOO_LARGE } from "./imports";
 import { message, offPage } from "./pages";
+import { refererTarget, returnTarget } from "./return-to";
 import { ACTIONS, type ConsoleDeps, PAGES, type Visit } from "./routes";
 import { createSessions } from "./sessions";
 import { cookieValue, signInMode } from "./sign-in";
+import { signInPage } from "./sign-in-page";
 
 export { atRestWarning } from "./dashboard";
 export { SESSION_COOKIE, SIGN_IN_MAILS_PER_HOUR, signInMode } from "./sign-in";
+
+/** What a form posted without a session says above the sign-in. */
+const ENDED = "Your session has ended, or you are not signed in. Sign in again to go on.";
 
 export function createConsoleHandler(deps: ConsoleDeps) {
   return async (req: Request, context: Context): Promise<Response> => {
@@ -64,11 +69,16 @@ export function createConsoleHandler(deps: ConsoleDeps) {
       const who = identity.whoIs(stored, mode === "token");
       const route = (isGet ? PAGES : ACTIONS)[path];
       if (isGet && !route) return message(404, "Not found", "There is nothing here.");
+      // Without a session, any page is the sign-in, which then lands on that page (a form's POST: on its page).
+      const signInFirst = () =>
+        isGet
+          ? signInPage(mode, { next: returnTarget(`${url.pathname}${url.search}`) }, 401)
+          : signInPage(mode, { error: ENDED, next: refererTarget(req, origin) }, 401);
       let fields: Record<string, string> = {};
       let upload: UploadedFile | null = null;
       if (!isGet && route?.upload) {
         // Up to 6 MB is read only for someone signed in.
-        if (!who) return message(401, "Please sign in", "Your session has ended. Sign in again, then upload the file.");
+        if (!who) return signInFirst();
         const read = await readMultipart(req, route.maxBody ?? BODY_LIMITS.form, "file");
         if ("status" in read && read.status === 413) return message(413, "Too large for the console", TOO_LARGE, who);
         if (!("fields" in read)) return message(read.status, "Please use the form", read.message);
@@ -84,13 +94,8 @@ export function createConsoleHandler(deps: ConsoleDeps) {
       };
       if (route?.open) return await route.run(visit);
       if (!who) {
-        if (isGet) return message(401, "Please sign in", "Sign in to the console, then download the list again.");
-        log("warn", "admin.no_session");
-        return message(
-          401,
-          "Please sign in",
-          "Your session has ended, or you are not signed in. Sign in again to go on.",
-        );
+        if (!isGet) log("warn", "admin.no_session");
+        return signInFirst();
       }
       if (!route) return message(404, "Not found", "There is nothing here.", who);
       return await route.run({ ...visit, who });

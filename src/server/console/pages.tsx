@@ -1,14 +1,14 @@
 /**
  * The console's pages, made on the server from JSX (ui/): HTML forms and SVG charts, no JavaScript at all, so
  * nothing of it can reach a public page and it is usable at once on any phone. Here: the shell every page uses
- * (`page`), and the small pages (a message, the console off, signing in, a removal's confirmation). Every answer
- * is noindex and never cached (ui/render.tsx).
+ * (`page`), and the small pages (a message, the console off, a removal's confirmation; signing in: sign-in-page.tsx).
+ * Every answer is noindex and never cached (ui/render.tsx).
  */
 import type { ReactElement } from "react";
 import { docsLink } from "../setup";
 import { CONSOLE_PATH, CONSOLE_PATHS } from "./paths";
 import { type Area, Layout } from "./ui/Layout";
-import { ConfirmForm, Field, Notice, Section } from "./ui/parts";
+import { ConfirmForm, Section } from "./ui/parts";
 import { respond } from "./ui/render";
 
 export { CONSOLE_PATH, CONSOLE_PATHS, consoleHref } from "./paths";
@@ -92,86 +92,6 @@ export function offPage(): Response {
           <a href={docsLink("signing-in-to-the-console")}>signing in to the console</a>; every setting and what it is
           for: <a href={docsLink("the-first-deploy-step-by-step")}>the first deploy</a>.
         </p>
-      </section>
-    </>,
-  );
-}
-
-export type SignInMode = "email" | "token";
-
-/** What the sign-in page says above its form, or instead of it once a link is on its way. */
-export interface SignInNote {
-  /** A link was sent: the page says so and where to go next, without the form again. */
-  sent?: string;
-  /** The admin just signed out. */
-  signedOut?: boolean;
-  error?: string;
-}
-
-export function signInPage(mode: SignInMode, note: SignInNote = {}, status = 200): Response {
-  if (note.sent)
-    return page(
-      status,
-      "Check your inbox",
-      <>
-        <h1>Check your inbox</h1>
-        <section>
-          <Notice>{note.sent}</Notice>
-          <p className="note">Nothing arrived? Look in spam, or ask again in a few minutes.</p>
-          <p>
-            <a href={CONSOLE_PATH}>Use another address</a>
-          </p>
-        </section>
-      </>,
-    );
-  const intro =
-    mode === "email"
-      ? "Enter your address. If it may use the console, we'll e-mail it a sign-in link that works once, for 15 minutes."
-      : "E-mail is off on this site: sign in with the admin token (WAITLIST_ADMIN_TOKEN).";
-  return page(
-    status,
-    "Sign in",
-    <>
-      <h1>Sign in</h1>
-      <section>
-        {note.signedOut ? <Notice>You're signed out. Sign in again whenever you need the console.</Notice> : null}
-        {note.error ? <Notice tone="error">{note.error}</Notice> : null}
-        <p className="note">{intro}</p>
-        <form method="post" action={CONSOLE_PATHS.signIn}>
-          <div className="row">
-            {mode === "email" ? (
-              <Field label="Email" id="email" name="email" type="email" autoComplete="email" required maxLength={255} />
-            ) : (
-              <Field
-                label="Admin token"
-                id="token"
-                name="token"
-                type="password"
-                autoComplete="current-password"
-                required
-                maxLength={512}
-              />
-            )}
-            <button type="submit">{mode === "email" ? "Send me a sign-in link" : "Sign in"}</button>
-          </div>
-        </form>
-      </section>
-    </>,
-  );
-}
-
-/** The page a sign-in link opens: one button, so a mail scanner that follows the link signs nobody in. */
-export function confirmSignInPage(action: string): Response {
-  return page(
-    200,
-    "Sign in",
-    <>
-      <h1>Sign in to the console</h1>
-      <section>
-        <p>One click signs you in on this device for 12 hours.</p>
-        <form method="post" action={action}>
-          <button type="submit">Sign in</button>
-        </form>
       </section>
     </>,
   );

@@ -1,25 +1,24 @@
 /**
- * What the team does from a person's page (POST /admin/person): resend the confirmation, lift or stop their mail
- * (mail-standing.tsx), invite them now, and send an invited person's invitation again (person-resend-action.tsx). Inviting asks once first, as a wave and Remove do: the first press
+ * What the team does from a person's page (POST /admin/person): resend the confirmation (person-confirm-resend.tsx),
+ * lift or stop their mail (mail-standing.tsx), invite them now, and send an invited person's invitation again
+ * (person-resend-action.tsx). Inviting asks once first, as a wave and Remove do: the first press
  * shows what will happen (an e-mail now, out of the line ahead of the people before them), and only the page's
  * "Invite now" with confirm=yes sends. Everything that has an effect is audited before it (audit/index.ts).
  */
 import { randomBytes } from "node:crypto";
 import { counted } from "../../lib/plural";
 import { auditStart } from "../audit";
-import { rootKey } from "../crypto/keys";
 import { isId } from "../http/limits";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { earlyAccessBase, InviteConfigError, runWave, waveOwner } from "../invitations";
 import { describeError, log } from "../log";
-import { countedMailboxKey } from "../mail/mailbox";
-import { sendConfirmation } from "../mail/send";
 import { createLine } from "../store/line";
 import { mailStandingAction } from "./mail-standing";
 import { message, page } from "./pages";
 import { CONSOLE_PATHS } from "./paths";
 import { nobody, type PersonVisit, personPage } from "./person";
+import { resendConfirmation } from "./person-confirm-resend";
 import { readPerson } from "./person-data";
 import { resendAction } from "./person-resend-action";
 import { personHref } from "./person-timeline";
@@ -51,12 +50,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
         true,
       );
     }
-    const entry = await auditStart(store.db, admin, "resend-confirmation", { person: id });
-    const root = await rootKey(config, store);
-    const to = { email, site: visit.origin, mailboxKey: countedMailboxKey(root, email) };
-    await sendConfirmation(store.consent, visit.mailer, to);
-    await entry.end({ person: id });
-    return seeOther(`${personHref(id)}&done=resent`);
+    return resendConfirmation(visit, id, email);
   }
   if (action === "invite") {
     if (!visit.mailer)

@@ -5,7 +5,8 @@
  */
 import { MAILBOX_EMAILS_PER_DAY } from "../../lib/waitlist/consent";
 import { auditStart } from "../audit";
-import { countedMailboxKey, rootKey } from "../crypto/keys";
+import { rootKey } from "../crypto/keys";
+import { countedMailboxKey } from "../mail/mailbox";
 import { seeOther } from "../http/responses";
 import { earlyAccessBase, InviteConfigError, resendInvitation } from "../invitations";
 import { nobody, type PersonVisit, personPage } from "./person";

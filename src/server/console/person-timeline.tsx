@@ -14,6 +14,7 @@ import { StateBadge, type Tone } from "./job-parts";
 import { REASONS } from "./mail-standing";
 import { CONSOLE_PATHS } from "./paths";
 import type { PersonFile } from "./person-data";
+import { Ident } from "./ui/parts";
 import { CardTable, Head } from "./ui/table";
 import { utcMinute } from "./ui/time";
 
@@ -53,7 +54,11 @@ export function timelineOf(file: PersonFile): Step[] {
       at: c.countedAt,
       what: (
         <>
-          A referral of theirs counted: <a href={personHref(c.id)}>{c.email}</a> confirmed
+          A referral of theirs counted:{" "}
+          <a href={personHref(c.id)}>
+            <Ident text={c.email} />
+          </a>{" "}
+          confirmed
         </>
       ),
     })),
@@ -137,7 +142,10 @@ export function Events({ events }: { events: EventRow[] }) {
         {events.map((e) => (
           <tr key={e.id}>
             <td data-label="Event">
-              {EVENT_WORDS[e.type] ?? e.type} <code className="note">{e.type}</code>
+              {/* One box: on a phone the cell is a row of its label and this, not of each part. */}
+              <div>
+                {EVENT_WORDS[e.type] ?? e.type} <Ident code className="note" text={e.type} />
+              </div>
             </td>
             <td data-label="At">{utcMinute(e.occurredAt)}</td>
             <td data-label="Delivery">

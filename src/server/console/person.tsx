@@ -18,10 +18,11 @@ import { termsAgreed, updatesChoice } from "./consent-words";
 import { MailStanding } from "./mail-standing";
 import { message, page } from "./pages";
 import { CONSOLE_PATHS } from "./paths";
+import { RESEND_DONE, ResendControl } from "./person-confirm-resend";
 import { type PersonFile, readPersonFile } from "./person-data";
 import { ResendButton, ResendNote } from "./person-resend";
 import { Events, personHref, Timeline } from "./person-timeline";
-import { Figures, Notice, Section, StatusBadge } from "./ui/parts";
+import { Figures, Ident, Notice, Section, StatusBadge } from "./ui/parts";
 import { utcMinute } from "./ui/time";
 
 export interface PersonVisit {
@@ -38,25 +39,36 @@ export interface PersonVisit {
  * never a sentence, so a reload shows the page again instead of sending the action twice.
  */
 const PERSON_DONE = {
-  resent: "A new confirmation went out, unless one did in the last 10 minutes.",
   invited: "Invited: their e-mail was accepted by the SMTP server.",
   reinvited: "Their invitation went out again, with a new code: the code in the first e-mail no longer works.",
   lifted: "Lifted: the product's e-mails go to this address again.",
   suppressed: "Suppressed: no e-mail goes to this address until it is lifted.",
 } as const;
 
-/** GET /admin/person?id=N, with `done=…` after an action (its notice from PERSON_DONE; any other word: none). */
+/**
+ * GET /admin/person?id=N, with `done=…` after an action (its notice from PERSON_DONE, or a resend's from RESEND_DONE;
+ * any other word: none).
+ */
 export function personGet(visit: PersonVisit, query: URLSearchParams): Promise<Response> {
   const done = query.get("done") ?? "";
-  const notice = Object.hasOwn(PERSON_DONE, done) ? PERSON_DONE[done as keyof typeof PERSON_DONE] : "";
-  return personPage(visit, query.get("id") ?? "", notice);
+  const id = query.get("id") ?? "";
+  if (Object.hasOwn(RESEND_DONE, done)) {
+    const resend = RESEND_DONE[done] as (typeof RESEND_DONE)[string];
+    return personPage(visit, id, resend.said, resend.failed);
+  }
+  return personPage(visit, id, Object.hasOwn(PERSON_DONE, done) ? PERSON_DONE[done as keyof typeof PERSON_DONE] : "");
 }
 
 export const nobody = (admin: string, status = 404) =>
   message(status, "Not found", "There is nobody with that number: they may have left the list.", admin);
 
 /** The person's page, with `notice` (an error when `failed`) above it. */
-export async function personPage(visit: PersonVisit, idText: string, notice = "", failed = false): Promise<Response> {
+export async function personPage(
+  visit: PersonVisit,
+  idText: string,
+  notice: ReactNode = "",
+  failed = false,
+): Promise<Response> {
   const { store, config, admin } = visit;
   if (!isId(idText)) return message(404, "Not found", "There is nobody with that number.", admin);
   const file = await readPersonFile(store, Number(idText), config.dbTimeoutMs);
@@ -67,7 +79,9 @@ export async function personPage(visit: PersonVisit, idText: string, notice = ""
     person.email,
     <>
       <div className="title-row">
-        <h1>{person.email}</h1>
+        <h1>
+          <Ident text={person.email} />
+        </h1>
         <StatusBadge status={row.status} />
       </div>
       <Actions file={file} />
@@ -137,7 +151,11 @@ function CameFrom({ file }: { file: PersonFile }) {
         <p>
           {referredBy ? (
             <>
-              Came by the share link of <a href={personHref(referredBy.id)}>{referredBy.email}</a>:{" "}
+              Came by the share link of{" "}
+              <a href={personHref(referredBy.id)}>
+                <Ident text={referredBy.email} />
+              </a>
+              :{" "}
             </>
           ) : (
             "Came by the share link of someone who has since left the list: "
@@ -155,8 +173,8 @@ function Referrals({ file, origin }: { file: PersonFile; origin: string }) {
     <Section id="share" title="Their share link">
       <Pairs
         items={[
-          ["Share code", <code key="code">{row.referralCode}</code>],
-          ["Share link", <code key="link">{shareLink(origin, row.referralCode)}</code>],
+          ["Share code", <Ident key="code" code text={row.referralCode} />],
+          ["Share link", <Ident key="link" code text={shareLink(origin, row.referralCode)} />],
           [
             "Referrals",
             revokedTotal > 0
@@ -202,9 +220,7 @@ function Actions({ file }: { file: PersonFile }) {
         <form method="post" action={CONSOLE_PATHS.person} className="inline">
           <input type="hidden" name="id" value={row.id} />
           {row.status === "pending" ? (
-            <button type="submit" name="action" value="resend" className="quiet">
-              Resend the confirmation
-            </button>
+            <ResendControl suppression={file.suppression} />
           ) : (
             <button type="submit" name="action" value="invite">
               Invite now…

@@ -20,21 +20,15 @@ import { type DownloadDeps, exportPage, exportPart } from "./downloads";
 import { funnelDownload } from "./funnel-csv";
 import { importCheck, importFormPage, importRefusedCsv, importStart } from "./imports";
 import { JOB_NOTICES, type JobDeps, jobAction, jobPage } from "./jobs";
-import {
-  CONSOLE_PATH,
-  CONSOLE_PATHS,
-  confirmSignInPage,
-  message,
-  removeConfirmPage,
-  type SignInMode,
-  signInPage,
-} from "./pages";
+import { CONSOLE_PATH, CONSOLE_PATHS, consoleHref, message, removeConfirmPage } from "./pages";
 import { peopleGet } from "./people";
 import { peopleBulk } from "./people-bulk";
 import { type PersonVisit, personGet } from "./person";
 import { personAction } from "./person-actions";
+import { isDeepTarget, RETURN_FIELD, returnTarget } from "./return-to";
 import { createSessions, SIGN_IN_LINK_MINUTES } from "./sessions";
 import { confirmSignIn, sessionCookie, signIn } from "./sign-in";
+import { confirmSignInPage, type SignInMode, signInPage } from "./sign-in-page";
 import { UPDATES_MAX_BODY, type UpdateVisit, updatesAction, updatesHome } from "./updates";
 import { waveFile } from "./wave-files";
 import { invite, WAVE_SLICE_MS, type WaveDeps } from "./waves";
@@ -101,7 +95,17 @@ export const PAGES: Record<string, Route> = {
       return dashboard(store, config, who, url, mailer !== null);
     },
   },
-  [CONSOLE_PATHS.confirm]: { open: true, run: ({ url }) => confirmSignInPage(`${url.pathname}${url.search}`) },
+  // The link's button posts the link back, its target rebuilt from the checked form (checked again on the POST).
+  [CONSOLE_PATHS.confirm]: {
+    open: true,
+    run: ({ url }) => {
+      const target = returnTarget(url.searchParams.get(RETURN_FIELD));
+      const next = isDeepTarget(target) ? target : null;
+      return confirmSignInPage(
+        consoleHref(CONSOLE_PATHS.confirm, { token: url.searchParams.get("token"), [RETURN_FIELD]: next }),
+      );
+    },
+  },
   // A part of a download: a GET that changes nothing, answered only with the session (downloads.tsx says why).
   [CONSOLE_PATHS.exportPart]: {
     run: ({ req, store, config, who, logId }) => exportPart(req, store, config, who, logId(who)),

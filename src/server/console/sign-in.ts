@@ -5,7 +5,7 @@
  */
 import type { Context } from "@netlify/functions";
 import { givenAddress } from "../../lib/waitlist/rules";
-import { audit } from "../audit";
+import { ACTOR, audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { rootKey } from "../crypto/secret";
 import { sameSecret } from "../crypto/tokens";
@@ -19,8 +19,10 @@ import { consoleSignInEmail } from "../mail/messages";
 import type { Store } from "../store/types";
 import { notCountedCookie } from "../visits";
 import { adminIdentity } from "./identity";
-import { CONSOLE_PATH, CONSOLE_PATHS, message, type SignInMode, signInPage } from "./pages";
+import { CONSOLE_PATH, CONSOLE_PATHS, consoleHref, message } from "./pages";
+import { isDeepTarget, RETURN_FIELD, returnTarget } from "./return-to";
 import { createSessions, SESSION_HOURS, SIGN_IN_LINK_MINUTES } from "./sessions";
+import { type SignInMode, signInPage } from "./sign-in-page";
 
 export const SESSION_COOKIE = "noosphere_console";
 const SIGN_IN_KEY_PREFIX = "admin:";
@@ -44,11 +46,12 @@ export function sessionCookie(origin: string, value: string, maxAge: number): st
 }
 
 /**
- * A sign-in's answer: to the console, with the session cookie, and the cookie that keeps this browser's views of the
- * public pages out of the visits' count (scoped to the visit function alone: the session cookie never leaves /admin).
+ * A sign-in's answer: to the page first asked for (`target`, checked by returnTarget), with the session cookie, and
+ * the cookie that keeps this browser's views of the public pages out of the visits' count (scoped to the visit
+ * function alone: the session cookie never leaves /admin).
  */
-function signedIn(origin: string, session: string): Response {
-  const response = seeOther(CONSOLE_PATH, { "Set-Cookie": sessionCookie(origin, session, SESSION_HOURS * 3600) });
+function signedIn(origin: string, session: string, target: string): Response {
+  const response = seeOther(target, { "Set-Cookie": sessionCookie(origin, session, SESSION_HOURS * 3600) });
   response.headers.append("Set-Cookie", notCountedCookie(origin));
   return response;
 }
@@ -83,21 +86,22 @@ export async function signIn(
     const { message: text, headers } = comeBackLater(count.retryAfter, "Many sign-in attempts have been made");
     return message(429, "Please try again later", text, null, headers);
   }
+  const target = returnTarget(fields[RETURN_FIELD]);
   if (mode === "token") {
     if (!sameSecret(fields["token"] ?? "", config.adminToken ?? "")) {
       log("warn", "admin.sign_in_denied");
-      return signInPage(mode, { error: "That token is not right." }, 401);
+      return signInPage(mode, { error: "That token is not right.", next: target }, 401);
     }
     const identity = await adminIdentity(config, store);
     const id = await createSessions(store.db).open(identity.ofToken(config.adminToken ?? ""));
     log("info", "admin.sign_in", { admin: identity.logId("token"), by: "token" });
-    await audit(store.db, "token", "sign-in", { by: "token" });
-    return signedIn(origin, id);
+    await audit(store.db, ACTOR.adminToken, "sign-in", { by: "token" });
+    return signedIn(origin, id, target);
   }
   // Lower case after the check: the pattern takes ASCII only, so folding changes no length.
   const email = givenAddress(fields["email"])?.toLowerCase();
   if (email === undefined) {
-    return signInPage(mode, { error: "Please enter an e-mail address." }, 400);
+    return signInPage(mode, { error: "Please enter an e-mail address.", next: target }, 400);
   }
   // Every address gets the same answer; only a listed one gets an e-mail, sent after the answer so that not even
   // the time differs, and at most SIGN_IN_MAILS_PER_HOUR of them.
@@ -113,7 +117,9 @@ export async function signIn(
           return;
         }
         const token = await createSessions(store.db).issueSignIn(admin);
-        const link = `${origin}${CONSOLE_PATHS.confirm}?token=${token}`;
+        // The page first asked for rides in the link, checked again when the link is used (confirmSignIn).
+        const next = isDeepTarget(target) ? target : null;
+        const link = `${origin}${consoleHref(CONSOLE_PATHS.confirm, { token, [RETURN_FIELD]: next })}`;
         // To the team's own address: the one e-mail that does not pass the suppression list (mail/guard.ts).
         const words = consoleSignInEmail({ signIn: link, site: origin, minutes: SIGN_IN_LINK_MINUTES });
         await mailer.send(email, { ...words, team: true });
@@ -127,7 +133,7 @@ export async function signIn(
   return seeOther(`${CONSOLE_PATH}?sent=1`);
 }
 
-/** The e-mailed link's button: a single-use token for a session. */
+/** The e-mailed link's button: a single-use token for a session, and on to the page the link carries, if safe. */
 export async function confirmSignIn({
   url,
   fields,
@@ -156,5 +162,6 @@ export async function confirmSignIn({
   }
   log("info", "admin.sign_in", { admin: logId(admin), by: "link" });
   await audit(store.db, admin, "sign-in", { by: "link" });
-  return signedIn(origin, await sessions.open(identity.ofAddress(admin)));
+  const target = returnTarget(url.searchParams.get(RETURN_FIELD));
+  return signedIn(origin, await sessions.open(identity.ofAddress(admin)), target);
 }

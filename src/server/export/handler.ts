@@ -1,5 +1,5 @@
 import type { Context } from "@netlify/functions";
-import { audit } from "../audit";
+import { ACTOR, audit } from "../audit";
 import type { ServerDeps } from "../deps";
 import { guardBearer, refusedToken } from "../http/bearer";
 import { attachment, json } from "../http/responses";
@@ -69,7 +69,7 @@ export function createExportHandler(deps: ServerDeps & { partSize?: PartSize }) 
       // Audited before a byte goes, and awaited: after the stream closes the platform may freeze the function, and
       // a download cut off or failed was still the token's use. Its size is the part's rows (all of them: with
       // confirmed-only, those sent are among them), as the console's download records it.
-      await audit(store.db, "token", "export", {
+      await audit(store.db, ACTOR.adminToken, "export", {
         via: "http",
         format,
         after,

@@ -9,7 +9,7 @@
  * 503. Logs say what happened, never the code or the address.
  */
 import type { Context } from "@netlify/functions";
-import { audit } from "../audit";
+import { ACTOR, audit } from "../audit";
 import type { ServerConfig } from "../config";
 import { accessCodeKey } from "../crypto/keys";
 import { hashToken } from "../crypto/tokens";
@@ -86,7 +86,7 @@ export function createRedeemHandler(deps: RedeemDeps) {
       };
       const result = await withTimeout(redeem(), config.dbTimeoutMs);
       log("info", "invites.redeem", { outcome: result.outcome });
-      await audit(store.db, "token", "invite.redeem", { outcome: result.outcome });
+      await audit(store.db, ACTOR.redeemToken, "invite.redeem", { outcome: result.outcome });
       switch (result.outcome) {
         case "joined":
           return json(200, { email: result.email, name: result.name });

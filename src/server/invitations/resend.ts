@@ -59,7 +59,7 @@ export interface Resend {
   /** The guarded mailer. */
   mailer: Mailer;
   person: { id: number; email: string };
-  /** The key their mailbox's day is counted under (crypto/keys.ts: countedMailboxKey). */
+  /** The key their mailbox's day is counted under (mail/mailbox.ts: countedMailboxKey). */
   mailboxKey: string;
   /** The product's sign-up page (earlyAccessBase). */
   accessUrl: URL;

@@ -17,7 +17,7 @@ export interface Recipient {
   email: string;
   /** The site's origin (http/origin.ts): never the request's Host. */
   site: string;
-  /** The key its mailbox's day is counted under (crypto/keys.ts: countedMailboxKey). */
+  /** The key its mailbox's day is counted under (mail/mailbox.ts: countedMailboxKey). */
   mailboxKey: string;
 }
 
@@ -36,30 +36,47 @@ interface IssuedMail {
 const link = (site: string, path: string, token: string) => `${site}${path}?token=${token}`;
 
 /**
+ * What became of an e-mail: sent; not due (one went out in the last 10 minutes, or the address is not in that
+ * state); past its mailbox's e-mails for the day; suppressed (it bounced, complained, or an operator stopped it);
+ * or failed (the SMTP server did not take it). Only the console reads it: it says which to the operator.
+ */
+export type SendOutcome = "sent" | "not-due" | "mailbox-limited" | "suppressed" | "failed";
+
+/**
  * Issues `mail`'s tokens for `to` (the store says whether it is due an e-mail of this kind), counts the e-mail
  * against its mailbox's day, and sends it. Past MAILBOX_EMAILS_PER_DAY, or when the send fails, the issue is undone
  * (its tokens dropped, the address due again) and logged without the address. Never throws: it runs after the
- * answer, which is the same either way.
+ * answer, which is the same either way; what became of it is its outcome.
  */
-async function issueAndSend(consent: Pick<ConsentStore, "mailboxSent">, to: Recipient, mail: IssuedMail) {
+async function issueAndSend(
+  consent: Pick<ConsentStore, "mailboxSent">,
+  to: Recipient,
+  mail: IssuedMail,
+): Promise<SendOutcome> {
   const { kind, issue, send, undo } = mail;
   const made = Array.from({ length: mail.tokens }, newToken);
   const hashes = made.map((t) => t.hash);
   let id: number | null = null;
   try {
     id = await issue(hashes);
-    if (id === null) return log("info", `mail.${kind}_skipped`);
+    if (id === null) {
+      log("info", `mail.${kind}_skipped`);
+      return "not-due";
+    }
     if ((await consent.mailboxSent(to.mailboxKey)) > MAILBOX_EMAILS_PER_DAY) {
       const issued = id;
       id = null;
       await undo(issued, hashes);
-      return log("warn", `mail.${kind}_mailbox_limited`);
+      log("warn", `mail.${kind}_mailbox_limited`);
+      return "mailbox-limited";
     }
     await send(made.map((t) => t.token));
     log("info", `mail.${kind}_sent`);
+    return "sent";
   } catch (error) {
     // A suppressed address (it bounced, complained, or an operator stopped it): not mailed, and its issue undone.
-    if (error instanceof Suppressed) log("info", `mail.${kind}_suppressed`);
+    const suppressed = error instanceof Suppressed;
+    if (suppressed) log("info", `mail.${kind}_suppressed`);
     else log("error", `mail.${kind}_failed`, describeError(error));
     if (id !== null) {
       const issued = id;
@@ -67,6 +84,7 @@ async function issueAndSend(consent: Pick<ConsentStore, "mailboxSent">, to: Reci
         log("error", "mail.unsend_failed", describeError(failure)),
       );
     }
+    return suppressed ? "suppressed" : "failed";
   }
 }
 
@@ -82,7 +100,7 @@ export function sendConfirmation(
   mailer: Mailer,
   to: Recipient,
   kind: Confirmation = "confirmation",
-): Promise<void> {
+): Promise<SendOutcome> {
   return issueAndSend(consent, to, {
     kind,
     tokens: 2,

@@ -4,7 +4,7 @@
  * of the same update would spend the domain's name. The decision is one pure function of the update's counts, so
  * the console's banner says the same words the pause was made with.
  */
-import { audit } from "../audit";
+import { ACTOR, audit } from "../audit";
 import type { ServerConfig } from "../config";
 import type { Db } from "../db/types";
 import { pauseJob } from "../jobs";
@@ -51,7 +51,7 @@ export async function pauseIfItMust(
   const paused = await pauseJob(deps.db, "update", updateId, why);
   if (paused) {
     log("warn", "updates.paused_by_reputation", { update: updateId, why });
-    await audit(deps.db, "mail-events", "updates.paused", { update: updateId, why });
+    await audit(deps.db, ACTOR.mailEvents, "updates.paused", { update: updateId, why });
     deps.onPause?.(updateId, why);
   }
   return why;

@@ -4,8 +4,7 @@
  * log holds every event of the last 30 days and a far page must cost what the first does (waitlist_webhook_recent_idx).
  */
 import type { Db } from "../db/types";
-import { EVENT_COLUMNS, type EventColumns, eventOf } from "./log-store";
-import type { EventRow } from "./store";
+import { EVENT_COLUMNS, type EventColumns, type EventRow, eventOf } from "./log-store";
 
 export const LOG_PAGE = 50;
 

@@ -1,5 +1,6 @@
 /**
- * Every use of a bearer token is in the audit log, as "token", before its answer goes: an HTTP export's part (its
+ * Every use of a bearer token is in the audit log, named by its token ("token": the admin token's; "redeem-token":
+ * INVITE_REDEEM_TOKEN's), before its answer goes: an HTTP export's part (its
  * format and where it starts and ends), written before the download streams, so one cut off or never read is still
  * there; and each redemption through the product's API, with its outcome. On PGlite, PostgreSQL and Neon's HTTP
  * protocol.
@@ -88,9 +89,9 @@ describe.each(backends("audit_token"))("on %s", (_name, available, open) => {
     expect((await redeem("z".repeat(27))).status).toBe(404);
     const entries = await entriesAfter(since);
     expect(entries).toEqual([
-      ["token", "invite.redeem", { outcome: "joined" }],
-      ["token", "invite.redeem", { outcome: "used" }],
-      ["token", "invite.redeem", { outcome: "unknown" }],
+      ["redeem-token", "invite.redeem", { outcome: "joined" }],
+      ["redeem-token", "invite.redeem", { outcome: "used" }],
+      ["redeem-token", "invite.redeem", { outcome: "unknown" }],
     ]);
     expect(JSON.stringify(entries)).not.toContain(CODE);
   });

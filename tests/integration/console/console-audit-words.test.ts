@@ -58,6 +58,27 @@ const CASES: Array<[action: string, details: Record<string, unknown>, sentence: 
     { person: 12, outcome: "suppressed" },
     "Tried to send an invited person their invitation again: not sent, their address is suppressed.",
   ],
+  ["resend-confirmation", { person: 12, outcome: "sent" }, "Sent a pending person their confirmation e-mail again."],
+  [
+    "resend-confirmation",
+    { person: 12, outcome: "suppressed" },
+    "Did not send a pending person their confirmation e-mail again: their address is suppressed.",
+  ],
+  [
+    "resend-confirmation",
+    { person: 12, outcome: "not-due" },
+    "Did not send a pending person their confirmation e-mail again: one had gone out in the last 10 minutes.",
+  ],
+  [
+    "resend-confirmation",
+    { person: 12, outcome: "mailbox-limited" },
+    "Did not send a pending person their confirmation e-mail again: their mailbox had had its e-mails for the day.",
+  ],
+  [
+    "resend-confirmation",
+    { person: 12, outcome: "failed" },
+    "Tried to send a pending person their confirmation e-mail again: the SMTP server did not take it.",
+  ],
   ["wave", { size: 1, person: 12, invited: 1 }, "Invited one person now, from their page."],
   [
     "wave",
@@ -220,13 +241,20 @@ describe("each audit action as a sentence", () => {
   });
 
   it("names who acted in words", () => {
-    expect(["ops@noosphere.test", "token", "CLI", "mail-events", "ses"].map(actorName)).toEqual([
+    const actors = ["ops@noosphere.test", "token", "redeem-token", "CLI", "scheduled", "mail-events", "ses"];
+    expect(actors.map((actor) => actorName(actor, "export"))).toEqual([
       "ops@noosphere.test",
       "The admin token",
+      "The product's redemption token",
       "The command line",
+      "A scheduled run",
       "Mail events",
       "Amazon SES",
     ]);
+    // Redemptions recorded before the redemption token had a name of its own were the redemption token's.
+    expect(actorName("token", "invite.redeem")).toBe("The product's redemption token");
+    expect(actorName("redeem-token", "invite.redeem")).toBe("The product's redemption token");
+    expect(actorName("token", "sign-in")).toBe("The admin token");
   });
 });
 

@@ -103,7 +103,7 @@ describe.each(backends("console_trust"))("%s", (name, available, open) => {
       const signedIn = await form(link.pathname + link.search, {});
       expect(signedIn.status).toBe(303);
       const home = await (await call("/admin", { cookie: cookieOf(signedIn) })).text();
-      expect(home).toContain(`Signed in as ${ADMIN}`);
+      expect(home).toContain(`Signed in as <span class="ident" title="${ADMIN}">${ADMIN}</span>`);
       const lines = logged.mock.calls.map((c) => String(c[0]));
       expect(lines.some((l) => l.includes('"admin.sign_in"'))).toBe(true);
       for (const line of lines) expect(line.toLowerCase()).not.toContain("ops@");

@@ -6,6 +6,7 @@
 import type { ReactNode } from "react";
 import { SITE } from "../../../site";
 import { CONSOLE_PATH, CONSOLE_PATHS } from "../paths";
+import { Ident } from "./parts";
 import { CONSOLE_CSS } from "./styles";
 
 /** The console's areas, in the order the navigation shows them. */
@@ -71,7 +72,7 @@ export function Layout({ title, admin, area, refreshSeconds, children }: LayoutP
             </a>
             {admin ? (
               <>
-                <p className="who">Signed in as {admin === "token" ? "the admin token" : admin}</p>
+                <p className="who">Signed in as {admin === "token" ? "the admin token" : <Ident text={admin} />}</p>
                 <form method="post" action={CONSOLE_PATHS.signOut} className="inline">
                   <button type="submit" className="quiet">
                     Sign out

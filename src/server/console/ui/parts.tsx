@@ -117,3 +117,19 @@ export function Field({ label, ...input }: ComponentProps<"input"> & { id: strin
     </div>
   );
 }
+
+/**
+ * An address or an identifier (an event's type, a code, a link): one line always, cut with an ellipsis when its box
+ * is narrower, whole in its title (styles-text.ts). `code` sets it as code.
+ */
+export function Ident({ text, code = false, className }: { text: string; code?: boolean; className?: string }) {
+  return code ? (
+    <code className={cn("ident", className)} title={text}>
+      {text}
+    </code>
+  ) : (
+    <span className={cn("ident", className)} title={text}>
+      {text}
+    </span>
+  );
+}

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { FONT } from "../../../lib/font";
 import { PEOPLE_RULES } from "./styles-people";
+import { TEXT_RULES } from "./styles-text";
 import { WEBHOOK_RULES } from "./styles-webhooks";
 import { THEME_TOKENS } from "./theme";
 
@@ -26,7 +27,7 @@ a{color:var(--color-brand-700);text-underline-offset:2px}
 header.top{background:#fff;border-bottom:1px solid var(--color-ink-100)}
 .bar{max-width:1120px;margin:0 auto;padding:10px 16px;display:flex;flex-wrap:wrap;gap:8px 20px;align-items:center}
 .brand{font-weight:700;color:var(--color-ink-950);text-decoration:none;margin-right:auto}
-.who{margin:0;color:var(--color-ink-700);font-size:14px;overflow-wrap:anywhere}
+.who{margin:0;color:var(--color-ink-700);font-size:14px;overflow-wrap:break-word;min-width:0;max-width:100%}
 nav.areas{max-width:1120px;margin:0 auto;padding:0 8px;overflow-x:auto}
 nav.areas ul{display:flex;flex-wrap:wrap;gap:0 4px;margin:0;padding:0;list-style:none}
 nav.areas a{display:block;padding:10px 10px;min-height:44px;color:var(--color-ink-700);font-size:15px;font-weight:500;text-decoration:none;white-space:nowrap;border-bottom:2px solid transparent}
@@ -42,8 +43,8 @@ section>:first-child{margin-top:0}
 .facts{grid-template-columns:repeat(auto-fit,minmax(180px,1fr))}
 .totals div,.facts div{border:1px solid var(--color-ink-100);border-radius:12px;padding:10px 14px;min-width:0}
 .totals dt,.facts dt{font-size:14px;color:var(--color-ink-700)}
-.totals dd{margin:0;font-size:26px;font-weight:700;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
-.facts dd{margin:0;overflow-wrap:anywhere}
+.totals dd{margin:0;font-size:26px;font-weight:700;font-variant-numeric:tabular-nums;overflow-wrap:break-word}
+.facts dd{margin:0;overflow-wrap:break-word}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:16px}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:14px;font-variant-numeric:tabular-nums}
@@ -51,7 +52,7 @@ caption{text-align:left}
 th,td{text-align:left;padding:8px;border-bottom:1px solid var(--color-ink-100);vertical-align:top}
 th{color:var(--color-ink-700);font-weight:600}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-td{overflow-wrap:anywhere}
+td{overflow-wrap:break-word}
 form.inline{display:inline}
 label{display:block;font-weight:600;margin:0 0 4px;font-size:14px}
 input,select,textarea{font:inherit;color:inherit;padding:8px 12px;border:1px solid var(--color-ink-500);border-radius:10px;min-height:44px;max-width:100%;background:#fff}
@@ -95,8 +96,8 @@ ol.parts li{margin:6px 0}
 td.when{font-variant-numeric:tabular-nums;white-space:nowrap}
 .job-facts .facts{grid-template-columns:repeat(auto-fit,minmax(max(140px,22%),1fr))}
 /* The person page, the audit log and a wave's preview (person.tsx, audit.tsx, wave-preview.tsx). */
-.title-row{display:flex;flex-wrap:wrap;align-items:center;gap:8px 12px;margin:8px 0 16px}.title-row h1{margin:0;overflow-wrap:anywhere}
-ol.timeline{list-style:none;margin:0;padding:0}ol.timeline li{padding:6px 0 6px 16px;border-left:2px solid var(--color-ink-100);overflow-wrap:anywhere}
+.title-row{display:flex;flex-wrap:wrap;align-items:center;gap:8px 12px;margin:8px 0 16px}.title-row h1{margin:0;overflow-wrap:break-word;min-width:0;max-width:100%}
+ol.timeline{list-style:none;margin:0;padding:0}ol.timeline li{padding:6px 0 6px 16px;border-left:2px solid var(--color-ink-100);overflow-wrap:break-word}
 ol.timeline time{font-variant-numeric:tabular-nums;color:var(--color-ink-700);margin-right:6px}
 blockquote{margin:6px 0 0;padding:0 0 0 10px;border-left:3px solid var(--color-ink-200);color:var(--color-ink-700);font-size:14px}
 code.note{font-size:13px}
@@ -104,7 +105,7 @@ details.raw summary{cursor:pointer;color:var(--color-ink-700);font-size:14px}det
 fieldset.person-actions{display:flex;flex-wrap:wrap;gap:8px;border:0;padding:0;margin:0 0 16px;min-width:0}
 .person-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,420px),1fr));gap:0 16px}
 dl.pairs{margin:0}dl.pairs div{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:4px 16px;padding:8px 0;border-bottom:1px solid var(--color-ink-100)}
-dl.pairs div:last-child{border-bottom:0}dl.pairs dt{color:var(--color-ink-700);font-size:14px}dl.pairs dd{margin:0;overflow-wrap:anywhere}
+dl.pairs div:last-child{border-bottom:0}dl.pairs dt{color:var(--color-ink-700);font-size:14px}dl.pairs dd{margin:0;overflow-wrap:break-word}
 @media (max-width:640px){dl.pairs div{grid-template-columns:1fr;gap:0}}
 /* The overview (dashboard-page.tsx, dashboard-attention.tsx, chart.tsx, funnel.tsx): the calm line, the totals' links, the chart and its key, the funnel's tables */
 p.calm{margin:0 0 16px;padding:10px 14px;border-radius:12px;background:#fff;border:1px solid var(--color-ink-100);color:var(--color-ink-700)}
@@ -132,7 +133,7 @@ table.funnel th[scope=row],table.days th[scope=row]{display:block;border:0;paddi
 `;
 
 /** The stylesheet every console page carries. */
-export const CONSOLE_CSS = `${FACE}\n${ROOT}${RULES}${PEOPLE_RULES}${WEBHOOK_RULES}`;
+export const CONSOLE_CSS = `${FACE}\n${ROOT}${RULES}${PEOPLE_RULES}${WEBHOOK_RULES}${TEXT_RULES}`;
 
 /** The console's CSP: its one stylesheet by hash, the site's font, forms to itself only, no script at all. */
 export const CONSOLE_CSP = [
