@@ -6,9 +6,9 @@
 import { MAILBOX_EMAILS_PER_DAY } from "../../lib/waitlist/consent";
 import { auditStart } from "../audit";
 import { rootKey } from "../crypto/keys";
-import { countedMailboxKey } from "../mail/mailbox";
 import { seeOther } from "../http/responses";
 import { earlyAccessBase, InviteConfigError, resendInvitation } from "../invitations";
+import { countedMailboxKey } from "../mail/mailbox";
 import { nobody, type PersonVisit, personPage } from "./person";
 import { readPersonFile } from "./person-data";
 import { alreadySaid, resentAt } from "./person-resend";
