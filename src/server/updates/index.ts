@@ -4,7 +4,7 @@
  */
 export { ONE_CLICK, UPDATES_PATHS, UPDATES_WORDS, UPDATES_WORDS_VERSION, updatesSection } from "./consent";
 export { isDraftKey, readDraft, saveDraft } from "./drafts";
-export { bodyHtml, LINK as BODY_LINK, TEST_SUBJECT_PREFIX, updateEmail, updatesKey } from "./message";
+export { bodyHtml, TEST_SUBJECT_PREFIX, updateEmail, updatesKey } from "./message";
 export { checkDraft, type Draft, MAX_BODY_BYTES, NOBODY_TO_REACH } from "./rules";
 export { sendUpdate, UPDATE_STALE_SECONDS, type UpdateReport, type UpdateRun } from "./send";
 export { findSameUpdate, type StartedUpdate, sendAgain, startUpdate, wordsTicket } from "./start";
