@@ -12,7 +12,7 @@ import type { Page } from "@playwright/test";
 import type { Store } from "../../src/server/app/store";
 import type { TestSmtp } from "../support/smtp";
 import { startWebhookReceiver } from "../support/webhook-receiver";
-import { ADMIN, checkState, consoleEnv, expectLook, signIn } from "./console-support";
+import { ADMIN, checkState, consoleEnv, expectLook, FINISHED, signIn } from "./console-support";
 import { expect, test } from "./fixtures";
 
 const SECRET = "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
@@ -99,16 +99,58 @@ test("a wave's own page: running with its bar and refresh, paused, resumed to th
   await check(page, "wave-paused");
 
   await page.getByRole("button", { name: "Resume" }).click();
-  await expect(page.getByRole("status").last()).toHaveText("Finished", { timeout: 20_000 });
-  await expect(page.getByRole("progressbar", { name: "Inviting 6 people: 6 of 6 (100%)" })).toHaveAttribute(
+  // Finished: it says so and when, in the past tense, never an estimate of a finish.
+  await expect(page.getByRole("status").last()).toHaveText(FINISHED, { timeout: 20_000 });
+  await expect(page.getByRole("heading", { level: 1, name: "Invited 6 people" })).toBeVisible();
+  await expect(page.getByRole("progressbar", { name: "Invited 6 people: 6 of 6 (100%)" })).toHaveAttribute(
     "value",
     "6",
   );
+  await expect(page.locator("dl.facts dt")).toHaveText([
+    "Invited",
+    "Refused by the mail server",
+    "Still to invite",
+    "Speed",
+    "Finished",
+    "Started by",
+    "Started",
+  ]);
+  await expect(
+    page
+      .locator("dl.facts div")
+      .filter({ hasText: /^Finished/ })
+      .locator("dd"),
+  ).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+  await expect(page.locator("main")).not.toContainText(/Inviting|Estimated finish/);
   await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Pause" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Overview", exact: true })).toHaveAttribute("aria-current", "page");
   await check(page, "wave-done");
-  await expectLook(page, "wave-finished.png", [page.locator("dl.facts div").filter({ hasText: /^(Speed|Started\d)/ })]);
+  await expectLook(page, "wave-finished.png", [
+    page.locator(".job-state"),
+    page.locator("dl.facts div").filter({ hasText: /^(Speed|Started\d|Finished\d)/ }),
+  ]);
+
+  // Found again: from the overview's "Sent lately", the past waves' page, and the People list filtered to it.
+  await page.getByRole("link", { name: "Overview", exact: true }).click();
+  const lately = page.getByRole("region", { name: "Sent lately" });
+  await expect(lately.getByRole("listitem")).toHaveText([
+    /^Invited 6 people Finished started \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+  ]);
+  await lately.getByRole("link", { name: "All past waves" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Past waves" })).toBeVisible();
+  const waves = page.getByRole("region", { name: "Waves of invitations, newest first" }).locator("tbody tr");
+  await expect(waves).toHaveCount(1);
+  await expect(waves.locator("td").nth(1)).toHaveText("Invited 6 people");
+  await expect(waves.locator('td[data-label="Invited"]')).toHaveText("6");
+  await expect(waves.locator('td[data-label="State"]')).toHaveText("Finished");
+  await checkState(page, "past-waves");
+  await waves.getByRole("link", { name: "Invited 6 people", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Invited 6 people" })).toBeVisible();
+  await page.getByRole("link", { name: "All waves" }).click();
+  await waves.getByRole("link", { name: /^Who it invited/ }).click();
+  await expect(page).toHaveURL(/\/admin\/people\?wave=\d+$/);
+  await expect(page.getByRole("link", { name: /^p\d@example\.com$/ })).toHaveCount(6);
   const invited = await Promise.all(Array.from({ length: 6 }, (_, i) => smtp.waitFor(`p${i + 1}@example.com`)));
   expect(invited.map((mails) => mails.length)).toEqual([1, 1, 1, 1, 1, 1]);
 });
@@ -156,8 +198,10 @@ test("the first page's banner while webhook deliveries fail; the log reads on a 
     // The receiver comes back: everything waiting goes now, in the background, once each.
     receiver.state.answer = () => 200;
     await page.getByRole("button", { name: "Deliver everything waiting now" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Delivering 3 waiting webhook events" })).toBeVisible();
-    await expect(page.getByRole("status").last()).toHaveText("Finished", { timeout: 20_000 });
+    await expect(
+      page.getByRole("heading", { level: 1, name: /^(Delivering|Delivered) 3 waiting webhook events$/ }),
+    ).toBeVisible();
+    await expect(page.getByRole("status").last()).toHaveText(FINISHED, { timeout: 20_000 });
     await check(page, "webhook-drained");
     expect(receiver.acknowledged()).toHaveLength(3);
     expect(new Set(receiver.acknowledged().map((d) => d.id)).size).toBe(3);

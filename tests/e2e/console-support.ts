@@ -133,6 +133,9 @@ export async function signIn(page: Page, smtp: TestSmtp, base: string, nth = 1) 
   ).toHaveAttribute("aria-current", "page");
 }
 
+/** A finished job's state, in words: it says when (the minute varies with the run). */
+export const FINISHED = /^Finished at \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/;
+
 /** What every console page here must be: the areas, not one <script>, and no axe violation. */
 export async function expectConsolePage(page: Page) {
   await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link")).toHaveText([

@@ -18,7 +18,8 @@ test("a wave's preview names whom it invites; once sent, the log links to the li
   smtp,
 }) => {
   test.setTimeout(90_000);
-  const server = await ownServer(consoleEnv(smtp), async (store) => {
+  // Referrals move people up: the preview says whether any in this wave did, in plain words.
+  const server = await ownServer(consoleEnv(smtp, { REFERRAL_PLACES: "2" }), async (store) => {
     for (let n = 1; n <= 23; n++) {
       await store.db.query(
         "INSERT INTO waitlist (email, status, source, created_at) VALUES ($1, 'confirmed', $2, $3)",
@@ -34,7 +35,7 @@ test("a wave's preview names whom it invites; once sent, the log links to the li
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Invite 22 people?");
   const who = region(page, "Who it invites");
   await expect(who.locator("p").first()).toHaveText(
-    "The next 22 people in line, who signed up between March 1, 2026 and March 2, 2026 (UTC).",
+    "The next 22 people in line, who signed up between March 1, 2026 and March 2, 2026 (UTC). No one in this wave moved up by referrals (each counted referral moves its referrer 2 places).",
   );
   await expect(who.locator("thead th")).toHaveText(["Person", "Signed up (UTC)", "Source"]);
   const rows = who.locator("tbody tr");

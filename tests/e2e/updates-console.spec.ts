@@ -7,7 +7,8 @@
  * 1280 px (tests/e2e/updates-console.spec.ts-snapshots/; `--update-snapshots` after a change of design). A
  * person's side: updates-choice.spec.ts.
  */
-import { ADMIN, expectLook, mailEnv } from "./console-support";
+import type { Page } from "@playwright/test";
+import { ADMIN, checkState, expectLook, mailEnv } from "./console-support";
 import { ANY_VIEWPORT, expect } from "./fixtures";
 import { linkTo } from "./referrals-support";
 import {
@@ -25,9 +26,9 @@ import {
 } from "./updates-support";
 
 test.afterEach(keepServerLog);
-// A server of its own, a real SMTP server, a test send and a whole send with axe on each page: 24 s on a quiet
-// machine at 1280 px, over the default 30 s at 375 px in one run of the whole suite.
-test.describe.configure({ timeout: 90_000 });
+// A server of its own, a real SMTP server, a test send and a whole send with axe on each page, the e-mail's frames
+// and the sent update's page found again: over 90 s at 1280 px on a loaded machine.
+test.describe.configure({ timeout: 180_000 });
 
 test("the console writes an update, previews it, tests it on the admin alone, and sends it once to each person who said yes", async ({
   page,
@@ -63,16 +64,34 @@ test("the console writes an update, previews it, tests it on the admin alone, an
     "It will reach 2 people: everyone confirmed who said yes to updates.",
   );
   await expect(page.getByText(`Subject: ${SUBJECT}`)).toBeVisible();
-  const paragraphs = await page.locator(".mail > p").evaluateAll((all) => all.map((p) => p.innerHTML));
-  expect(paragraphs).toEqual([
-    "Hello from the team!",
-    'The graph view is ready: <a href="https://noosphere.test/graph">https://noosphere.test/graph</a>.<br>More people get in by May.',
-    `--<br>${FOOTER}<br>Your place in line: ${server.url}/waitlist/status?token=…<br>Stop these updates: ${server.url}/waitlist/unsubscribe?token=…<br><br>— Noosphere<br>${server.url}`,
-  ]);
-  await expect(page.locator(".mail").getByRole("link", { name: "https://noosphere.test/graph" })).toHaveAttribute(
-    "href",
-    "https://noosphere.test/graph",
-  );
+  // The e-mail as it arrives: the mailer's own HTML, its inline styles applied, at a phone's and a computer's width.
+  for (const [where, width] of [
+    ["on a phone", 360],
+    ["on a computer", 640],
+  ] as const) {
+    const frame = page.locator(`iframe[title="The e-mail “${SUBJECT}”, ${where}"]`);
+    await expect(frame).toHaveAttribute("sandbox", "allow-popups allow-popups-to-escape-sandbox");
+    expect((await frame.boundingBox())?.width).toBe(width);
+    const mail = frame.contentFrame();
+    await expect(mail.locator("p.nx-text").first()).toHaveText("Hello from the team!");
+    await expect(mail.locator("p.nx-text").first()).toHaveCSS("color", "rgb(19, 26, 51)");
+    await expect(mail.locator("p.nx-text").nth(1)).toHaveText(
+      "The graph view is ready: https://noosphere.test/graph.More people get in by May.",
+    );
+    await expect(mail.getByRole("link", { name: "https://noosphere.test/graph" })).toHaveAttribute(
+      "href",
+      "https://noosphere.test/graph",
+    );
+    await expect(mail.getByRole("link", { name: "Stop these updates" })).toHaveAttribute(
+      "href",
+      `${server.url}/waitlist/unsubscribe?token=…`,
+    );
+    await expect(mail.getByText(FOOTER)).toBeVisible();
+  }
+  // The test first, then the send.
+  await expect(page.getByRole("button", { name: /^Send/ })).toHaveText(["Send a test to me", "Send to 2 people…"]);
+  await checkState(page, "update-preview");
+  await shootFrames(page, "update-preview");
   const plainPart = page.locator("details pre");
   await expect(plainPart).toBeHidden();
   await expectAccessible(page);
@@ -101,16 +120,26 @@ test("the console writes an update, previews it, tests it on the admin alone, an
   const ticket = await page.locator('input[name="ticket"]').inputValue();
   await page.getByRole("button", { name: "Send now" }).click();
   // Its page: named by what it does, in the Updates area, its state a badge.
-  await expect(page.getByRole("heading", { level: 1, name: `Sending “${SUBJECT}”` })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: /^(Sending|Sent) “Spring at Noosphere”$/ })).toBeVisible();
   await expect(page.getByRole("link", { name: "Updates", exact: true })).toHaveAttribute("aria-current", "page");
-  // The page refreshes itself every 3 seconds while the run goes on, and stops once it is done.
-  await expect(page.getByRole("status").last()).toHaveText("Finished", { timeout: 20_000 });
-  await expect(page.getByRole("progressbar", { name: `Sending “${SUBJECT}”: 2 of 2 (100%)` })).toHaveAttribute(
+  // The page refreshes itself every 3 seconds while the run goes on, and stops once it is done: then it says it
+  // finished, and when, never "Sending" nor an estimated finish.
+  await expect(page.getByRole("status").last()).toHaveText(/^Finished at \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/, {
+    timeout: 20_000,
+  });
+  await expect(page.getByRole("heading", { level: 1, name: `Sent “${SUBJECT}”` })).toBeVisible();
+  await expect(page.getByRole("progressbar", { name: `Sent “${SUBJECT}”: 2 of 2 (100%)` })).toHaveAttribute(
     "value",
     "2",
   );
-  await expectAccessible(page);
-  await expectLook(page, "update-sent.png", [page.locator("dl.facts div").filter({ hasText: /^(Speed|Started\d)/ })]);
+  await expect(page.locator("main")).not.toContainText(/Sending|Estimated finish/);
+  await expectSentPage(page);
+  // The frames as seen are shot apart (shootFrames): a whole-page shot leaves a frame below the fold blank.
+  await expectLook(page, "update-sent.png", [
+    page.locator("iframe"),
+    page.locator(".job-state"),
+    page.locator("dl.facts div").filter({ hasText: /^(Speed|Started\d|Finished\d)/ }),
+  ]);
 
   // Exactly the two who said yes, once each (the page answers once the SMTP server accepted every message).
   expect(to(smtp)).toEqual(["alice@example.com", "bob@example.com", ADMIN, ADMIN]);
@@ -165,7 +194,56 @@ test("the console writes an update, previews it, tests it on the admin alone, an
   );
   await expectAccessible(page);
   await expectLook(page, "updates-area.png", [page.locator('td[data-label="Started"]')]);
+
+  // Each past update is a link to its page: its progress, what came back, the e-mail it sent.
+  await page.getByRole("link", { name: SUBJECT, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Sent “${SUBJECT}”` })).toBeVisible();
+  await expectSentPage(page);
+  // And from the overview.
+  await page.getByRole("link", { name: "Overview", exact: true }).click();
+  await page
+    .getByRole("region", { name: "Sent lately" })
+    .getByRole("link", { name: `Sent “${SUBJECT}”` })
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: `Sent “${SUBJECT}”` })).toBeVisible();
 });
+
+/** A finished update's page: its counts, what came back, and the e-mail it sent in its frames, checked whole. */
+async function expectSentPage(page: Page) {
+  await expect(page.locator("dl.facts").first().locator("dt")).toHaveText([
+    "Sent",
+    "Failed",
+    "Waiting to retry",
+    "Skipped: stopped updates or left",
+    "Still to send",
+    "Speed",
+    "Finished",
+    "Started by",
+    "Started",
+  ]);
+  await expect(page.getByRole("region", { name: "What came back" }).locator("dl")).toHaveText(
+    "Hard bounces0 (0 %)Soft bounces0Complaints0 (0 %)",
+  );
+  const mail = page.locator(`iframe[title="The e-mail “${SUBJECT}”, on a phone"]`).contentFrame();
+  await expect(mail.locator("p.nx-text").first()).toHaveText("Hello from the team!");
+  await checkState(page, "update-sent");
+  await shootFrames(page, "update-sent");
+}
+
+/**
+ * A screenshot of each of the e-mail's frames, scrolled into view (a whole-page shot leaves a frame below the fold
+ * blank), in the test's output folder like checkState's.
+ */
+async function shootFrames(page: Page, name: string) {
+  const width = page.viewportSize()?.width ?? 0;
+  for (const where of ["phone", "computer"]) {
+    const frame = page.locator(`iframe[title="The e-mail “${SUBJECT}”, on a ${where}"]`);
+    await frame.scrollIntoViewIfNeeded();
+    await expect(frame.contentFrame().locator("p.nx-text").first()).toBeVisible();
+    // Its box as seen: on a phone, the computer's width scrolls sideways in it.
+    await frame.locator("xpath=..").screenshot({ path: test.info().outputPath(`${name}-email-${where}-${width}.png`) });
+  }
+}
 
 test(
   "bad input in the console says what is wrong and sends nothing: an empty text, a text over 100 KB, a subject of two lines",

@@ -10,7 +10,7 @@ import type { Browser, Page, TestInfo } from "@playwright/test";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import type { Store } from "../../src/server/app/store";
 import type { TestSmtp } from "../support/smtp";
-import { ADMIN, mailEnv } from "./console-support";
+import { ADMIN, FINISHED, mailEnv } from "./console-support";
 import { test as base, expect, expectNoAxeViolations, type OwnServer, type Seed } from "./fixtures";
 import { linkTo, expectNoAxeViolationsWithoutScripts as withoutScripts } from "./referrals-support";
 
@@ -146,7 +146,7 @@ export async function sendFromConsole(page: Page, subject: string, body: string,
   await page.getByRole("button", { name: `Send to ${audience}…` }).click();
   await page.getByRole("button", { name: "Send now" }).click();
   // The send's own page, which refreshes itself until the background run is done.
-  await expect(page.getByRole("status").last()).toHaveText("Finished", { timeout: 20_000 });
+  await expect(page.getByRole("status").last()).toHaveText(FINISHED, { timeout: 20_000 });
 }
 
 /** The past updates' rows, each cell's text (the header row first). */

@@ -9,6 +9,7 @@ import type { AttentionProps } from "./attention";
 import { GrowthChart } from "./chart";
 import { NeedsAttention } from "./dashboard-attention";
 import { DownloadList, type InviteState, LetPeopleIn, Referrals, ReminderLine, type Reminders } from "./dashboard-rest";
+import { SentLately, type SentWork } from "./dashboard-sent";
 import { FunnelSection } from "./funnel";
 import type { Funnel } from "./funnel-store";
 import { CONSOLE_PATH, CONSOLE_PATHS, consoleHref, page } from "./pages";
@@ -43,6 +44,8 @@ export interface Overview {
   files: Array<{ id: number; people: number }>;
   /** What an action just did (a wave, a removal), from the address it sent the admin back to. */
   notice: string | null;
+  /** The latest updates and waves, each a link to its page (dashboard-sent.tsx). */
+  sent: SentWork;
 }
 
 /** The totals as big numbers, each status by its badge, and the way to the people behind them. */
@@ -126,6 +129,7 @@ export function dashboardPage(d: Overview): Response {
       <FunnelSection funnel={d.funnel} chartRange={d.range} />
       <Referrals referrals={d.referrals} />
       <LetPeopleIn invite={d.invite} confirmed={d.counts.confirmed} files={d.files} />
+      <SentLately updates={d.sent.updates} waves={d.sent.waves} />
       <DownloadList />
     </>,
     d.admin,

@@ -17,6 +17,7 @@ import type { Sealing, Store } from "../store/types";
 import { createVisitStore } from "../visits";
 import { loadAttention } from "./attention";
 import { dashboardPage, REFERRAL_WINDOW_DAYS } from "./dashboard-page";
+import { loadSentWork } from "./dashboard-sent";
 import { funnelRange } from "./funnel-store";
 import { funnelFromVisitors } from "./funnel-visits";
 import { CONSOLE_PATHS, consoleHref } from "./paths";
@@ -81,6 +82,7 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     referrals: await store.referrals.summary(REFERRAL_WINDOW_DAYS),
     reminders: await reminderOutcome(store),
     files: await waveRecords(store.db, store.dataKeys).pendingFiles(),
+    sent: await loadSentWork(store.db),
     // Notices come from the wave's row, by its id: a number typed into the address shows nothing it did not do.
     notice: (await waveNotice(store, url.searchParams)) ?? removalNotice(url.searchParams),
   });

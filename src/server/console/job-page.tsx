@@ -16,6 +16,7 @@ import { CONSOLE_PATHS, message, page } from "./pages";
 import type { Area } from "./ui/Layout";
 import { ConfirmForm, Figures, Notice, Section } from "./ui/parts";
 import { utcMinute } from "./ui/time";
+import { updateSentParts } from "./update-sent";
 import { waveListHref } from "./wave-record";
 
 /** Where each kind of job is started from: its page is in that area, and leads back there. */
@@ -57,6 +58,12 @@ function pace(job: JobProgress, now: number): { rate: number; finish: string | n
   const from = job.resumesBy ? Math.max(now, Date.parse(job.resumesBy)) : now;
   const finish = isMoving(job) && job.left > 0 ? new Date(from + (job.left / rate) * 1000).toISOString() : null;
   return { rate, finish };
+}
+
+/** A job over says when it ended, in place of an estimate: "Finished" or "Cancelled", and the minute. */
+function ended(job: JobProgress): [string, string] | null {
+  if (!isOver(job) || !job.endedAt) return null;
+  return [job.state === "done" ? "Finished" : "Cancelled", when(job.endedAt)];
 }
 
 /** One of the job's buttons: a form of its own, naming the job and the action. */
@@ -105,7 +112,7 @@ function Controls({ job }: { job: JobProgress }) {
 
 /** GET /admin/jobs?kind=…&id=…: a job's own page, with what the last action did (`notice`). */
 export async function jobPage(
-  visit: { store: Store; config: ServerConfig; admin: string; now?: () => number },
+  visit: { store: Store; config: ServerConfig; admin: string; origin: string; now?: () => number },
   params: URLSearchParams,
   notice = "",
 ): Promise<Response> {
@@ -119,11 +126,13 @@ export async function jobPage(
   const facts: Array<[string, string]> = [
     ...job.counts.map(([name, n]): [string, string] => [name, number(n)]),
     ["Speed", rate],
-    ["Estimated finish", speed?.finish ? when(speed.finish) : job.state === "done" ? "Finished" : "—"],
+    ended(job) ?? ["Estimated finish", speed?.finish ? when(speed.finish) : "—"],
     ["Started by", await starterName(visit, job.startedBy)],
     ["Started", when(job.startedAt)],
   ];
   const home = HOME[job.kind];
+  // An update's page is where it is read again: what came back, and the e-mail itself.
+  const sent = job.kind === "update" ? await updateSentParts(visit, job.id) : null;
   return page(
     200,
     job.title,
@@ -144,12 +153,14 @@ export async function jobPage(
         ) : null}
         <Controls job={job} />
       </Section>
+      {sent}
       <p className="row">
         {job.kind === "wave" && job.state === "done" ? (
           <a className="button quiet" href={waveListHref(job.id)}>
             See who it invited
           </a>
         ) : null}
+        {job.kind === "wave" ? <a href={CONSOLE_PATHS.waves}>All waves</a> : null}
         <a href={home.href}>{home.back}</a>
       </p>
     </>,

@@ -63,7 +63,9 @@ export function JobStatus({ job }: { job: JobProgress }) {
     );
   }
   const reason = job.state === "paused" ? sentence(job.pausedReason) : "";
-  const says = [STATES[job.state].says, reason].filter(Boolean).join(" ");
+  // A job over says when: "Finished at 2026-06-15 12:00 UTC."
+  const at = isOver(job) && job.endedAt ? `at ${utcMinute(job.endedAt)} UTC.` : "";
+  const says = [at, STATES[job.state].says, reason].filter(Boolean).join(" ");
   return (
     <p role="status" className="job-state">
       <JobBadge job={job} />

@@ -20,6 +20,8 @@ export interface JobProgress {
   startedAt: string;
   /** The last time a run recorded a step. */
   lastStepAt: string | null;
+  /** When it finished or was cancelled; null while it is not over. */
+  endedAt: string | null;
   state: JobState;
   pausedReason: string | null;
   /** A stalled job's next run has started by then (the scheduler's minute after its lease expired); else null. */
@@ -39,11 +41,11 @@ export interface JobProgress {
 const STATE = `CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = '${NO_OWNER}' OR j.owner IS NULL THEN 'waiting'
     WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => ${JOB_STALE_SECONDS}) THEN 'stalled'
-    ELSE 'running' END`;
+    ELSE 'running' END AS state, COALESCE(j.cancelled_at, j.finished_at) AS ended_at`;
 
 export const JOB_PROGRESS_SQL: Record<JobKind | "open", string> = {
   update: `SELECT j.id, j.subject, j.author AS started_by, j.created_at AS started_at, j.heartbeat_at,
-      ${STATE} AS state, j.paused_reason, j.sent, j.failed,
+      ${STATE}, j.paused_reason, j.sent, j.failed,
       (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id) AS total,
       (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id AND r.state = 'skipped') AS skipped,
       (SELECT count(*)::int FROM waitlist_update_recipient r
@@ -51,12 +53,12 @@ export const JOB_PROGRESS_SQL: Record<JobKind | "open", string> = {
       (SELECT count(*)::int FROM waitlist_update_recipient r
         WHERE r.update_id = j.id AND r.state IN ('queued', 'attempted')) AS left
     FROM waitlist_update j WHERE j.id = $1`,
-  wave: `SELECT j.id, NULL AS subject, j.author AS started_by, j.started_at, j.heartbeat_at,
-      ${STATE} AS state, j.paused_reason, j.invited AS sent, j.refused AS failed, 0 AS skipped, 0 AS deferred,
+  wave: `SELECT j.id, NULL AS subject, j.size, j.author AS started_by, j.started_at, j.heartbeat_at,
+      ${STATE}, j.paused_reason, j.invited AS sent, j.refused AS failed, 0 AS skipped, 0 AS deferred,
       (SELECT count(*)::int FROM waitlist w WHERE w.invite_wave_id = j.id AND w.status = 'confirmed') AS left
     FROM waitlist_invite_wave j WHERE j.id = $1`,
   webhooks: `SELECT j.id, NULL AS subject, j.author AS started_by, j.created_at AS started_at,
-      j.heartbeat_at, ${STATE} AS state, j.paused_reason, j.total,
+      j.heartbeat_at, ${STATE}, j.paused_reason, j.total,
       (SELECT count(*)::int FROM waitlist_webhook_event e WHERE e.state = 'delivered' AND e.delivered_at >= j.created_at) AS sent,
       (SELECT count(*)::int FROM waitlist_webhook_event e
         WHERE e.state <> 'delivered' AND e.last_attempt_at >= j.created_at) AS failed,
@@ -64,7 +66,7 @@ export const JOB_PROGRESS_SQL: Record<JobKind | "open", string> = {
       (SELECT count(*)::int FROM waitlist_webhook_event e WHERE e.state = 'pending' AND e.next_attempt_at <= now()) AS left
     FROM waitlist_webhook_drain j WHERE j.id = $1`,
   import: `SELECT j.id, j.file_name AS subject, j.actor AS started_by, j.started_at, j.heartbeat_at,
-      ${STATE} AS state, j.paused_reason,
+      ${STATE}, j.paused_reason,
       (SELECT count(*)::int FROM waitlist_import_row r WHERE r.import_id = j.id AND r.outcome = 'added'
         AND r.mailed_at IS NOT NULL) AS sent, 0 AS failed, 0 AS skipped, 0 AS deferred,
       (SELECT count(*)::int FROM waitlist_import_row r WHERE r.import_id = j.id AND r.outcome = 'added'
@@ -85,6 +87,7 @@ type Row = {
   started_by: string | null;
   started_at: unknown;
   heartbeat_at: unknown;
+  ended_at: unknown;
   state: JobState;
   paused_reason: string | null;
   sent: number;
@@ -93,6 +96,8 @@ type Row = {
   deferred: number;
   left: number;
   total?: number;
+  /** A wave's size as asked for. */
+  size?: number;
 };
 
 const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
@@ -106,6 +111,29 @@ export function resumesBy(lastBeat: string | null, now: number): string {
   const expired = (lastBeat ? Date.parse(lastBeat) : now) + JOB_STALE_SECONDS * 1000;
   const tick = Math.ceil(Math.max(expired, now) / MINUTE_MS) * MINUTE_MS;
   return new Date(tick + MINUTE_MS).toISOString();
+}
+
+/**
+ * What a job does, for people: "Sending “Spring news”" while it may still move, "Sent “Spring news”" once it has
+ * finished (a finished page never says it is still sending; a finished wave counts whom it invited); a cancelled
+ * one keeps what it set out to do (a wave, the size asked for), and says it was cancelled.
+ */
+function jobTitle(
+  kind: JobKind,
+  state: JobState,
+  n: { total: number; sent: number; size: number },
+  subject: string,
+): string {
+  const done = state === "done";
+  const people = (count: number) => counted(count, "person", "people");
+  const wave = done ? `Invited ${people(n.sent)}` : `Inviting ${people(state === "cancelled" ? n.size : n.total)}`;
+  const title = {
+    update: `${done ? "Sent" : "Sending"} “${subject}”`,
+    wave,
+    import: `${done ? "Asked" : "Asking"} ${counted(n.total, "imported person", "imported people")} from “${subject}” to confirm`,
+    webhooks: `${done ? "Delivered" : "Delivering"} ${counted(n.total, "waiting webhook event")}`,
+  }[kind];
+  return state === "cancelled" ? `${title} (cancelled)` : title;
 }
 
 export async function jobProgress(db: Db, kind: JobKind, id: number, now = Date.now()): Promise<JobProgress | null> {
@@ -130,14 +158,7 @@ export async function jobProgress(db: Db, kind: JobKind, id: number, now = Date.
   ];
   if (kind === "update") counts.push(["Waiting to retry", deferred], ["Skipped: stopped updates or left", skipped]);
   counts.push([words[kind][2], left]);
-  const title =
-    kind === "update"
-      ? `Sending “${row.subject ?? ""}”`
-      : kind === "wave"
-        ? `Inviting ${counted(total, "person", "people")}`
-        : kind === "import"
-          ? `Asking ${counted(total, "imported person", "imported people")} from “${row.subject ?? ""}” to confirm`
-          : `Delivering ${counted(total, "waiting webhook event")}`;
+  const title = jobTitle(kind, row.state, { total, sent, size: Number(row.size ?? total) }, row.subject ?? "");
   return {
     kind,
     id: Number(row.id),
@@ -145,6 +166,7 @@ export async function jobProgress(db: Db, kind: JobKind, id: number, now = Date.
     startedBy: row.started_by,
     startedAt: iso(row.started_at) ?? "",
     lastStepAt: iso(row.heartbeat_at),
+    endedAt: iso(row.ended_at),
     state: row.state,
     pausedReason: row.paused_reason,
     resumesBy: row.state === "stalled" ? resumesBy(iso(row.heartbeat_at), now) : null,

@@ -29,9 +29,11 @@ import { isDeepTarget, RETURN_FIELD, returnTarget } from "./return-to";
 import { createSessions, SIGN_IN_LINK_MINUTES } from "./sessions";
 import { confirmSignIn, sessionCookie, signIn } from "./sign-in";
 import { confirmSignInPage, type SignInMode, signInPage } from "./sign-in-page";
+import { updateMail } from "./update-mail";
 import { UPDATES_MAX_BODY, type UpdateVisit, updatesAction, updatesHome } from "./updates";
 import { waveFile } from "./wave-files";
 import { invite, WAVE_SLICE_MS, type WaveDeps } from "./waves";
+import { wavesPage } from "./waves-page";
 import { WEBHOOK_NOTICES, webhooksAction, webhooksPage } from "./webhooks";
 
 export type ConsoleDeps = ServerDeps & WaveDeps & DownloadDeps & JobDeps;
@@ -113,6 +115,14 @@ export const PAGES: Record<string, Route> = {
   // The funnel by source as a file: counts only, a GET that changes nothing (funnel-csv.ts).
   [CONSOLE_PATHS.funnel]: { run: ({ store, url, config }) => funnelDownload(store, url, config.dbTimeoutMs) },
   [CONSOLE_PATHS.updates]: { run: (visit) => updatesHome(updateVisit(visit)) },
+  // An update's e-mail alone, under a CSP of its own, for the console's frames (update-mail.tsx says why).
+  [CONSOLE_PATHS.updateMail]: {
+    run: ({ store, config, who, origin, url }) =>
+      updateMail({ db: store.db, dbTimeoutMs: config.dbTimeoutMs, admin: who, origin }, url.searchParams),
+  },
+  [CONSOLE_PATHS.waves]: {
+    run: ({ store, config, who }) => wavesPage({ db: store.db, dbTimeoutMs: config.dbTimeoutMs, admin: who }),
+  },
   [CONSOLE_PATHS.jobs]: {
     run: (visit) =>
       jobPage(updateVisit(visit), visit.url.searchParams, JOB_NOTICES[visit.url.searchParams.get("done") ?? ""] ?? ""),

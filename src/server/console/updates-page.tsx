@@ -1,6 +1,6 @@
 /**
- * The Updates area's pages (updates.ts decides which a step answers with): compose, with the past updates and what
- * came back; words already sent. The preview and its confirmation are update-preview.tsx's. Plain forms: the draft
+ * The Updates area's pages (updates.ts decides which a step answers with): compose, with the past updates (each a
+ * link to its own page: its progress, what came back, its e-mail) and what came back; words already sent. The preview and its confirmation are update-preview.tsx's. Plain forms: the draft
  * rides in hidden fields between the steps. Every page is in the Updates area of the navigation.
  */
 import { counted } from "../../lib/plural";
@@ -77,7 +77,9 @@ function PastTable({ past, jobs }: { past: PastUpdate[]; jobs: Map<number, JobPr
             <td data-label="Started" className="when">
               {utcMinute(u.createdAt)}
             </td>
-            <td data-label="Subject">{u.subject}</td>
+            <td data-label="Subject">
+              <a href={jobPath("update", u.id)}>{u.subject}</a>
+            </td>
             <td data-label="Sent" className="n">
               {u.sent}
             </td>

@@ -44,7 +44,11 @@ export function invitePreviewPage(
   }
   const who = counted(preview.count, "person", "people");
   const more = preview.count - named.length;
-  const moved = preview.movedUp === 0 ? "nobody" : counted(preview.movedUp, "person", "people");
+  const each = `each counted referral moves its referrer ${counted(places, "place")}`;
+  const moved =
+    preview.movedUp === 0
+      ? ` No one in this wave moved up by referrals (${each}).`
+      : ` In line order: ${preview.movedUp} of them moved up by referrals (${each}).`;
   return page(
     200,
     "Let people in",
@@ -54,9 +58,7 @@ export function invitePreviewPage(
         <Section id="wave-who" title="Who it invites">
           <p>
             The next {who} in line, who signed up {signedUp(preview.first, preview.last)} (UTC).
-            {places > 0
-              ? ` In line order: ${moved} of them moved up by referrals (each counted referral moves its referrer ${counted(places, "place")}).`
-              : ""}
+            {places > 0 ? moved : ""}
           </p>
           <CardTable>
             <caption className="sr-only">

@@ -51,36 +51,31 @@ export function readUnsubscribeToken(root: RootKey, token: string): { update: nu
 export const messageId = (root: RootKey, site: string, update: number, person: number) =>
   `<${mac(root, "message-id", update, person).subarray(0, 18).toString("base64url")}@${new URL(site).hostname}>`;
 
-/** A link in an update's text, as written (the console's preview finds them by the same rule). */
+/** A link in an update's text, as written. */
 export const LINK = /\bhttps?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'"]/g;
 
 /** Escaped text with its http(s) links made clickable, as written (no redirect, nothing added). */
-const linked = (text: string, styled: boolean) => {
+const linked = (text: string) => {
   let html = "";
   let at = 0;
   for (const match of text.matchAll(LINK)) {
     html += escapeHtml(text.slice(at, match.index));
-    html += styled
-      ? fill("bodyLink", { href: match[0], label: match[0] }).html
-      : `<a href="${escapeHtml(match[0])}">${escapeHtml(match[0])}</a>`;
+    html += fill("bodyLink", { href: match[0], label: match[0] }).html;
     at = match.index + match[0].length;
   }
   return html + escapeHtml(text.slice(at));
 };
 
 /**
- * The body's paragraphs (blank lines) with their line breaks, as HTML; `styled`: in the e-mails' templates, with
- * the inline styles mail clients need (the console's preview, whose CSP allows no inline style, shows it without).
+ * The body's paragraphs (blank lines) with their line breaks, as HTML in the e-mails' templates, with the inline
+ * styles mail clients need (the console shows the same HTML in frames: console/update-mail.tsx).
  */
-export const bodyHtml = (body: string, styled = true) =>
+export const bodyHtml = (body: string) =>
   body
     .split(/\n{2,}/)
     .map((paragraph) => {
-      const lines = paragraph
-        .split("\n")
-        .map((line) => linked(line, styled))
-        .join("<br>");
-      return styled ? fill("bodyParagraph", { content: { html: lines } }).html : `<p>${lines}</p>`;
+      const lines = paragraph.split("\n").map(linked).join("<br>");
+      return fill("bodyParagraph", { content: { html: lines } }).html;
     })
     .join("\n");
 

@@ -205,7 +205,7 @@ describe("every answer", () => {
   it("has the site's headers, a strict CSP without 'unsafe-inline', noindex and no-store", async () => {
     const res = await call("/admin");
     expect(res.headers.get("content-security-policy")).toMatch(
-      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]{44}'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/,
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]{44}'; font-src 'self'; form-action 'self'; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'$/,
     );
     expect(res.headers.get("x-robots-tag")).toBe("noindex, nofollow");
     expect(res.headers.get("cache-control")).toBe("no-store");

@@ -220,6 +220,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0023_imports" },
           { name: "0024_visits" },
           { name: "0025_invitation_resent" },
+          { name: "0026_update_drafts" },
         ]);
       } finally {
         await fresh.drop();

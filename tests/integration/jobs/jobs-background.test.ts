@@ -197,11 +197,24 @@ describe("the console's update", () => {
     expect(sentTo(before).sort()).toEqual(everyone);
     const page = await (await call(location, { cookie })).text();
     // Named by what it does (never its id), in the Updates area; its state a badge.
-    expect(page).toContain("<h1>Sending “Our news”</h1>");
+    // Finished: it says so and when, never "Sending" nor an estimate of a finish already past.
+    expect(page).toContain("<h1>Sent “Our news”</h1>");
     expect(page).toContain('<a href="/admin/updates" aria-current="page">Updates</a>');
-    expect(page).toContain('<p role="status" class="job-state"><span class="badge tone-good">Finished</span></p>');
+    expect(page).toMatch(
+      /<p role="status" class="job-state"><span class="badge tone-good">Finished<\/span> at \d{4}-\d\d-\d\d \d\d:\d\d UTC\.<\/p>/,
+    );
+    expect(page).toMatch(/<div><dt>Finished<\/dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/dd><\/div>/);
+    expect(page).not.toContain("Sending");
+    expect(page).not.toContain("Estimated finish");
     expect(page).toContain(
-      `<label for="job-update-${id}" class="bar-label">Sending “Our news”: 5 of 5 (100%)</label><progress id="job-update-${id}" max="5" value="5">100%</progress>`,
+      `<label for="job-update-${id}" class="bar-label">Sent “Our news”: 5 of 5 (100%)</label><progress id="job-update-${id}" max="5" value="5">100%</progress>`,
+    );
+    // What came back, and the e-mail as it went out, in frames of its own page.
+    expect(page).toContain(
+      "<div><dt>Hard bounces</dt><dd>0 (0 %)</dd></div><div><dt>Soft bounces</dt><dd>0</dd></div><div><dt>Complaints</dt><dd>0 (0 %)</dd></div>",
+    );
+    expect(page).toContain(
+      `<iframe src="/admin/updates/mail?update=${id}" title="The e-mail “Our news”, on a phone" sandbox="allow-popups allow-popups-to-escape-sandbox" width="360" height="560"></iframe>`,
     );
     expect(page).toContain(
       "<div><dt>Sent</dt><dd>5</dd></div><div><dt>Failed</dt><dd>0</dd></div><div><dt>Waiting to retry</dt><dd>0</dd></div><div><dt>Skipped: stopped updates or left</dt><dd>0</dd></div><div><dt>Still to send</dt><dd>0</dd></div>",

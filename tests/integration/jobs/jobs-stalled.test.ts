@@ -73,7 +73,13 @@ describe("a stalled job's page, on a fixed clock", () => {
     return id;
   }
   const at = async (id: number, iso: string) => {
-    const visit = { store: h.store, config: h.config, admin: ADMIN, now: () => Date.parse(iso) };
+    const visit = {
+      store: h.store,
+      config: h.config,
+      admin: ADMIN,
+      origin: "http://localhost",
+      now: () => Date.parse(iso),
+    };
     return (await jobPage(visit, new URLSearchParams({ kind: "update", id: String(id) }))).text();
   };
   const status = (page: string) => /<p role="status" class="job-state">(.*?)<\/p>/.exec(page)?.[1];

@@ -58,7 +58,9 @@ label{display:block;font-weight:600;margin:0 0 4px;font-size:14px}
 input,select,textarea{font:inherit;color:inherit;padding:8px 12px;border:1px solid var(--color-ink-500);border-radius:10px;min-height:44px;max-width:100%;background:#fff}
 input[type=checkbox]{min-height:0;width:20px;height:20px;accent-color:var(--color-brand-700)}
 input[type=text],input[type=email],input[type=password],input[type=search],textarea{width:100%}
-.mail{border:1px dashed var(--color-ink-500);border-radius:12px;padding:12px 16px;margin:0 0 12px;overflow-wrap:anywhere}
+.mail-frames{display:flex;flex-wrap:wrap;gap:16px;margin:0 0 12px}.mail-frame{margin:0;min-width:0;max-width:100%}
+.mail-frame figcaption{font-size:14px;color:var(--color-ink-700);margin:0 0 4px}
+.frame-box{overflow-x:auto;max-width:100%;border:1px solid var(--color-ink-100);border-radius:12px}.frame-box iframe{display:block;border:0}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;font:14px/1.5 ui-monospace,monospace}
 button,.button{display:inline-flex;align-items:center;justify-content:center;font:inherit;font-size:15px;font-weight:600;min-height:44px;padding:8px 18px;border-radius:999px;border:1px solid var(--color-brand-600);background:var(--color-brand-600);color:#fff;cursor:pointer;text-decoration:none;box-shadow:0 1px 2px rgb(11 16 32 / 0.08)}
 button:hover,.button:hover{background:var(--color-brand-700);border-color:var(--color-brand-700)}
@@ -141,6 +143,8 @@ export const CONSOLE_CSP = [
   `style-src 'sha256-${createHash("sha256").update(CONSOLE_CSS).digest("base64")}'`,
   "font-src 'self'",
   "form-action 'self'",
+  // Only the console's own pages in a frame: an update's e-mail, under a CSP of its own (update-mail.tsx).
+  "frame-src 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ].join("; ");
