@@ -22,6 +22,7 @@ import { type RunningServer, startServer } from "../scripts/lib/server-process";
 import { newToken } from "../src/server/crypto/tokens";
 import { ordinal } from "../src/server/referrals/status-page";
 import { createTestDatabase } from "../tests/support/postgres";
+import { median, signIn, BENCH_TOKEN as TOKEN } from "./lib/console-session";
 import {
   consoleDownload,
   type DownloadReport,
@@ -38,7 +39,6 @@ import {
   unescapeHtml,
 } from "./lib/scale-measure";
 
-const TOKEN = "bench-scale-token-0123456789abcdef0123456789";
 const EARLY_ACCESS_URL = "https://app.noosphere.test/signup";
 /** The sign-up the fill made at every size (10,000 and up), found by its whole address and by a part of it. */
 const SOUGHT = KNOWN_PERSON.n;
@@ -130,8 +130,6 @@ interface RunResult {
   notes: string[];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
 /**
  * Runs `step` once unmeasured (the first request of a path loads its code and plans), then `n` times, timed; with
  * `budgetMs`, stops once the timed runs have taken that long in all (after MIN_SAMPLES), so a slow path is measured
@@ -173,18 +171,6 @@ function serveFrom(tree: string, env: Record<string, string>, dataDir: string): 
   } finally {
     process.chdir(MAIN);
   }
-}
-
-async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/admin/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: new URL(base).origin, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ token: TOKEN }),
-  });
-  const cookie = res.headers.get("set-cookie")?.split(";")[0] ?? "";
-  if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
-  return cookie;
 }
 
 /** Runs `use` with a client of the database at `url`, closed after (the database is dropped only once none is open). */
