@@ -10,7 +10,8 @@
  * 2. 1,000,000 sign-ups and 10,000,000 views over 180 days (2,000,000 day-visitors): the overview and the funnel,
  *    whose budget is the console's (≤ 100 ms a page, issue 51 point 4).
  *
- * `--small` (a smoke check, seconds): 10,000 views and 100,000, 2 s of beacons. The table goes to docs/performance.md.
+ * `--small` (a smoke check, seconds, nothing written): 10,000 views and 100,000, 2 s of beacons. Otherwise the table
+ * goes to docs/performance.md.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -202,26 +203,29 @@ const verdict = failures.length
   ? `Over budget or wrong: ${failures.join("; ")}.`
   : `Every page within ${BUDGET_MS} ms median; every beacon taken was counted (${n(b?.counted ?? 0)} views).`;
 console.log(`\n${table}\n\n${verdict}`);
-writeSection(
-  "visits",
-  [
-    "## Visits (`npm run bench -- visits`)",
-    "",
-    `Measured ${new Date().toISOString().slice(0, 10)} on the ${availableParallelism()} shared cores of the project machine (load average`,
-    `${loads.join(", then ")} as the parts began and ended), PostgreSQL 15 on`,
-    "127.0.0.1:5432, `npm start`'s server with `DATABASE_URL` and Netlify's rate limits on (the visit function's edge",
-    `limit: 600 a minute per client address). Beacons: \`POST /api/visit\` as the pages' script sends it (text/plain`,
-    `JSON, a distinct browser user agent each), ${SECONDS} s each way: from one address with autocannon (past 600 in`,
-    "the minute the edge answers 429 without running the function), then from 250 loopback addresses (127.0.1.x),",
-    "each under the limit, as many visitors arrive; “taken” are the 204s, each checked counted in the rollups.",
-    "Rollups filled by SQL as the visit store writes them (bench/lib/visits-fill.ts: half the visitors direct, a",
-    "fifth from five big sites, 15% by 210 campaign combinations, 10% from a tail of 500 small sites, 5% by share",
-    "links; 6 pages); the marks are today's and yesterday's only (older ones are deleted with their salt). Bytes on",
-    "disk: `pg_total_relation_size` after `VACUUM ANALYZE` (heap, the unique key's index, TOAST).",
-    "",
-    table,
-    "",
-    verdict,
-  ].join("\n"),
-);
+// A smoke check's figures are not the table's.
+if (!SMALL) {
+  writeSection(
+    "visits",
+    [
+      "## Visits (`npm run bench -- visits`)",
+      "",
+      `Measured ${new Date().toISOString().slice(0, 10)} on the ${availableParallelism()} shared cores of the project machine (load average`,
+      `${loads.join(", then ")} as the parts began and ended), PostgreSQL 15 on`,
+      "127.0.0.1:5432, `npm start`'s server with `DATABASE_URL` and Netlify's rate limits on (the visit function's edge",
+      `limit: 600 a minute per client address). Beacons: \`POST /api/visit\` as the pages' script sends it (text/plain`,
+      `JSON, a distinct browser user agent each), ${SECONDS} s each way: from one address with autocannon (past 600 in`,
+      "the minute the edge answers 429 without running the function), then from 250 loopback addresses (127.0.1.x),",
+      "each under the limit, as many visitors arrive; “taken” are the 204s, each checked counted in the rollups.",
+      "Rollups filled by SQL as the visit store writes them (bench/lib/visits-fill.ts: half the visitors direct, a",
+      "fifth from five big sites, 15% by 210 campaign combinations, 10% from a tail of 500 small sites, 5% by share",
+      "links; 6 pages); the marks are today's and yesterday's only (older ones are deleted with their salt). Bytes on",
+      "disk: `pg_total_relation_size` after `VACUUM ANALYZE` (heap, the unique key's index, TOAST).",
+      "",
+      table,
+      "",
+      verdict,
+    ].join("\n"),
+  );
+}
 if (failures.length > 0) process.exitCode = 1;

@@ -23,6 +23,7 @@ const ALL = [
   "tap",
   "reputation",
   "background",
+  "import",
   "visits",
   "scale",
 ];
