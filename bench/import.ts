@@ -122,7 +122,11 @@ try {
     const files = Array.from({ length: PARTS.files }, (_, i) =>
       writeCsv(`part-${i + 1}.csv`, 1 + i * PARTS.rows, PARTS.rows),
     );
-    const each = files.map((file) => importCommand(url, file));
+    const each = files.map((file, i) => {
+      const run = importCommand(url, file);
+      console.log(`  part ${i + 1} of ${files.length}: ${run.seconds.toFixed(1)} s, peak ${run.peakMb.toFixed(0)} MB`);
+      return run;
+    });
     const seconds = each.reduce((sum, run) => sum + run.seconds, 0);
     const peak = Math.max(...each.map((run) => run.peakMb));
     const list = await onList(url);
