@@ -73,13 +73,14 @@ export function fillSql(rows: number, answers = true): string {
 }
 
 /**
- * The answers to two choice questions, `team-size` (50+ is rare: 2% of the list) and `role` (a fifth each), as
+ * The answers to two choice questions, `team-size` (50+ is rare: 2% of the list) and `role` (a fifth each, by g / 7
+ * so that every role meets every team size: by g / 3, 50+ never met Founder), as
  * src/server/answers.ts keeps choices: by question id, in clear, beside the row (migration 0022's `choices`).
  */
 const CHOICES_FILL = `jsonb_build_object(
       'team-size', CASE WHEN g % 50 = 0 THEN '50+' WHEN g % 10 < 3 THEN '11–50' WHEN g % 10 < 7 THEN '2–10'
         ELSE 'Just me' END,
-      'role', (ARRAY['Engineer', 'Researcher', 'Founder', 'Student', 'Other'])[1 + g / 3 % 5])`;
+      'role', (ARRAY['Engineer', 'Researcher', 'Founder', 'Student', 'Other'])[1 + g / 7 % 5])`;
 
 /** "People whose answer to Q is V" as raw SQL (no People filter by answer exists in this tree): $1 the choices. */
 export const ANSWER_SQL = {
