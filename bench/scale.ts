@@ -22,6 +22,8 @@ import { type RunningServer, startServer } from "../scripts/lib/server-process";
 import { newToken } from "../src/server/crypto/tokens";
 import { ordinal } from "../src/server/referrals/status-page";
 import { createTestDatabase } from "../tests/support/postgres";
+import { type AnswerTiming, timeAnswerFilters, withFilledQuestions } from "./lib/answer-filters";
+import { median, signIn, BENCH_TOKEN as TOKEN } from "./lib/console-session";
 import {
   consoleDownload,
   type DownloadReport,
@@ -38,7 +40,6 @@ import {
   unescapeHtml,
 } from "./lib/scale-measure";
 
-const TOKEN = "bench-scale-token-0123456789abcdef0123456789";
 const EARLY_ACCESS_URL = "https://app.noosphere.test/signup";
 /** The sign-up the fill made at every size (10,000 and up), found by its whole address and by a part of it. */
 const SOUGHT = KNOWN_PERSON.n;
@@ -128,9 +129,9 @@ interface RunResult {
   referrals?: ReferralRun;
   /** What went wrong beside the figures (a command's failure), for the reader of the table. */
   notes: string[];
+  /** "People whose answer to Q is V" as raw SQL (after code only: its schema has the answers). */
+  answers?: Record<string, AnswerTiming>;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /**
  * Runs `step` once unmeasured (the first request of a path loads its code and plans), then `n` times, timed; with
@@ -173,18 +174,6 @@ function serveFrom(tree: string, env: Record<string, string>, dataDir: string): 
   } finally {
     process.chdir(MAIN);
   }
-}
-
-async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/admin/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: new URL(base).origin, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ token: TOKEN }),
-  });
-  const cookie = res.headers.get("set-cookie")?.split(";")[0] ?? "";
-  if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
-  return cookie;
 }
 
 /** Runs `use` with a client of the database at `url`, closed after (the database is dropped only once none is open). */
@@ -305,9 +294,10 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
     // The referrals and status links, on the after code's schema only (the before code's has no such tables).
     let referralFill: Omit<ReferralRun, "status" | "shareSignUp"> | undefined;
     let people: StatusPerson[] = [];
+    let answers: Record<string, AnswerTiming> | undefined;
     try {
       let started = performance.now();
-      await client.query(fillSql(size));
+      await client.query(fillSql(size, treeName === "after"));
       fillSeconds = (performance.now() - started) / 1000;
       if (treeName === "after") referralFill = await fillReferrals(client);
       started = performance.now();
@@ -315,6 +305,7 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
       await client.query("VACUUM ANALYZE");
       analyzeSeconds = (performance.now() - started) / 1000;
       if (referralFill) people = await statusPeople(client, size);
+      if (treeName === "after") answers = await timeAnswerFilters(client);
     } finally {
       await client.end();
     }
@@ -328,7 +319,11 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
     }
 
     const env = { DATABASE_URL: database.url, WAITLIST_ADMIN_TOKEN: TOKEN, EARLY_ACCESS_URL, SMTP_URL: "" };
-    server = await serveFrom(tree, env, join(dataDir, "data"));
+    // The after code asks the two questions the fill answered (read as it starts): a column each in the downloads.
+    server = await (treeName === "after"
+      ? withFilledQuestions(tree, () => serveFrom(tree, env, join(dataDir, "data")))
+      : serveFrom(tree, env, join(dataDir, "data")));
+    if (answers) console.log(`  answers (raw SQL): ${JSON.stringify(answers)}`);
     const base = server.url;
     const cookie = await signIn(base);
     const get = async (path: string) => {
@@ -554,6 +549,7 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
       dryRun,
       ...(referralFill && shareSignUp ? { referrals: { ...referralFill, status, shareSignUp } } : {}),
       notes,
+      ...(answers ? { answers } : {}),
     };
   } finally {
     await server?.stop();
@@ -654,6 +650,23 @@ const measureRows = (
   return `| ${label} | ${cells.join(" | ")} | ≤ ${ms(budget)} ms: ${faults.length ? `✗ ${faults.join("; ")}` : "✓"} |`;
 });
 
+// Answers (issue 50): raw SQL on the after code's runs.
+const answerRows = Object.keys(after[0]?.answers ?? {}).flatMap((label) =>
+  (["pageMs", "countMs"] as const).map((which) => {
+    const what = which === "pageMs" ? "first page of 26" : "matches counted to 1,001";
+    const faults = after.flatMap((run) => {
+      const t = run.answers?.[label];
+      return t && t[which] > BUDGET.pageMedianMs ? [`${sizeName(run.size)} ${ms(t[which])} ms`] : [];
+    });
+    failures.push(...faults.map((fault) => `answer ${label}, ${what}: ${fault}`));
+    const cells = after.map((run) => {
+      const t = run.answers?.[label];
+      return t ? `${ms(t[which])} · ${t.matches > 1000 ? "> 1,000" : t.matches}${t.index ? " · GIN" : ""}` : "—";
+    });
+    return `| ${label}, ${what} | ${cells.join(" | ")} | ≤ ${BUDGET.pageMedianMs} ms: ${faults.length ? `✗ ${faults.join("; ")}` : "✓"} |`;
+  }),
+);
+
 // Referrals and status pages: the after code's runs only (the before code has no such pages).
 const referralRuns = after.filter((run) => run.referrals);
 const people = Object.keys(referralRuns[0]?.referrals?.status["0"] ?? {});
@@ -752,6 +765,20 @@ const body = [
   `| --- | ${columns.map(() => "---:").join(" | ")} | --- |`,
   ...measureRows,
   "",
+  ...(answerRows.length
+    ? [
+        "People whose answer to a choice question is a value (issue 50), as raw SQL from one client: this tree has no",
+        "People filter by answer yet, so the statement is the one such a filter would make on `choices` (migration",
+        "0022, its GIN index `waitlist_choices_idx`), read the way the People list reads a filter. The fill answers two",
+        "questions (`team-size`: 50+ for 2%, 2–10 for 40%; `role`: a fifth each), asked by the server for the run so",
+        "each download has a column per question. Cells: ms median of 5 · matches · GIN when the plan reads the index.",
+        "",
+        `| answer filter | ${after.map(head).join(" | ")} | budget |`,
+        `| --- | ${after.map(() => "---:").join(" | ")} | --- |`,
+        ...answerRows,
+        "",
+      ]
+    : []),
   ...(referralRuns.length
     ? [
         "### Status pages and share links (after code)",

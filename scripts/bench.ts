@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 
-// scale last: minutes (a million rows filled by SQL), and it exits 1 while a figure is over budget, which must not
+// visits and scale last: minutes (a million rows filled by SQL), and it exits 1 while a figure is over budget, which must not
 // keep the others from running.
 const ALL = [
   "lighthouse",
@@ -23,6 +23,8 @@ const ALL = [
   "tap",
   "reputation",
   "background",
+  "import",
+  "visits",
   "scale",
 ];
 const [name, ...args] = process.argv.slice(2);

@@ -35,11 +35,12 @@ export const KNOWN_PERSON = {
  * repeat at different periods (so the breakdown has many combinations), the three answers and the combined message
  * as the form stores them (about 290 bytes of CSV a row, the size Netlify's limits were worked out from), and
  * names, and KNOWN_PERSON. Newest last: sign-up `rows` is the most recent, so page 1 of the console lists the
- * highest numbers.
+ * highest numbers. With `answers` (a schema with migration 0022), two choice questions answered as `choices` keeps
+ * them (CHOICES_FILL: one common value, one rare).
  */
-export function fillSql(rows: number): string {
+export function fillSql(rows: number, answers = true): string {
   return `INSERT INTO waitlist (name, email, created_at, status, confirmed_at, invited_at, joined_at, source, medium,
-      campaign, referrer, page, organization, why, connect, message)
+      campaign, referrer, page, organization, why, connect, message${answers ? ", choices" : ""})
     SELECT CASE WHEN g = ${KNOWN_PERSON.n} THEN '${KNOWN_PERSON.name}' ELSE p.name END,
       CASE WHEN g = ${KNOWN_PERSON.n} THEN '${KNOWN_PERSON.email}'
         ELSE 'person' || g || '@example' || (g % 100) || '.com' END,
@@ -54,6 +55,7 @@ export function fillSql(rows: number): string {
       (ARRAY['/', '/product', '/join', '/'])[1 + g % 4],
       a.organization, a.why, a.connect,
       concat_ws(E'\\n\\n', 'Organization: ' || a.organization, 'Why: ' || a.why, 'Connect: ' || a.connect)
+      ${answers ? `, ${CHOICES_FILL}` : ""}
     FROM generate_series(1, ${rows}) AS g
     CROSS JOIN LATERAL (SELECT now() - (${rows} - g) * (interval '180 days' / ${rows}) AS at) AS t
     CROSS JOIN LATERAL (SELECT (ARRAY['pending', 'confirmed', 'confirmed', 'confirmed', 'invited', 'joined'])[1 + g % 6]
@@ -69,6 +71,31 @@ export function fillSql(rows: number): string {
         'Our team needs one place for what we know.', 'Curious about the product.'])[1 + g % 4] AS why,
       (ARRAY[NULL, '@someone on the fediverse', NULL, 'A friend sent me the link.', NULL])[1 + g % 5] AS connect) AS a`;
 }
+
+/**
+ * The answers to two choice questions, `team-size` (50+ is rare: 2% of the list) and `role` (a fifth each, by g / 7
+ * so that every role meets every team size: by g / 3, 50+ never met Founder), as
+ * src/server/answers.ts keeps choices: by question id, in clear, beside the row (migration 0022's `choices`).
+ */
+const CHOICES_FILL = `jsonb_build_object(
+      'team-size', CASE WHEN g % 50 = 0 THEN '50+' WHEN g % 10 < 3 THEN '11–50' WHEN g % 10 < 7 THEN '2–10'
+        ELSE 'Just me' END,
+      'role', (ARRAY['Engineer', 'Researcher', 'Founder', 'Student', 'Other'])[1 + g / 7 % 5])`;
+
+/** "People whose answer to Q is V" as raw SQL (no People filter by answer exists in this tree): $1 the choices. */
+export const ANSWER_SQL = {
+  /** The newest page of 26, as the People list reads a filter's first page. */
+  page: `SELECT id, created_at FROM waitlist WHERE choices @> $1::jsonb ORDER BY created_at DESC, id DESC LIMIT 26`,
+  /** How many match, counted up to 1,001, as the People list counts a filter. */
+  count: `SELECT count(*)::int AS n FROM (SELECT 1 FROM waitlist WHERE choices @> $1::jsonb LIMIT 1001) m`,
+} as const;
+
+/** The answer filters timed: a common answer, a rare one, and two questions together. */
+export const ANSWER_FILTERS: Array<[label: string, choices: Record<string, string>]> = [
+  ["team-size is 2–10 (40%)", { "team-size": "2–10" }],
+  ["team-size is 50+ (2%)", { "team-size": "50+" }],
+  ["team-size is 50+ and role is Founder", { "team-size": "50+", role: "Founder" }],
+];
 
 /**
  * Referrals and status links as a list that has had them for its 180 days holds them (migration 0011), for the

@@ -5,7 +5,15 @@
  * leaked URL) names nobody. Rows written before the key was set stay readable as plain text until
  * `npm run waitlist -- encrypt` seals them; the same command moves rows from DATA_KEY_PREVIOUS to DATA_KEY.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+} from "node:crypto";
 
 /** What a sign-up tells about a person: everything here is sealed when a key is set. */
 export interface PersonalData {
@@ -26,8 +34,9 @@ export const PERSON_COLUMNS = STORED_PERSON_FIELDS.join(", ");
 /** One DATA_KEY, as the keys derived from it: to seal, to hash addresses, and the id rows name it by. */
 export interface DataKey {
   id: string;
-  seal: Buffer;
-  lookup: Buffer;
+  /** KeyObjects, made once: Node prepares a Buffer key anew on every cipher or HMAC (crypto/secret.ts says more). */
+  seal: KeyObject;
+  lookup: KeyObject;
 }
 
 /** The key rows are sealed with now and, while rotating, the one they may still be sealed with. */
@@ -50,8 +59,8 @@ export function parseDataKey(value: string, variable = "DATA_KEY"): DataKey {
   }
   return {
     id: derive(bytes, "key id").toString("hex").slice(0, 16),
-    seal: derive(bytes, "seal"),
-    lookup: derive(bytes, "lookup"),
+    seal: createSecretKey(derive(bytes, "seal")),
+    lookup: createSecretKey(derive(bytes, "lookup")),
   };
 }
 

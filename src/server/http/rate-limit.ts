@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { isIPv6 } from "node:net";
 import type { ServerConfig } from "../config";
-import { derivedKey, type RootKey } from "../crypto/secret";
+import { derivedHmacKey, type RootKey } from "../crypto/secret";
 import { log } from "../log";
 import type { Store } from "../store/types";
 import { withTimeout } from "./timeout";
@@ -26,7 +26,7 @@ export function clientNetwork(ip: string): string {
 
 /** A client's key: a keyed hash of its network, so no address is ever stored. */
 export function clientKey(ip: string, root: RootKey): string {
-  return createHmac("sha256", derivedKey(root, "client")).update(clientNetwork(ip)).digest("base64url");
+  return createHmac("sha256", derivedHmacKey(root, "client")).update(clientNetwork(ip)).digest("base64url");
 }
 
 /**

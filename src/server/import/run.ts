@@ -68,19 +68,28 @@ async function writeBatch(reading: Reading, batch: Batch) {
   await store.db.query(IMPORT_SQL.add, values);
 }
 
-/** Reads every part, batch by batch; the formats found. */
-async function readParts(reading: Reading, parts: Awaited<ReturnType<typeof partsOf>>) {
-  const formats: ImportReport["formats"] = [];
-  let lines = 0;
-  for (const [index, part] of parts.entries()) {
-    let format: Format | null = null;
-    let by: ((cells: readonly string[]) => (column: string) => string) | null = null;
-    let batch = emptyBatch();
-    const flush = async () => {
-      await (reading.options.apply ? writeBatch(reading, batch) : countBatch(reading, batch));
-      batch = emptyBatch();
-      reading.options.onProgress?.(lines);
-    };
+type Part = Awaited<ReturnType<typeof partsOf>>[number];
+
+/**
+ * Reads one part, batch by batch; its format. One batch is written while the next is read and sealed (the database
+ * and this process each on a core), never two at once: batches are written in the file's order, each whole or not
+ * at all, so a rerun goes on as before; nothing is left writing when this returns or throws.
+ */
+async function readPart(reading: Reading, part: Part, index: number, lines: { read: number }) {
+  let format: Format | null = null;
+  let by: ((cells: readonly string[]) => (column: string) => string) | null = null;
+  let batch = emptyBatch();
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    const [full, read] = [batch, lines.read];
+    batch = emptyBatch();
+    await writing;
+    const write = reading.options.apply ? writeBatch(reading, full) : countBatch(reading, full);
+    writing = write.then(() => reading.options.onProgress?.(read));
+    // A failure before the next await of it is not an unhandled rejection: that await throws it.
+    writing.catch(() => {});
+  };
+  try {
     for await (const record of readRecords(part.chunks()) as AsyncIterable<FileRecord>) {
       if (!format || !by) {
         format = recogniseFormat(record.cells);
@@ -90,17 +99,27 @@ async function readParts(reading: Reading, parts: Awaited<ReturnType<typeof part
           );
         }
         by = cellsBy(record.cells);
-        formats.push({ file: part.name, format: format.label, reads: format.reads });
         continue;
       }
-      lines++;
+      lines.read++;
       if (record.cells.every((cell) => cell.trim() === "")) continue;
       place(reading, batch, format, { index, name: part.name }, record.cells, record.line, by);
       if (batch.add.length + batch.suppress.length + batch.refuse.length >= BATCH) await flush();
     }
     if (!format) throw new UnreadableFile(`${part.name} is empty: it has no header row.`);
     await flush();
+  } finally {
+    await writing.catch(() => {});
   }
+  await writing;
+  return { file: part.name, format: format.label, reads: format.reads };
+}
+
+/** Reads every part in turn; the formats found. */
+async function readParts(reading: Reading, parts: Part[]) {
+  const formats: ImportReport["formats"] = [];
+  const lines = { read: 0 };
+  for (const [index, part] of parts.entries()) formats.push(await readPart(reading, part, index, lines));
   return formats;
 }
 

@@ -10,14 +10,14 @@
  * the server's is an unknown code: 404, as for any wrong code.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { derivedKey, type RootKey } from "../crypto/secret";
+import { derivedHmacKey, type RootKey } from "../crypto/secret";
 import { INVITE_CODE_PATTERN } from "./invite-store";
 
 const ID_BYTES = 8;
 const MAC_BYTES = 12;
 
 const mac = (key: RootKey, person: number, expiresAt: Date) =>
-  createHmac("sha256", derivedKey(key, "invite-access"))
+  createHmac("sha256", derivedHmacKey(key, "invite-access"))
     .update(`${person}.${expiresAt.getTime()}`)
     .digest()
     .subarray(0, MAC_BYTES);

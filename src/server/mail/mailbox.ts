@@ -6,7 +6,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { DatabaseKey } from "../crypto/keys";
-import { derivedKey, type RootKey } from "../crypto/secret";
+import { derivedHmacKey, type RootKey } from "../crypto/secret";
 
 /** Domains whose mailboxes ignore dots in the local part, and are one domain: Gmail's. */
 const GMAIL = new Set(["gmail.com", "googlemail.com"]);
@@ -25,7 +25,7 @@ export function mailboxOf(email: string): string {
 
 /** The key the mailbox's e-mails are counted under. */
 export function mailboxKey(root: RootKey, email: string): string {
-  return createHmac("sha256", derivedKey(root, "mailbox")).update(mailboxOf(email)).digest("base64url");
+  return createHmac("sha256", derivedHmacKey(root, "mailbox")).update(mailboxOf(email)).digest("base64url");
 }
 
 /**
@@ -33,7 +33,7 @@ export function mailboxKey(root: RootKey, email: string): string {
  * suppresses (src/server/suppression/), and waitlist.address_key under the database's secret.
  */
 export function addressKey(root: RootKey, email: string): string {
-  return createHmac("sha256", derivedKey(root, "address")).update(email.trim().toLowerCase()).digest("base64url");
+  return createHmac("sha256", derivedHmacKey(root, "address")).update(email.trim().toLowerCase()).digest("base64url");
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { Challenge, Payload } from "altcha-lib";
-import { derivedKey, type RootKey } from "../crypto/secret";
+import { derivedHmacKey, derivedKey, type RootKey } from "../crypto/secret";
 
 /** PBKDF2-SHA-256, 100 iterations per try, the answer among 1,000–4,000 tries: a fraction of a second in a browser. */
 const ALGORITHM = "PBKDF2/SHA-256";
@@ -17,7 +17,7 @@ const TTL_SECONDS = 600;
 
 /** Binds a challenge to one address without revealing it: a keyed hash of the trimmed, lower-cased e-mail. */
 const addressTag = (email: string, root: RootKey) =>
-  createHmac("sha256", derivedKey(root, "pow-address"))
+  createHmac("sha256", derivedHmacKey(root, "pow-address"))
     .update(email.trim().toLowerCase())
     .digest("base64url")
     .slice(0, 22);

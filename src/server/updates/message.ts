@@ -11,7 +11,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { SITE } from "../../site";
-import { derivedKey, type RootKey } from "../crypto/secret";
+import { derivedHmacKey, type RootKey } from "../crypto/secret";
 import { escapeHtml } from "../http/form-page";
 import { emailDocument, fill, note, rule, signOff, smallLinks } from "../mail/layout";
 import type { MailMessage } from "../mail/mailer";
@@ -26,7 +26,7 @@ const ID_BYTES = 8;
 const MAC_BYTES = 16;
 
 const mac = (root: RootKey, purpose: string, update: number, person: number) =>
-  createHmac("sha256", derivedKey(root, purpose)).update(`${update}.${person}`).digest();
+  createHmac("sha256", derivedHmacKey(root, purpose)).update(`${update}.${person}`).digest();
 
 /** Person `person`'s unsubscribe token for update `update`: their ids and a MAC (43 characters, base64url). */
 export function unsubscribeToken(root: RootKey, update: number, person: number): string {

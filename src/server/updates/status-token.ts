@@ -12,7 +12,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { STATUS_PATHS } from "../../lib/waitlist/referral";
 import type { DatabaseKey } from "../crypto/keys";
-import { derivedKey } from "../crypto/secret";
+import { derivedHmacKey } from "../crypto/secret";
 import { hashToken } from "../crypto/tokens";
 import type { StatusLink } from "../store/referral-types";
 
@@ -22,7 +22,7 @@ const MAC_BYTES = 24;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const mac = (key: DatabaseKey, person: number) =>
-  createHmac("sha256", derivedKey(key, "status-link")).update(String(person)).digest().subarray(0, MAC_BYTES);
+  createHmac("sha256", derivedHmacKey(key, "status-link")).update(String(person)).digest().subarray(0, MAC_BYTES);
 
 /** Person `person`'s status token: their id and a MAC. */
 export function statusToken(key: DatabaseKey, person: number): string {
