@@ -10,7 +10,8 @@
  *   encrypt                                    seals every row not yet under DATA_KEY (resumable)
  *   import FILE [--consent confirmed|ask] [--source NAME] [--yes]   a list from another tool (a dry run without
  *                                              --yes; killed, the same command goes on)
- *   reminders [--yes]                          one reminder to confirm, to those due one (a dry run without --yes)
+ *   reminders [--yes]                          the reminders due now: to confirm, and of an invitation (a dry run
+ *                                              without --yes)
  *   doctor [--json]                            every setting and what answers (exit 1: something required is not)
  * Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
  * Any failure is one line on standard error and exit status 2 (1: a wave some of whose e-mails were refused);
@@ -39,7 +40,7 @@ import { reminders } from "./lib/reminders-command";
 import { update } from "./lib/update-command";
 import { commandArguments } from "./lib/waitlist-arguments";
 import { count, encrypt, exportList, invite, purgePending } from "./lib/waitlist-commands";
-import { HELP } from "./lib/waitlist-help";
+import { COMMANDS, HELP, OPTIONS } from "./lib/waitlist-help";
 import { webhooks } from "./lib/webhooks-command";
 
 // Standard output is the command's answer (a CSV, a summary): the server's log lines go to standard error.
@@ -54,21 +55,7 @@ const { positionals, values } = (() => {
   try {
     return parseArgs({
       allowPositionals: true,
-      options: {
-        format: { type: "string" },
-        since: { type: "string" },
-        "confirmed-only": { type: "boolean" },
-        "older-than": { type: "string" },
-        next: { type: "string" },
-        subject: { type: "string" },
-        "body-file": { type: "string" },
-        yes: { type: "boolean" },
-        again: { type: "boolean" },
-        json: { type: "boolean" },
-        consent: { type: "string" },
-        source: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: OPTIONS,
     });
   } catch (error) {
     return fail(`${(error as Error).message}\n\n${HELP}`);
@@ -79,19 +66,7 @@ if (values.help || !command || command === "help") {
   console.log(HELP);
   process.exit(command || values.help ? 0 : 2);
 }
-const COMMANDS = [
-  "count",
-  "export",
-  "invite",
-  "update",
-  "webhooks",
-  "purge-pending",
-  "encrypt",
-  "reminders",
-  "import",
-  "doctor",
-];
-if (!COMMANDS.includes(command)) fail(`unknown command "${command}"\n\n${HELP}`);
+if (!(COMMANDS as readonly string[]).includes(command)) fail(`unknown command "${command}"\n\n${HELP}`);
 // Before anything that may refuse the configuration: listing what is wrong with it is doctor's whole job.
 if (command === "doctor") process.exit(await doctor(getConfig(), values.json ?? false));
 // A server secret that cannot be used stops every command (one line naming it); its old name is said once.

@@ -1,4 +1,39 @@
-/** `npm run waitlist -- --help`: every command and option, in the words the team reads. */
+/**
+ * `npm run waitlist -- --help`: every command and option, in the words the team reads. The commands and options
+ * the CLI takes are listed here too, so tests/unit/waitlist-help.test.ts holds the help to them.
+ */
+
+/** Every command scripts/waitlist.ts runs. */
+export const COMMANDS = [
+  "count",
+  "export",
+  "invite",
+  "update",
+  "webhooks",
+  "purge-pending",
+  "encrypt",
+  "reminders",
+  "import",
+  "doctor",
+] as const;
+
+/** Every option it reads (node:util parseArgs). */
+export const OPTIONS = {
+  format: { type: "string" },
+  since: { type: "string" },
+  "confirmed-only": { type: "boolean" },
+  "older-than": { type: "string" },
+  next: { type: "string" },
+  subject: { type: "string" },
+  "body-file": { type: "string" },
+  yes: { type: "boolean" },
+  again: { type: "boolean" },
+  json: { type: "boolean" },
+  consent: { type: "string" },
+  source: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 export const HELP = `Usage: npm run waitlist -- <command> [options]
 
 Commands:
@@ -27,7 +62,10 @@ Commands:
   purge-pending               deletes sign-ups never confirmed (only when confirmation by e-mail is on)
     --older-than 14d          required: untouched for that long (days, e.g. 14d; or hours, e.g. 36h)
     --yes                     really delete; without it, only says how many would go
-  reminders                   one reminder to each pending sign-up older than CONFIRM_REMINDER_HOURS (24), never two
+  reminders                   the reminders the scheduled function sends every 10 minutes, now, never two to anyone:
+                              one to confirm, to each pending sign-up older than CONFIRM_REMINDER_HOURS (24);
+                              one of an invitation, to each invited person whose unused code expires within
+                              INVITE_REMINDER_DAYS (3) (needs EARLY_ACCESS_URL); 0 turns either off
     --yes                     really send; without it, only says how many are due
   import FILE                 brings a list from another tool: Mailchimp (a CSV of its export, or the ZIP),
                               Buttondown, listmonk, GetWaitlist, Waitlister, Kit, or any CSV with an email
@@ -44,6 +82,7 @@ Commands:
     --json                    the same as JSON, for machines
   encrypt                     seals every plain row (and every row under DATA_KEY_PREVIOUS) with DATA_KEY;
                               safe to stop and run again: each batch is sealed whole or not at all
+  help, --help, -h            this text
 
 Reads DATABASE_URL, else NETLIFY_DB_URL, else the embedded database in DATA_DIR (default .data/).
 While \`npm start\` holds the embedded database, stop it first: nothing is changed either way.`;

@@ -145,3 +145,15 @@ describe("README.md", () => {
     expect(listed.sort()).toEqual(functions.sort());
   });
 });
+
+describe("README.md's tree", () => {
+  it("names every folder of src/server/", () => {
+    const tree = /```\n(src\/[\s\S]*?)```/.exec(README)?.[1] ?? "";
+    const server = /^ {2}server\/[\s\S]*?(?=\n {2}\S)/m.exec(tree)?.[0] ?? "";
+    const folders = readdirSync(join(ROOT, "src/server"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${entry.name}/`);
+    expect(folders).toContain("signup/");
+    expect(folders.filter((folder) => !names(server, folder))).toEqual([]);
+  });
+});

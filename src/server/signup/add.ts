@@ -95,13 +95,17 @@ async function keyEntry({ entry, req, fields, config, context }: Signup, store: 
 }
 
 /** The row added: counted against the network's allowance in the same statement, or past it with a proof. */
-function addRow({ entry, config, context, mailer }: Signup, store: Store, root: RootKey, proven: boolean) {
+async function addRow({ entry, config, context, mailer }: Signup, store: Store, root: RootKey, proven: boolean) {
   // With confirmation by e-mail, a new address waits as pending until its link is used.
   const status = mailer ? "pending" : "confirmed";
-  if (proven) {
-    return store.add(entry, status).then((added) => ({ added, allowed: true, retryAfter: 0 }));
-  }
-  return store.hitAndAdd(clientKey(context.ip ?? "", root), rateWindow(config), config.rateLimitMax, entry, status);
+  if (proven) return { added: await store.add(entry, status), allowed: true, retryAfter: 0 };
+  return await store.hitAndAdd(
+    clientKey(context.ip ?? "", root),
+    rateWindow(config),
+    config.rateLimitMax,
+    entry,
+    status,
+  );
 }
 
 /**
