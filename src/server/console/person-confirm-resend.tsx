@@ -12,7 +12,7 @@ import { countedMailboxKey } from "../mail/mailbox";
 import type { SendOutcome } from "../mail/send";
 import { sendConfirmation } from "../mail/send";
 import { createSuppressionStore, type Suppression } from "../suppression";
-import type { PersonVisit } from "./person";
+import type { PersonVisit } from "./person-data";
 import { listKeysOfPerson } from "./person-data";
 import { personHref } from "./person-timeline";
 

@@ -4,13 +4,25 @@
  * their address's suppression (by its keys, as waitlist.address_key and mailbox_key) and their latest webhook events. Every read is by their id (or their referrer's, or
  * their mailbox's key), so the page costs the same at any size of the list.
  */
+import type { ServerConfig } from "../config";
 import { databaseKey } from "../crypto/keys";
+import type { Mailer } from "../mail/mailer";
 import { PERSON_COLUMNS, type PersonalData, personOf, type StoredPerson } from "../data-key";
 import { withTimeout } from "../http/timeout";
 import { createReminderStore } from "../reminders";
 import type { Store } from "../store/types";
 import { createSuppressionStore, listKeysOf, type Suppression } from "../suppression";
 import { createWebhookStore, type EventRow } from "../webhooks";
+
+/** What a person's page and its actions are given: the store, the config, who is signed in, and the posted fields. */
+export interface PersonVisit {
+  store: Store;
+  config: ServerConfig;
+  admin: string;
+  origin: string;
+  mailer: Mailer | null;
+  fields: Record<string, string>;
+}
 
 /** The most referrals (counted, and taken back) the timeline lists; the page says how many more there are. */
 export const TIMELINE_REFERRALS = 100;

@@ -10,29 +10,20 @@ import { counted } from "../../lib/plural";
 import { shareLink } from "../../lib/waitlist/referral";
 import { TEXT_FIELDS } from "../../lib/waitlist/rules";
 import { shownAnswers } from "../answers";
-import type { ServerConfig } from "../config";
 import { isId } from "../http/limits";
-import type { Mailer } from "../mail/mailer";
-import type { Store } from "../store/types";
 import { termsAgreed, updatesChoice } from "./consent-words";
 import { MailStanding } from "./mail-standing";
 import { message, page } from "./pages";
 import { CONSOLE_PATHS } from "./paths";
 import { RESEND_DONE, ResendControl } from "./person-confirm-resend";
-import { type PersonFile, readPersonFile } from "./person-data";
+import { type PersonFile, type PersonVisit, readPersonFile } from "./person-data";
+
+export type { PersonVisit };
 import { ResendButton, ResendNote } from "./person-resend";
 import { Events, personHref, Timeline } from "./person-timeline";
 import { Figures, Ident, Notice, Section, StatusBadge } from "./ui/parts";
 import { utcMinute } from "./ui/time";
 
-export interface PersonVisit {
-  store: Store;
-  config: ServerConfig;
-  admin: string;
-  origin: string;
-  mailer: Mailer | null;
-  fields: Record<string, string>;
-}
 
 /**
  * What an action that changed something says on the page it redirects to (`?id=N&done=…`): a word in the address,
