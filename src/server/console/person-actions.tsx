@@ -1,5 +1,5 @@
 /**
- * What the team does from a person's page (POST /admin/person): resend the confirmation (person-resend.tsx), lift
+ * What the team does from a person's page (POST /admin/person): resend the confirmation (person-confirm-resend.tsx), lift
  * or stop their mail (mail-standing.tsx), and invite them now. Inviting asks once first, as a wave and Remove do: the first press
  * shows what will happen (an e-mail now, out of the line ahead of the people before them), and only the page's
  * "Invite now" with confirm=yes sends. Everything that has an effect is audited before it (audit/index.ts).
@@ -17,8 +17,8 @@ import { mailStandingAction } from "./mail-standing";
 import { message, page } from "./pages";
 import { CONSOLE_PATHS } from "./paths";
 import { nobody, type PersonVisit, personPage } from "./person";
+import { resendConfirmation } from "./person-confirm-resend";
 import { readPerson } from "./person-data";
-import { resendConfirmation } from "./person-resend";
 import { personHref } from "./person-timeline";
 import { ConfirmForm, Section } from "./ui/parts";
 
