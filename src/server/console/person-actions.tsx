@@ -1,8 +1,9 @@
 /**
- * What the team does from a person's page (POST /admin/person): resend the confirmation (person-confirm-resend.tsx), lift
- * or stop their mail (mail-standing.tsx), and invite them now. Inviting asks once first, as a wave and Remove do: the first press
- * shows what will happen (an e-mail now, out of the line ahead of the people before them), and only the page's
- * "Invite now" with confirm=yes sends. Everything that has an effect is audited before it (audit/index.ts).
+ * What the team does from a person's page (POST /admin/person): resend the confirmation (person-confirm-resend.tsx),
+ * lift or stop their mail (mail-standing.tsx), and invite them now. Inviting asks once first, as a wave and Remove
+ * do: the first press shows what will happen (an e-mail now, out of the line ahead of the people before them), and
+ * only the page's "Invite now" with confirm=yes sends. Everything that has an effect is audited before it
+ * (audit/index.ts).
  */
 import { randomBytes } from "node:crypto";
 import { counted } from "../../lib/plural";
