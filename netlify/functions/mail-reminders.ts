@@ -6,6 +6,7 @@
 import type { Config, Context } from "@netlify/functions";
 import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
+import { ACTOR, audit } from "../../src/server/audit";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
 import { mailerFor } from "../../src/server/mail/mailer";
@@ -26,6 +27,10 @@ export default configured(async (_req: Request, context?: Context): Promise<Resp
     const mailer = suppressedMailer(mailerFor(config), config, async () => store);
     const report = await sendReminders({ store, config, mailer, site, deadline });
     if (report.sent > 0 || report.remaining > 0) log("info", "reminders.sent", { ...report });
+    // E-mails sent by the schedule are in the audit log, as the CLI's are (a run that sends nothing is not).
+    if (report.sent + report.invites > 0) {
+      await audit(store.db, ACTOR.scheduled, "reminders", { sent: report.sent, invites: report.invites });
+    }
     return new Response(null, { status: 204 });
   } catch (error) {
     log("error", "reminders.failed", describeError(error));

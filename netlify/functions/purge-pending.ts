@@ -2,7 +2,7 @@ import type { Config } from "@netlify/functions";
 import { PURGE_MIN_DAYS } from "../../src/lib/waitlist/consent";
 import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
-import { createAuditLog } from "../../src/server/audit";
+import { ACTOR, audit, createAuditLog } from "../../src/server/audit";
 import { getConfig } from "../../src/server/config";
 import { describeError, log } from "../../src/server/log";
 import { createVisitStore, ROLLUP_MONTHS } from "../../src/server/visits";
@@ -42,8 +42,11 @@ export default configured(async (): Promise<Response> => {
     return new Response(null, { status: 204 });
   }
   try {
-    const { purged } = await (await getStore()).purgePending(days * 24, true);
+    const store = await getStore();
+    const { purged } = await store.purgePending(days * 24, true);
     log("info", "waitlist.purge_pending", { days, purged });
+    // People deleted are the team's action, taken by the schedule: in the audit log (a day that deletes nobody is not).
+    if (purged > 0) await audit(store.db, ACTOR.scheduled, "purge-pending", { purged, olderThanHours: days * 24 });
     return new Response(null, { status: 204 });
   } catch (error) {
     log("error", "waitlist.purge_failed", describeError(error));

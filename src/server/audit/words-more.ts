@@ -119,8 +119,9 @@ export const MORE_ACTIONS: Record<string, Say> = {
   "purge-pending": (d) => {
     const [purged, hours] = [numberIn(d, "purged"), numberIn(d, "olderThanHours")];
     const older = hours === null ? "" : ` older than ${counted(hours, "hour")}`;
-    return purged === null
-      ? `Started deleting the pending sign-ups${older}`
-      : `Deleted ${counted(purged, "pending sign-up")}${older}, from the command line`;
+    if (purged === null) return `Started deleting the pending sign-ups${older}`;
+    // The command line's end says how it exited; the schedule's entry (netlify/functions/purge-pending.ts) does not.
+    const by = d["exit"] === undefined ? ", as PURGE_PENDING_AFTER_DAYS asks" : ", from the command line";
+    return `Deleted ${counted(purged, "pending sign-up")}${older}${by}`;
   },
 };

@@ -6,9 +6,9 @@
  */
 import type { ServerConfig } from "../config";
 import { databaseKey } from "../crypto/keys";
-import type { Mailer } from "../mail/mailer";
 import { PERSON_COLUMNS, type PersonalData, personOf, type StoredPerson } from "../data-key";
 import { withTimeout } from "../http/timeout";
+import type { Mailer } from "../mail/mailer";
 import { createReminderStore } from "../reminders";
 import type { Store } from "../store/types";
 import { createSuppressionStore, listKeysOf, type Suppression } from "../suppression";

@@ -19,11 +19,11 @@ import { RESEND_DONE, ResendControl } from "./person-confirm-resend";
 import { type PersonFile, type PersonVisit, readPersonFile } from "./person-data";
 
 export type { PersonVisit };
+
 import { ResendButton, ResendNote } from "./person-resend";
 import { Events, personHref, Timeline } from "./person-timeline";
 import { Figures, Ident, Notice, Section, StatusBadge } from "./ui/parts";
 import { utcMinute } from "./ui/time";
-
 
 /**
  * What an action that changed something says on the page it redirects to (`?id=N&done=…`): a word in the address,

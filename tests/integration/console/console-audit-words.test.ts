@@ -206,6 +206,11 @@ const CASES: Array<[action: string, details: Record<string, unknown>, sentence: 
     { olderThanHours: 48, purged: 5, exit: 0 },
     "Deleted 5 pending sign-ups older than 48 hours, from the command line.",
   ],
+  [
+    "purge-pending",
+    { purged: 1, olderThanHours: 336 },
+    "Deleted 1 pending sign-up older than 336 hours, as PURGE_PENDING_AFTER_DAYS asks.",
+  ],
   ["remove-selected", { selected: 3, removed: 3 }, "Removed the 3 people selected from the list."],
   [
     "remove-selected",

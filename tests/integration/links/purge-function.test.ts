@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import purge, { config as schedule } from "../../../netlify/functions/purge-pending";
 import { getStore } from "../../../src/server/app/instance";
+import { createAuditLog } from "../../../src/server/audit";
 import { resetConfig } from "../../../src/server/config";
 import { releaseEmbeddedStore, useEmbeddedStore } from "../../support/helpers";
 
@@ -31,6 +32,13 @@ it("with PURGE_PENDING_AFTER_DAYS=14, deletes the old pending sign-up and nothin
   resetConfig();
   expect((await purge()).status).toBe(204);
   expect(await emails()).toEqual(["new-pending@example.com", "old-confirmed@example.com"]);
+  // In the audit log, by the schedule.
+  const [entry] = await createAuditLog((await getStore()).db).page(1, null);
+  expect([entry?.actor, entry?.action, entry?.details]).toEqual([
+    "scheduled",
+    "purge-pending",
+    { purged: 1, olderThanHours: 336 },
+  ]);
 });
 
 it("refuses a PURGE_PENDING_AFTER_DAYS below 7 (a confirmation link's life): deletes nothing, logs an error", async () => {
