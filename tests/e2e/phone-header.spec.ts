@@ -40,6 +40,15 @@ test("the header's Join the Waitlist is on the first screen, beside the menu on 
     await menu.click();
     await expect(page.locator("#mobile-menu").getByRole("link", { name: "Join the Waitlist" })).toBeVisible();
     await menu.click();
+    // The narrowest phones (320 px): the logo's mark (its name left to its label), the button and the menu, all on
+    // the screen.
+    await page.setViewportSize({ width: 320, height: 568 });
+    for (const control of [join, menu]) {
+      const edge = await control.evaluate((element) => element.getBoundingClientRect().right);
+      expect(edge).toBeLessThanOrEqual(320);
+    }
+    await expect(page.getByRole("banner").getByRole("link", { name: "Noosphere home" })).toBeVisible();
+    await page.setViewportSize(viewport);
   } else {
     await expect(menu).toBeHidden();
   }

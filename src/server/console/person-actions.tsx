@@ -11,7 +11,7 @@ import { auditStart } from "../audit";
 import { isId } from "../http/limits";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
-import { earlyAccessBase, InviteConfigError, runWave, waveOwner } from "../invitations";
+import { runWave, waveOwner } from "../invitations";
 import { describeError, log } from "../log";
 import { createLine } from "../store/line";
 import { mailStandingAction } from "./mail-standing";
@@ -20,7 +20,7 @@ import { CONSOLE_PATHS } from "./paths";
 import { nobody, type PersonVisit, personPage } from "./person";
 import { resendConfirmation } from "./person-confirm-resend";
 import { readPerson } from "./person-data";
-import { resendAction } from "./person-resend-action";
+import { earlyAccessOrPage, resendAction } from "./person-resend-action";
 import { personHref } from "./person-timeline";
 import { ConfirmForm, Section } from "./ui/parts";
 
@@ -55,13 +55,8 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
   if (action === "invite") {
     if (!visit.mailer)
       return personPage(visit, idText, "Invite from a wave on the Overview while e-mail is off.", true);
-    let accessUrl: URL;
-    try {
-      accessUrl = earlyAccessBase(config.earlyAccessUrl);
-    } catch (error) {
-      if (error instanceof InviteConfigError) return personPage(visit, idText, error.message, true);
-      throw error;
-    }
+    const accessUrl = earlyAccessOrPage(visit, idText);
+    if (accessUrl instanceof Promise) return accessUrl;
     if (found.row.status !== "confirmed") {
       return personPage(visit, idText, "Only someone confirmed and waiting can be invited.", true);
     }

@@ -22,6 +22,16 @@ const REFUSED = {
   failed: "Not sent: the SMTP server refused it or could not be reached. Nothing changed: you can try again.",
 } as const;
 
+/** EARLY_ACCESS_URL checked, or the person's page saying why it cannot be used (nothing changed): for Invite now too. */
+export function earlyAccessOrPage(visit: PersonVisit, idText: string): URL | Promise<Response> {
+  try {
+    return earlyAccessBase(visit.config.earlyAccessUrl);
+  } catch (error) {
+    if (error instanceof InviteConfigError) return personPage(visit, idText, error.message, true);
+    throw error;
+  }
+}
+
 /** POST /admin/person with action=resend-invitation, for person `id`. */
 export async function resendAction(visit: PersonVisit, id: number): Promise<Response> {
   const { store, config, admin } = visit;
@@ -34,13 +44,8 @@ export async function resendAction(visit: PersonVisit, id: number): Promise<Resp
     return personPage(visit, idText, "Only someone invited, not yet joined, can be sent their invitation again.", true);
   }
   if (!visit.mailer) return personPage(visit, idText, "E-mail is off: the invitation cannot be sent again.", true);
-  let accessUrl: URL;
-  try {
-    accessUrl = earlyAccessBase(config.earlyAccessUrl);
-  } catch (error) {
-    if (error instanceof InviteConfigError) return personPage(visit, idText, error.message, true);
-    throw error;
-  }
+  const accessUrl = earlyAccessOrPage(visit, idText);
+  if (accessUrl instanceof Promise) return accessUrl;
   const entry = await auditStart(store.db, admin, "resend-invitation", { person: id });
   const root = await rootKey(config, store);
   const result = await resendInvitation({

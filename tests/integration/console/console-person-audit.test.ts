@@ -97,7 +97,7 @@ it("Invite now asks once, naming who and where they stand, then invites; each ac
   const page = await (await call(invited.headers.get("location") ?? "", { cookie })).text();
   expect(page).toContain('<p class="notice" role="status">Invited: their e-mail was accepted by the SMTP server.</p>');
   expect(page).toContain('<span class="badge invited">Invited</span>');
-  expect(actions(page)).toBe("Actions Remove…");
+  expect(actions(page)).toBe("Actions Resend the invitation Remove…");
   // A second confirmation (a reload, another tab) invites nobody again.
   const again = await form("/admin/person", { id: String(ada), action: "invite", confirm: "yes" }, { cookie });
   expect(readText(await again.text())).toContain("Only someone confirmed and waiting can be invited.");
