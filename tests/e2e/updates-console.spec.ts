@@ -7,19 +7,20 @@
  * 1280 px (tests/e2e/updates-console.spec.ts-snapshots/; `--update-snapshots` after a change of design). A
  * person's side: updates-choice.spec.ts.
  */
-import type { Page } from "@playwright/test";
 import { ADMIN, checkState, expectLook, mailEnv } from "./console-support";
 import { ANY_VIEWPORT, expect } from "./fixtures";
 import { linkTo } from "./referrals-support";
 import {
   BODY,
   expectAccessible,
+  expectSentPage,
   FOOTER,
   keepServerLog,
   pastUpdates,
   SUBJECT,
   seedPeople,
   serverFor,
+  shootFrames,
   signInToUpdates,
   test,
   to,
@@ -207,43 +208,6 @@ test("the console writes an update, previews it, tests it on the admin alone, an
     .click();
   await expect(page.getByRole("heading", { level: 1, name: `Sent “${SUBJECT}”` })).toBeVisible();
 });
-
-/** A finished update's page: its counts, what came back, and the e-mail it sent in its frames, checked whole. */
-async function expectSentPage(page: Page) {
-  await expect(page.locator("dl.facts").first().locator("dt")).toHaveText([
-    "Sent",
-    "Failed",
-    "Waiting to retry",
-    "Skipped: stopped updates or left",
-    "Still to send",
-    "Speed",
-    "Finished",
-    "Started by",
-    "Started",
-  ]);
-  await expect(page.getByRole("region", { name: "What came back" }).locator("dl")).toHaveText(
-    "Hard bounces0 (0 %)Soft bounces0Complaints0 (0 %)",
-  );
-  const mail = page.locator(`iframe[title="The e-mail “${SUBJECT}”, on a phone"]`).contentFrame();
-  await expect(mail.locator("p.nx-text").first()).toHaveText("Hello from the team!");
-  await checkState(page, "update-sent");
-  await shootFrames(page, "update-sent");
-}
-
-/**
- * A screenshot of each of the e-mail's frames, scrolled into view (a whole-page shot leaves a frame below the fold
- * blank), in the test's output folder like checkState's.
- */
-async function shootFrames(page: Page, name: string) {
-  const width = page.viewportSize()?.width ?? 0;
-  for (const where of ["phone", "computer"]) {
-    const frame = page.locator(`iframe[title="The e-mail “${SUBJECT}”, on a ${where}"]`);
-    await frame.scrollIntoViewIfNeeded();
-    await expect(frame.contentFrame().locator("p.nx-text").first()).toBeVisible();
-    // Its box as seen: on a phone, the computer's width scrolls sideways in it.
-    await frame.locator("xpath=..").screenshot({ path: test.info().outputPath(`${name}-email-${where}-${width}.png`) });
-  }
-}
 
 test(
   "bad input in the console says what is wrong and sends nothing: an empty text, a text over 100 KB, a subject of two lines",

@@ -10,7 +10,7 @@ import type { Browser, Page, TestInfo } from "@playwright/test";
 import type { RunningServer } from "../../scripts/lib/server-process";
 import type { Store } from "../../src/server/app/store";
 import type { TestSmtp } from "../support/smtp";
-import { ADMIN, FINISHED, mailEnv } from "./console-support";
+import { ADMIN, checkState, FINISHED, mailEnv } from "./console-support";
 import { test as base, expect, expectNoAxeViolations, type OwnServer, type Seed } from "./fixtures";
 import { linkTo, expectNoAxeViolationsWithoutScripts as withoutScripts } from "./referrals-support";
 
@@ -157,4 +157,43 @@ export async function pastUpdates(page: Page) {
     .evaluateAll((rows) =>
       rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => cell.textContent?.trim() ?? "")),
     );
+}
+
+/** A finished update's page: its counts, what came back, and the e-mail it sent in its frames, checked whole. */
+export async function expectSentPage(page: Page) {
+  await expect(page.locator("dl.facts").first().locator("dt")).toHaveText([
+    "Sent",
+    "Failed",
+    "Waiting to retry",
+    "Skipped: stopped updates or left",
+    "Still to send",
+    "Speed",
+    "Finished",
+    "Started by",
+    "Started",
+  ]);
+  await expect(page.getByRole("region", { name: "What came back" }).locator("dl")).toHaveText(
+    "Hard bounces0 (0 %)Soft bounces0Complaints0 (0 %)",
+  );
+  const mail = page.locator(`iframe[title="The e-mail “${SUBJECT}”, on a phone"]`).contentFrame();
+  await expect(mail.locator("p.nx-text").first()).toHaveText("Hello from the team!");
+  await checkState(page, "update-sent");
+  await shootFrames(page, "update-sent");
+}
+
+/**
+ * A screenshot of each of the e-mail's frames, scrolled into view (a whole-page shot leaves a frame below the fold
+ * blank), in the test's output folder like checkState's.
+ */
+export async function shootFrames(page: Page, name: string) {
+  const width = page.viewportSize()?.width ?? 0;
+  for (const where of ["phone", "computer"]) {
+    const frame = page.locator(`iframe[title="The e-mail “${SUBJECT}”, on a ${where}"]`);
+    await frame.scrollIntoViewIfNeeded();
+    await expect(frame.contentFrame().locator("p.nx-text").first()).toBeVisible();
+    // Its box as seen: on a phone, the computer's width scrolls sideways in it.
+    await frame.locator("xpath=..").screenshot({ path: base.info().outputPath(`${name}-email-${where}-${width}.png`) });
+  }
+  // Back at the top: a whole-page shot taken scrolled down on a phone places its masks a few pixels off.
+  await page.evaluate(() => window.scrollTo(0, 0));
 }
