@@ -1,4 +1,4 @@
-/** The console's relative times (ui/time.ts): how long ago or how soon, in whole units, against a fixed clock. */
+/** The console's relative times (src/server/console/ui/time.ts): how long ago or how soon, in whole units, against a fixed clock. */
 import { describe, expect, it } from "vitest";
 import { relativeTime } from "../../src/server/console/ui/time";
 

@@ -2,7 +2,7 @@
  * Sent work in the console, below the browser (issue 54, points 6 and 7): the update's preview shows the e-mail the
  * mailer sends, in sandboxed frames of a page of its own whose CSP allows the e-mail's inline styles and nothing
  * else; a started update's page shows the same for what went out; past waves have a page, and the overview links
- * to the latest updates and waves. In the browser: tests/e2e/console-sent-work.spec.ts.
+ * to the latest updates and waves. In the browser: tests/e2e/console-jobs.spec.ts and tests/e2e/updates-console.spec.ts.
  */
 import { describe, expect, it } from "vitest";
 import { createUpdateStore, updateEmail } from "../../../src/server/updates";
