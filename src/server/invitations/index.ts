@@ -5,6 +5,7 @@
 
 export type { WaveSlice } from "../run/slice";
 export { accessCode } from "./access-code";
+export { AVAILABLE } from "./invite-sql";
 export { inviteCsvRow } from "./delivery";
 export { newInviteCode } from "./invite-store";
 export { earlyAccessBase, InviteConfigError, inviteLink, statusLink } from "./links";

@@ -7,4 +7,4 @@ export { bodyHtml, LINK as BODY_LINK, TEST_SUBJECT_PREFIX, updateEmail, updatesK
 export { checkDraft, type Draft, MAX_BODY_BYTES, NOBODY_TO_REACH } from "./rules";
 export { sendUpdate, UPDATE_STALE_SECONDS, type UpdateReport, type UpdateRun } from "./send";
 export { findSameUpdate, type StartedUpdate, sendAgain, startUpdate, wordsTicket } from "./start";
-export { createUpdateStore, type PastUpdate, type UpdateStore } from "./store";
+export { type Audience, createUpdateStore, type PastUpdate, type UpdateStore } from "./store";

@@ -219,6 +219,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0022_questions" },
           { name: "0023_imports" },
           { name: "0024_visits" },
+          { name: "0025_segments" },
         ]);
       } finally {
         await fresh.drop();
