@@ -9,9 +9,9 @@ import { QUESTIONS, type Question } from "../../lib/waitlist/questions";
 import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import { AVAILABLE } from "../invitations";
-import { answerRows } from "../segments";
+import { ANSWER_PARAM, answerRows } from "../segments";
 import { type ConsoleList, MATCH } from "./list";
-import type { PeopleFilter } from "./people-filter";
+import { type PeopleFilter, peopleParams } from "./people-filter";
 
 /** The most one wave or update by filter takes: past any list this project is built for (bench: a million). */
 export const MATCHING_MAX = 10_000_000;
@@ -30,6 +30,18 @@ export const MATCHING_SQL = {
 } as const;
 
 export type Purpose = "invite" | "update";
+
+/**
+ * The filter as an address writes it, every answer value included (the CLI's ORs too) and in one order: what an
+ * update to it records, so the same words to the same filter are one update, from the console or the CLI.
+ */
+export function filterKey(filter: PeopleFilter): string {
+  const params = new URLSearchParams(peopleParams({ ...filter, answers: {} }));
+  for (const [id, values] of Object.entries(filter.answers))
+    for (const v of values) params.append(`${ANSWER_PARAM}${id}`, v);
+  params.sort();
+  return params.toString();
+}
 
 /** How the people split by one question's answers: each value given, with how many gave it, in the file's order. */
 export interface AnswerSplit {

@@ -5,8 +5,8 @@
 
 export type { WaveSlice } from "../run/slice";
 export { accessCode } from "./access-code";
-export { AVAILABLE } from "./invite-sql";
 export { inviteCsvRow } from "./delivery";
+export { AVAILABLE } from "./invite-sql";
 export { newInviteCode } from "./invite-store";
 export { earlyAccessBase, InviteConfigError, inviteLink, statusLink } from "./links";
 export {
