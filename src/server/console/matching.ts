@@ -5,7 +5,7 @@
  * takes those it may invite (confirmed, in no wave, not suppressed: invitations' AVAILABLE), oldest sign-up first;
  * an update those who said yes to updates. Then how they split by answer, and the first few by name.
  */
-import { QUESTIONS, type Question } from "../../lib/waitlist/questions";
+import { isChoice, QUESTIONS, type Question } from "../../lib/waitlist/questions";
 import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import { AVAILABLE } from "../invitations";
@@ -57,8 +57,8 @@ export function createMatching(db: Db, dataKeys: DataKeys | null, list: ConsoleL
       const rows = await db.query<{ id: number | string }>(sql, [limit, ...(await list.matchParams(filter))]);
       return rows.map((row) => Number(row.id));
     },
-    /** How people `ids` split by the answers to `questions` (those of the filter, say). */
-    async split(ids: readonly number[], questions: readonly Question[] = QUESTIONS): Promise<AnswerSplit[]> {
+    /** How people `ids` split by the answers to `questions` (every choice question asked, unless told). */
+    async split(ids: readonly number[], questions = QUESTIONS.filter(isChoice)): Promise<AnswerSplit[]> {
       if (questions.length === 0 || ids.length === 0) return [];
       const rows = await db.query<{ question: string; value: string; count: number }>(MATCHING_SQL.split, [
         ids,
