@@ -5,19 +5,12 @@
  * page is a link that draws it again checked.
  */
 import { ENTRY_STATUSES } from "../entry";
+import { ANSWER_PARAM, type OfferedQuestion } from "../segments";
 import { BREAKDOWN_FIELDS, type BreakdownField } from "../store/types";
 import type { ListedEntry } from "./list";
 import { CONSOLE_PATHS, consoleHref } from "./paths";
 import type { OfferedValues, WaveSummary } from "./people-data";
-import {
-  NONE,
-  type PeopleFilter,
-  type PeopleSort,
-  peopleParams,
-  SORTS,
-  SUPPRESSED_CHOICES,
-  UPDATES_CHOICES,
-} from "./people-filter";
+import { NONE, type PeopleFilter, type PeopleSort, SORTS, SUPPRESSED_CHOICES, UPDATES_CHOICES } from "./people-filter";
 import { STATUS_LABELS, StatusBadge } from "./ui/parts";
 import { CardTable } from "./ui/table";
 import { utcMinute } from "./ui/time";
@@ -50,6 +43,7 @@ export const waveName = (wave: WaveSummary) => `the wave of ${day(wave.startedAt
 
 function Choice(props: {
   id: string;
+  name?: string;
   label: string;
   value: string;
   options: ReadonlyArray<readonly [string, string]>;
@@ -57,7 +51,7 @@ function Choice(props: {
   return (
     <div>
       <label htmlFor={props.id}>{props.label}</label>
-      <select id={props.id} name={props.id} defaultValue={props.value}>
+      <select id={props.id} name={props.name ?? props.id} defaultValue={props.value}>
         {props.options.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
@@ -83,6 +77,8 @@ export function FilterForm(props: {
   filter: PeopleFilter;
   sort: PeopleSort;
   offered: OfferedValues;
+  /** The team's choice questions, each option with how many gave it (segments/). */
+  answers: readonly OfferedQuestion[];
   filtered: boolean;
 }) {
   const { filter, sort, offered } = props;
@@ -113,6 +109,19 @@ export function FilterForm(props: {
               options={fieldOptions(field, offered, filter.from[field])}
             />
           ))}
+          {props.answers.map(({ question, options }) => (
+            <Choice
+              key={question.id}
+              id={`answer-${question.id}`}
+              name={`${ANSWER_PARAM}${question.id}`}
+              label={question.label}
+              value={filter.answers[question.id]?.[0] ?? ""}
+              options={[
+                ["", "Any"],
+                ...options.map((o) => [o.value, `${o.value} (${o.count.toLocaleString("en")})`] as const),
+              ]}
+            />
+          ))}
           <Choice
             id="updates"
             label="Updates"
@@ -138,42 +147,6 @@ export function FilterForm(props: {
         </div>
       </form>
     </search>
-  );
-}
-
-/** Each chosen filter in words, as a link to the same list without it. */
-export function FilterChips(props: { filter: PeopleFilter; sort: PeopleSort; wave: WaveSummary | null }) {
-  const { filter, sort } = props;
-  const chips: Array<[string, Partial<PeopleFilter>]> = [];
-  if (filter.search) chips.push([`Address: ${filter.search}`, { search: "" }]);
-  if (filter.status) chips.push([`Status: ${STATUS_LABELS[filter.status]}`, { status: null }]);
-  for (const field of BREAKDOWN_FIELDS) {
-    const value = filter.from[field];
-    if (value === undefined) continue;
-    const { [field]: _gone, ...rest } = filter.from;
-    chips.push([`${FIELD_LABELS[field]}: ${value ?? "none recorded"}`, { from: rest }]);
-  }
-  if (filter.updates) chips.push([UPDATES_LABELS[filter.updates], { updates: null }]);
-  if (filter.suppressed) chips.push([SUPPRESSED_LABELS[filter.suppressed], { suppressed: null }]);
-  if (filter.wave !== null) {
-    chips.push([
-      props.wave ? `Invited by ${waveName(props.wave)}` : "Invited by a wave that does not exist",
-      { wave: null },
-    ]);
-  }
-  if (chips.length === 0) return null;
-  return (
-    <ul className="chips" aria-label="Filters in use">
-      {chips.map(([text, without]) => (
-        <li key={text}>
-          <a href={consoleHref(CONSOLE_PATHS.people, peopleParams({ ...filter, ...without }, sort))}>
-            {text}
-            <span aria-hidden="true"> ×</span>
-            <span className="sr-only"> (remove this filter)</span>
-          </a>
-        </li>
-      ))}
-    </ul>
   );
 }
 

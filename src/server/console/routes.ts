@@ -108,7 +108,7 @@ export const PAGES: Record<string, Route> = {
   },
   // The funnel by source as a file: counts only, a GET that changes nothing (funnel-csv.ts).
   [CONSOLE_PATHS.funnel]: { run: ({ store, url, config }) => funnelDownload(store, url, config.dbTimeoutMs) },
-  [CONSOLE_PATHS.updates]: { run: (visit) => updatesHome(updateVisit(visit)) },
+  [CONSOLE_PATHS.updates]: { run: (visit) => updatesHome(updateVisit(visit), visit.url.searchParams) },
   [CONSOLE_PATHS.jobs]: {
     run: (visit) =>
       jobPage(updateVisit(visit), visit.url.searchParams, JOB_NOTICES[visit.url.searchParams.get("done") ?? ""] ?? ""),

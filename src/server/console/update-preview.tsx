@@ -9,10 +9,10 @@ import { Fragment, type ReactNode } from "react";
 import { counted } from "../../lib/plural";
 import { newTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
-import { BODY_LINK, createUpdateStore, type Draft, NOBODY_TO_REACH, updateEmail } from "../updates";
+import { BODY_LINK, type Draft, NOBODY_TO_REACH, updateEmail } from "../updates";
 import { CONSOLE_PATHS, page } from "./pages";
 import { Notice, Section } from "./ui/parts";
-import { DraftFields, IN_UPDATES, type UpdateVisit } from "./updates-page";
+import { among, audienceCount, DraftFields, IN_UPDATES, type UpdateVisit } from "./updates-page";
 
 /** One line of text with its links clickable, as written (no redirect, nothing added). */
 function Linked({ line }: { line: string }) {
@@ -69,8 +69,7 @@ export async function previewPage(
   draft: Draft,
   said: { notice?: string; error?: string } = {},
 ): Promise<Response> {
-  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
-  const audience = await withTimeout(updates.audience(), visit.config.dbTimeoutMs);
+  const audience = await withTimeout(audienceCount(visit), visit.config.dbTimeoutMs);
   const sample = updateEmail(draft, {
     unsubscribe: `${visit.origin}/waitlist/unsubscribe?token=…`,
     status: `${visit.origin}/waitlist/status?token=…`,
@@ -91,7 +90,7 @@ export async function previewPage(
           <Notice tone="error">{NOBODY_TO_REACH}</Notice>
         ) : (
           <p>
-            It will reach <strong>{reach}</strong>: everyone confirmed who said yes to updates.
+            It will reach <strong>{reach}</strong>: everyone confirmed{among(visit)} who said yes to updates.
           </p>
         )}
       </Section>
@@ -114,7 +113,7 @@ export async function previewPage(
         </p>
       </Section>
       <form method="post" action={CONSOLE_PATHS.updates}>
-        <DraftFields draft={draft} />
+        <DraftFields draft={draft} segment={visit.segment} />
         <div className="row">
           {audience === 0 ? null : (
             <button type="submit" name="action" value="confirm">
@@ -146,9 +145,9 @@ export function confirmPage(visit: UpdateVisit, draft: Draft, audience: number):
     <>
       <h1>Send the update</h1>
       <Section id="send-what" title="This cannot be undone">
-        <p>{`Send “${draft.subject}” to ${counted(audience, "person", "people")} now? This cannot be undone.`}</p>
+        <p>{`Send “${draft.subject}” to ${counted(audience, "person", "people")}${among(visit)} now? This cannot be undone.`}</p>
         <form method="post" action={CONSOLE_PATHS.updates}>
-          <DraftFields draft={draft} />
+          <DraftFields draft={draft} segment={visit.segment} />
           <input type="hidden" name="ticket" value={newTicket()} />
           <div className="row">
             <button type="submit" name="action" value="send">
