@@ -5,7 +5,7 @@
  * mails exactly the matching people a wave may take (a real SMTP server on 127.0.0.1), and nobody twice; "Write to
  * everyone matching" carries the filter through the Updates steps to exactly those who said yes, once.
  */
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, form, h, openConsoleHarness, signInByLink } from "../support/console-harness";
 
 vi.mock("../../src/lib/waitlist/questions", async (original) => {
@@ -58,10 +58,13 @@ beforeAll(async () => {
     }
   }
 }, 60_000);
+beforeEach(async () => {
+  // The harness's config is each test's own: signed in once it is there.
+  cookie ||= await signInByLink();
+});
 
 describe("People by answer", () => {
   it("offers a filter per choice question with each option's count, and combines it with the others", async () => {
-    cookie = await signInByLink();
     const html = await (await call("/admin/people", { cookie })).text();
     expect(html).toContain(
       '<label for="answer-team-size">How big is your team?</label><select id="answer-team-size" name="answer:team-size">' +
@@ -70,11 +73,11 @@ describe("People by answer", () => {
     );
     expect(html).toContain('<option value="Roam">Roam (3)</option>');
     expect(html).not.toContain("What is your role?");
-    const page = await text(await call("/admin/people?answer%3Ateam-size=50%2B&source=hn&sort=oldest", { cookie }));
+    const page = await text(await call("/admin/people?source=hn&answer%3Ateam-size=50%2B&sort=oldest", { cookie }));
     expect(page).toContain("4 people match");
     expect(page).toContain("Source: hn ×");
     expect(page).toContain("How big is your team? 50+ ×");
-    expect(page.match(/\w+@example\.com/g)).toEqual([
+    expect([...new Set(page.match(/\w+@example\.com/g))]).toEqual([
       "ada@example.com",
       "dee@example.com",
       "eve@example.com",
@@ -123,7 +126,7 @@ describe("People by answer", () => {
     expect(started.headers.get("location")).toMatch(/^\/admin\/jobs\?kind=wave&id=\d+&done=started$/);
     const invitations = () =>
       h.smtp.messages
-        .filter((m) => /invit/i.test(m.subject))
+        .filter((m) => m.subject === "Noosphere: your early access is ready")
         .map((m) => m.to)
         .sort();
     expect(invitations()).toEqual(["ada@example.com", "cat@example.com"]);
