@@ -215,7 +215,9 @@ export async function peopleGet({ store, config, admin, url }: PeopleVisit): Pro
       <Section id="found" title={heading}>
         <FilterChips filter={filter} sort={sort} wave={d.wave} />
         <p className="note">{listNote(sort, position.page, pages, filter.search, d.how)}</p>
-        {filtered ? <MatchingActions filter={filter} invitable={d.invitable} mail={config.mail !== null} /> : null}
+        {filtered && d.list.rows.length > 0 ? (
+          <MatchingActions filter={filter} invitable={d.invitable} mail={config.mail !== null} />
+        ) : null}
         {d.list.rows.length > 0 ? (
           <form method="post" action={CONSOLE_PATHS.peopleBulk}>
             <input type="hidden" name="back" value={new URLSearchParams(here).toString()} />
