@@ -3,9 +3,13 @@
  * questions.json replaced for this file (vi.mock of questions.ts: two choice questions and a text one): the People
  * list filtered by answers with the other filters, everyone matching as a wave takes them (confirmed, in no wave,
  * not suppressed) and as an update does (said yes), how they split, each option's count from the tally as rows
- * change, an update to a segment with exactly its people, and the choices index answering the filter.
+ * change, the funnel by answer, an update to a segment with exactly its people, and the choices index answering
+ * the filter.
  */
 import { describe, expect, it, vi } from "vitest";
+import { answerFunnel } from "../../src/server/console/funnel-answers";
+import { funnelCsv } from "../../src/server/console/funnel-csv";
+import { createFunnelStore } from "../../src/server/console/funnel-store";
 import { createConsoleList, MATCH } from "../../src/server/console/list";
 import { createMatching, filterKey } from "../../src/server/console/matching";
 import { NO_FILTER, type PeopleFilter } from "../../src/server/console/people-filter";
@@ -144,6 +148,36 @@ describe.each(backends("segments"))("segments on %s", (_name, available, open) =
       `SELECT sum(count)::text AS count FROM waitlist_answer_tally WHERE question_id = 'team-size' AND value = '50+' AND status = 'confirmed'`,
     );
     expect(funnel?.count).toBe("3");
+  });
+
+  it.runIf(available)("has the funnel by answer, from the tally, on the page's CSV too", async () => {
+    const { db } = backend.store;
+    const answers = await answerFunnel(db, "all");
+    expect(answers.map((a) => [a.question.id, a.rows])).toEqual([
+      [
+        "team-size",
+        [
+          { value: "Just me", signedUp: 1, confirmed: 1, invited: 0, joined: 0 },
+          { value: "11–50", signedUp: 1, confirmed: 1, invited: 0, joined: 0 },
+          { value: "50+", signedUp: 4, confirmed: 4, invited: 1, joined: 0 },
+        ],
+      ],
+      [
+        "tools",
+        [
+          { value: "Obsidian", signedUp: 2, confirmed: 2, invited: 0, joined: 0 },
+          { value: "Roam", signedUp: 1, confirmed: 1, invited: 1, joined: 0 },
+        ],
+      ],
+    ]);
+    const csv = funnelCsv({ ...(await createFunnelStore(db).funnel("all")), answers });
+    expect(csv.split("\r\n").filter((line) => line.includes(",answer: "))).toEqual([
+      "all time,answer: team-size,Just me,,1,,1,100.0,0,0.0,0,",
+      "all time,answer: team-size,11–50,,1,,1,100.0,0,0.0,0,",
+      "all time,answer: team-size,50+,,4,,4,100.0,1,25.0,0,0.0",
+      "all time,answer: tools,Obsidian,,2,,2,100.0,0,0.0,0,",
+      "all time,answer: tools,Roam,,1,,1,100.0,1,100.0,0,0.0",
+    ]);
   });
 
   it.runIf(available)("makes an update of a segment's people only, one update per words and segment", async () => {

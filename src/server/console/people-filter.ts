@@ -1,9 +1,9 @@
 /**
  * What the People page's address asks for, read strictly: the filters (status, where they came from, their updates
- * choice, the suppression list, the wave that invited them, their answers, a search by address), the order, and where the page
- * starts. Anything no link or form of the console writes (an unknown status, a page 0, a broken cursor) is null, and
- * answered 400: never a guess, never a whole-table read. `peopleParams` writes the same address back, so every link
- * (Older, Newer, Clear, a filter's chip) keeps what the operator chose.
+ * choice, the suppression list, the wave that invited them, their answers, a search by address), the order, and
+ * where the page starts. Anything no link or form of the console writes (an unknown status, a page 0, a broken
+ * cursor) is null, and answered 400: never a guess, never a whole-table read. `peopleParams` writes the same address
+ * back, so every link (Older, Newer, Clear, a filter's chip) keeps what the operator chose.
  */
 import { LIMITS } from "../../lib/waitlist/rules";
 import { ENTRY_STATUSES, type EntryStatus } from "../entry";
