@@ -10,7 +10,9 @@ WITH made AS (
       ON CONFLICT (ticket) DO NOTHING RETURNING id
     ), recipients AS (
       INSERT INTO waitlist_update_recipient (update_id, waitlist_id)
-      SELECT made.id, w.id FROM made, waitlist w WHERE w.status = 'confirmed' AND w.updates_consent AND ($6::bigint[] IS NULL OR w.id = ANY($6::bigint[])) RETURNING 1
+      SELECT made.id, w.id FROM made, waitlist w WHERE w.status = 'confirmed' AND w.updates_consent AND ($6::bigint[] IS NULL OR w.id = ANY($6::bigint[])) AND NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r
+    WHERE r.waitlist_id = w.id AND r.state IN ('sent', 'attempted', 'queued')
+      AND r.update_id = ANY (ARRAY(SELECT u.id FROM waitlist_update u WHERE u.subject = $1 AND u.body = $2))) RETURNING 1
     )
     SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
       (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing;

@@ -77,7 +77,8 @@ export async function update(command: UpdateCommand): Promise<number> {
       return 0;
     }
   }
-  const audience = segment ? segment.people.length : await updates.audience();
+  // Whoever has these words already (sent to another filter) is not sent them again.
+  const audience = await updates.againAudience(draft.subject, draft.body, segment);
   if (!same && audience === 0) {
     fail(
       segment

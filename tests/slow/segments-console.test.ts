@@ -7,6 +7,7 @@
  */
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, form, h, openConsoleHarness, signInByLink } from "../support/console-harness";
+import { seedPeople } from "../support/segments-people";
 
 vi.mock("../../src/lib/waitlist/questions", async (original) => {
   const real = await original<typeof import("../../src/lib/waitlist/questions")>();
@@ -20,17 +21,6 @@ vi.mock("../../src/lib/waitlist/questions", async (original) => {
 
 openConsoleHarness();
 
-/** [name, status, source, updates consent, suppressed, choices], one a day from 1 March 2026 on. */
-const PEOPLE: Array<[string, string, string | null, boolean | null, boolean, object | null]> = [
-  ["ada", "confirmed", "hn", true, false, { "team-size": "50+", tools: ["Notion", "Roam"] }],
-  ["bob", "confirmed", "hn", true, false, { "team-size": "11–50", tools: ["Obsidian"] }],
-  ["cat", "confirmed", "newsletter", false, false, { "team-size": "50+", tools: ["Obsidian"] }],
-  ["dee", "pending", "hn", null, false, { "team-size": "50+" }],
-  ["eve", "invited", "hn", true, false, { "team-size": "50+", tools: ["Roam"] }],
-  ["fay", "confirmed", null, true, false, { "team-size": "2–10", tools: ["Roam"] }],
-  ["gus", "confirmed", "hn", true, true, { "team-size": "50+" }],
-];
-
 let cookie = "";
 const text = async (response: Response) => (await response.text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 const mailed = (subject: RegExp) =>
@@ -39,25 +29,7 @@ const mailed = (subject: RegExp) =>
     .map((m) => m.to)
     .sort();
 
-beforeAll(async () => {
-  for (const [index, [name, status, source, consent, suppressed, choices]] of PEOPLE.entries()) {
-    await h.store.db.query(
-      `INSERT INTO waitlist (email, status, source, updates_consent, choices, created_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6::timestamptz)`,
-      [
-        `${name}@example.com`,
-        status,
-        source,
-        consent,
-        choices && JSON.stringify(choices),
-        `2026-03-0${index + 1}T12:00:00Z`,
-      ],
-    );
-    if (suppressed) {
-      await h.store.db.query("UPDATE waitlist SET mail_suppressed = true WHERE email = $1", [`${name}@example.com`]);
-    }
-  }
-}, 60_000);
+beforeAll(() => seedPeople(h.store.db), 60_000);
 beforeEach(async () => {
   // The harness's config is each test's own: signed in once it is there.
   cookie ||= await signInByLink();

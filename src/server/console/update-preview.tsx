@@ -69,7 +69,7 @@ export async function previewPage(
   draft: Draft,
   said: { notice?: string; error?: string } = {},
 ): Promise<Response> {
-  const audience = await withTimeout(audienceCount(visit), visit.config.dbTimeoutMs);
+  const audience = await withTimeout(audienceCount(visit, draft), visit.config.dbTimeoutMs);
   const sample = updateEmail(draft, {
     unsubscribe: `${visit.origin}/waitlist/unsubscribe?token=…`,
     status: `${visit.origin}/waitlist/status?token=…`,

@@ -58,11 +58,15 @@ export function DraftFields(props: {
   );
 }
 
-/** How many the update reaches: those its filter matches, or everyone who said yes. */
-export const audienceCount = (visit: UpdateVisit) =>
-  visit.segment
-    ? Promise.resolve(visit.segment.audience.people.length)
-    : createUpdateStore(visit.store.db, visit.store.dataKeys).audience();
+/**
+ * How many the update reaches: those its filter matches, or everyone who said yes; given its words, less whoever
+ * has them already (sent to another filter: nobody is sent them twice).
+ */
+export const audienceCount = (visit: UpdateVisit, draft?: Draft) => {
+  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+  if (draft) return updates.againAudience(draft.subject, draft.body, visit.segment?.audience ?? null);
+  return visit.segment ? Promise.resolve(visit.segment.audience.people.length) : updates.audience();
+};
 
 /** " matching …": who of those who said yes, in words ("" for everyone). */
 export const among = (visit: UpdateVisit) => (visit.segment ? ` ${visit.segment.words}` : "");

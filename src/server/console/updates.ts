@@ -110,7 +110,7 @@ export async function updatesAction(given: UpdateVisit): Promise<Response> {
     return previewPage(visit, draft, { notice: `A test went to ${visit.admin} only.` });
   }
   const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
-  const audience = await withTimeout(audienceCount(visit), visit.config.dbTimeoutMs);
+  const audience = await withTimeout(audienceCount(visit, draft), visit.config.dbTimeoutMs);
   if (action === "confirm") {
     // Words already started are that update (updates/start.ts): it is shown, not confirmed again.
     const same = await withTimeout(findSameUpdate(updates, draft, audienceOf), visit.config.dbTimeoutMs);

@@ -21,9 +21,12 @@ const AMONG = (n: number) => `($${n}::bigint[] IS NULL OR w.id = ANY($${n}::bigi
  * recipients' primary key (update_id, waitlist_id), never the whole recipients table: at 1,000,000 sign-ups and five
  * past updates, a join on the words read all 5,000,000 recipient rows (6.6–7.3 s, past the 5 s a page may take).
  */
-const NOT_RECEIVED = `NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r
-    WHERE r.waitlist_id = w.id AND r.state IN ('sent', 'attempted')
+const notGiven = (states: string) => `NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r
+    WHERE r.waitlist_id = w.id AND r.state IN (${states})
       AND r.update_id = ANY (ARRAY(SELECT u.id FROM waitlist_update u WHERE u.subject = $1 AND u.body = $2)))`;
+const NOT_RECEIVED = notGiven("'sent', 'attempted'");
+/** Nor is on their way to receive them (queued by an update to another segment): a new update leaves them out. */
+const NOT_GIVEN = notGiven("'sent', 'attempted', 'queued'");
 /** A token of an update older than this unsubscribes nobody (its page still answers the same). */
 export const UNSUBSCRIBE_DAYS = 365;
 
@@ -31,14 +34,15 @@ export const UPDATE_SQL = {
   audience: `SELECT count(*)::int AS audience FROM waitlist w WHERE ${AUDIENCE}`,
   /**
    * A new update and, in the same statement, its recipients: everyone in the audience now (of a segment `$5`, its
-   * people `$6`). A second confirmation of one console preview (its ticket `$4`) makes nothing and finds the first.
+   * people `$6`) who has not received these words already (by an update to another segment: nobody twice). A second
+   * confirmation of one console preview (its ticket `$4`) makes nothing and finds the first.
    */
   create: `WITH made AS (
       INSERT INTO waitlist_update (subject, body, author, ticket, segment) VALUES ($1, $2, $3, $4, $5::text)
       ON CONFLICT (ticket) DO NOTHING RETURNING id
     ), recipients AS (
       INSERT INTO waitlist_update_recipient (update_id, waitlist_id)
-      SELECT made.id, w.id FROM made, waitlist w WHERE ${AUDIENCE} AND ${AMONG(6)} RETURNING 1
+      SELECT made.id, w.id FROM made, waitlist w WHERE ${AUDIENCE} AND ${AMONG(6)} AND ${NOT_GIVEN} RETURNING 1
     )
     SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
       (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing`,
