@@ -3,6 +3,15 @@
  * questions of TEST_QUESTIONS_FILE instead of src/content/questions.json, as a deploy whose team edited that file
  * would: the one file a new question touches, swapped, nothing else.
  */
-import { register } from "node:module";
+import { registerHooks } from "node:module";
+import { pathToFileURL } from "node:url";
 
-if (process.env.TEST_QUESTIONS_FILE) register("./questions-resolve.mjs", import.meta.url);
+const file = process.env.TEST_QUESTIONS_FILE;
+if (file) {
+  registerHooks({
+    resolve(specifier, context, next) {
+      const resolved = next(specifier, context);
+      return specifier.endsWith("content/questions.json") ? { ...resolved, url: pathToFileURL(file).href } : resolved;
+    },
+  });
+}
