@@ -10,7 +10,6 @@ import { counted } from "../../lib/plural";
 import type { ServerConfig } from "../config";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
-import { createSegmentStore } from "../segments";
 import type { Store } from "../store/types";
 import { createConsoleList, type ListedPage, MATCH_CAP, MIN_PART, type PartSearch, PER_PAGE } from "./list";
 import { createMatching } from "./matching";
@@ -177,7 +176,7 @@ export async function peopleGet({ store, config, admin, url }: PeopleVisit): Pro
     offered: await data.values(),
     wave: filter.wave === null ? null : await data.wave(filter.wave),
     removed: removedId === null ? null : await data.removed(removedId),
-    answers: await createSegmentStore(store.db).offered(),
+    answers: await data.answers(),
     invitable: filtered
       ? (await createMatching(store.db, store.dataKeys, list).ids(filter, "invite", MATCH_CAP + 1)).length
       : 0,
