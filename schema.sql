@@ -222,7 +222,18 @@ CREATE TABLE waitlist_funnel_tally (
   count bigint NOT NULL,
   CONSTRAINT waitlist_funnel_tally_key UNIQUE NULLS NOT DISTINCT (day, field, value, status)
 );
--- The four statements that apply one statement's changes (rows added +1, rows removed -1; an update is both) to
+-- The choices people gave (migration 0022's `choices`: a choice's value, each of a multiple's) by sign-up day (UTC),
+-- question, value and status now: the People filters' counts and the funnel by answer read it, never the list.
+CREATE TABLE waitlist_answer_tally (
+  day date NOT NULL,
+  question_id text NOT NULL,
+  value text NOT NULL,
+  status text NOT NULL,
+  count bigint NOT NULL,
+  CONSTRAINT waitlist_answer_tally_key UNIQUE (day, question_id, value, status)
+);
+
+-- The five statements that apply one statement's changes (rows added +1, rows removed -1; an update is both) to
 -- the tallies. Rows are locked in key order, one tally after another in this order, at the end of the statement: two
 -- statements never wait on each other in a cycle. An update that changes nothing a tally keys on nets to nothing
 -- there and writes nothing. Returned as text because only the trigger's own function sees its transition tables.
@@ -253,7 +264,15 @@ CREATE OR REPLACE FUNCTION waitlist_tally_statements(changes text) RETURNS text[
         ('campaign', c.campaign), ('referrer', c.referrer), ('share', NULL)) AS f(field, value)
       WHERE f.field <> 'share' OR c.by_share_link
       GROUP BY 1, 2, 3, 4 HAVING sum(c.sign) <> 0 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (day, field, value, status) DO UPDATE SET count = t.count + excluded.count$sql$, changes)
+      ON CONFLICT (day, field, value, status) DO UPDATE SET count = t.count + excluded.count$sql$, changes),
+    format($sql$
+      INSERT INTO waitlist_answer_tally AS t (day, question_id, value, status, count)
+      SELECT (c.created_at AT TIME ZONE 'UTC')::date, a.key, v.value, c.status, sum(c.sign) FROM (%s) c
+      CROSS JOIN LATERAL jsonb_each(coalesce(c.choices, '{}'::jsonb)) AS a(key, answer)
+      CROSS JOIN LATERAL jsonb_array_elements_text(CASE jsonb_typeof(a.answer) WHEN 'array' THEN a.answer
+        ELSE jsonb_build_array(a.answer) END) AS v(value)
+      GROUP BY 1, 2, 3, 4 HAVING sum(c.sign) <> 0 ORDER BY 1, 2, 3, 4
+      ON CONFLICT (day, question_id, value, status) DO UPDATE SET count = t.count + excluded.count$sql$, changes)
   ]
 $fn$;
 
@@ -381,7 +400,9 @@ CREATE TABLE waitlist_update (
   heartbeat_at timestamptz NULL,
   finished_at timestamptz NULL,
   sent integer NOT NULL DEFAULT 0,
-  failed integer NOT NULL DEFAULT 0
+  failed integer NOT NULL DEFAULT 0,
+  -- A segment of the audience (the People page's filter as its address writes it); NULL: everyone who said yes.
+  segment text NULL
 );
 
 -- Who an update goes to, recorded when it is sent (the audience of that moment), and what became of each: 'queued',

@@ -3,8 +3,10 @@
  *   count                                      every status, sign-ups per day and top sources for 14 days
  *   export [--format csv|mail-csv|json] [--since DATE] [--confirmed-only]   entries to standard output, streamed
  *   invite --next N [--yes]                    lets the N oldest confirmed in (a dry run without --yes)
- *   update --subject S --body-file F [--again] [--yes]   writes to the people who said yes to updates (a dry run
- *                                              without --yes; --again: the same words to those who have not had them)
+ *   invite --answer ID=VALUE… [--source S] [--next N] [--yes]   everyone (or the N oldest) who answered so
+ *   update --subject S --body-file F [--answer ID=VALUE…] [--again] [--yes]   writes to the people who said yes to
+ *                                              updates (who answered so; a dry run without --yes; --again: the
+ *                                              same words to those who have not had them)
  *   webhooks deliver | off                     delivers the webhook events that are due, now; or stops recording them
  *   purge-pending --older-than 14d [--yes]     deletes never-confirmed sign-ups (a dry run without --yes)
  *   encrypt                                    seals every row not yet under DATA_KEY (resumable)
@@ -37,6 +39,7 @@ import { explainDbError } from "./lib/db-errors";
 import { doctor } from "./lib/doctor-command";
 import { importCommand } from "./lib/import-command";
 import { reminders } from "./lib/reminders-command";
+import { filterWords, inviteFiltered, isCliFilter } from "./lib/segment-commands";
 import { update } from "./lib/update-command";
 import { commandArguments } from "./lib/waitlist-arguments";
 import { count, encrypt, exportList, invite, purgePending } from "./lib/waitlist-commands";
@@ -77,7 +80,7 @@ if (getConfig().serverSecretName === "RATE_LIMIT_SECRET") {
   console.error(`waitlist: ${RENAME_SECRET}`);
   secretSaid();
 }
-const { olderThanHours, next, accessUrl, body, importFilePath, consent, format, since } = commandArguments(
+const { olderThanHours, next, accessUrl, body, importFilePath, consent, format, since, filter } = commandArguments(
   command,
   positionals,
   values,
@@ -148,10 +151,13 @@ try {
   } else if (command === "invite") {
     const yes = values.yes ?? false;
     const base = accessUrl as URL;
-    exitCode = await invite({ store, source, next, yes, base, counts, starting: starting("wave", { size: next }) });
+    exitCode = isCliFilter(filter)
+      ? await inviteFiltered({ store, source, next, yes, base, counts, filter, starting: (d) => starting("wave", d)() })
+      : await invite({ store, source, next, yes, base, counts, starting: starting("wave", { size: next }) });
   } else if (command === "update") {
     const subject = values.subject ?? "";
     exitCode = await update({
+      filter,
       store,
       source,
       subject,
@@ -160,7 +166,11 @@ try {
       again: values.again ?? false,
       fail: refuse,
       counts,
-      starting: starting("update", { subject, again: values.again ?? false }),
+      starting: starting("update", {
+        subject,
+        again: values.again ?? false,
+        ...(isCliFilter(filter) ? { filter: filterWords(filter) } : {}),
+      }),
     });
   } else if (command === "webhooks") {
     const off = positionals[1] === "off";

@@ -9,8 +9,9 @@ SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, cr
     AND ($14::text IS NULL OR ($14::text = 'yes' AND updates_consent) OR ($14::text = 'no' AND NOT updates_consent)
       OR ($14::text = 'never' AND updates_consent IS NULL))
     AND ($15::text IS NULL OR ($15::text = 'yes' AND mail_suppressed) OR ($15::text = 'no' AND NOT mail_suppressed))
-    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint) AND ($18::bigint IS NULL OR (created_at, id) < (timestamptz 'epoch' + $18::bigint * interval '1 microsecond', $19::bigint))
-    ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $17;
+    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint)
+    AND ($17::text[] IS NULL OR choices @> ANY($17::text[]::jsonb[])) AND ($19::bigint IS NULL OR (created_at, id) < (timestamptz 'epoch' + $19::bigint * interval '1 microsecond', $20::bigint))
+    ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $18;
 
 -- LIST_SQL.oldestFirst
 SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, answers, key_id, sealed,
@@ -20,8 +21,9 @@ SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, cr
     AND ($14::text IS NULL OR ($14::text = 'yes' AND updates_consent) OR ($14::text = 'no' AND NOT updates_consent)
       OR ($14::text = 'never' AND updates_consent IS NULL))
     AND ($15::text IS NULL OR ($15::text = 'yes' AND mail_suppressed) OR ($15::text = 'no' AND NOT mail_suppressed))
-    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint) AND ($18::bigint IS NULL OR (created_at, id) > (timestamptz 'epoch' + $18::bigint * interval '1 microsecond', $19::bigint))
-    ORDER BY created_at, id LIMIT $1 OFFSET $17;
+    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint)
+    AND ($17::text[] IS NULL OR choices @> ANY($17::text[]::jsonb[])) AND ($19::bigint IS NULL OR (created_at, id) > (timestamptz 'epoch' + $19::bigint * interval '1 microsecond', $20::bigint))
+    ORDER BY created_at, id LIMIT $1 OFFSET $18;
 
 -- LIST_SQL.mostReferrals
 SELECT * FROM (
@@ -32,9 +34,10 @@ SELECT * FROM (
     AND ($14::text IS NULL OR ($14::text = 'yes' AND updates_consent) OR ($14::text = 'no' AND NOT updates_consent)
       OR ($14::text = 'never' AND updates_consent IS NULL))
     AND ($15::text IS NULL OR ($15::text = 'yes' AND mail_suppressed) OR ($15::text = 'no' AND NOT mail_suppressed))
-    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint) AND referrals > 0
-        AND ($20::int IS NULL OR (referrals, created_at, id) < ($20::int, timestamptz 'epoch' + $18::bigint * interval '1 microsecond', $19::bigint))
-        ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1::bigint + $17::bigint)
+    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint)
+    AND ($17::text[] IS NULL OR choices @> ANY($17::text[]::jsonb[])) AND referrals > 0
+        AND ($21::int IS NULL OR (referrals, created_at, id) < ($21::int, timestamptz 'epoch' + $19::bigint * interval '1 microsecond', $20::bigint))
+        ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1::bigint + $18::bigint)
       UNION ALL
       (SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, answers, key_id, sealed,
   status, source, medium, campaign, referrer, referrals FROM waitlist WHERE ($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
@@ -43,10 +46,11 @@ SELECT * FROM (
     AND ($14::text IS NULL OR ($14::text = 'yes' AND updates_consent) OR ($14::text = 'no' AND NOT updates_consent)
       OR ($14::text = 'never' AND updates_consent IS NULL))
     AND ($15::text IS NULL OR ($15::text = 'yes' AND mail_suppressed) OR ($15::text = 'no' AND NOT mail_suppressed))
-    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint) AND referrals = 0
-        AND ($20::int IS NULL OR $20::int > 0 OR (created_at, id) < (timestamptz 'epoch' + $18::bigint * interval '1 microsecond', $19::bigint))
-        ORDER BY created_at DESC, id DESC LIMIT $1::bigint + $17::bigint)
-    ) p ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1 OFFSET $17;
+    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint)
+    AND ($17::text[] IS NULL OR choices @> ANY($17::text[]::jsonb[])) AND referrals = 0
+        AND ($21::int IS NULL OR $21::int > 0 OR (created_at, id) < (timestamptz 'epoch' + $19::bigint * interval '1 microsecond', $20::bigint))
+        ORDER BY created_at DESC, id DESC LIMIT $1::bigint + $18::bigint)
+    ) p ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1 OFFSET $18;
 
 -- LIST_SQL.fewestReferrals
 SELECT * FROM (
@@ -57,8 +61,9 @@ SELECT * FROM (
     AND ($14::text IS NULL OR ($14::text = 'yes' AND updates_consent) OR ($14::text = 'no' AND NOT updates_consent)
       OR ($14::text = 'never' AND updates_consent IS NULL))
     AND ($15::text IS NULL OR ($15::text = 'yes' AND mail_suppressed) OR ($15::text = 'no' AND NOT mail_suppressed))
-    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint) AND referrals = 0 AND $20::int = 0 AND (created_at, id) > (timestamptz 'epoch' + $18::bigint * interval '1 microsecond', $19::bigint)
-        ORDER BY created_at, id LIMIT $1::bigint + $17::bigint)
+    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint)
+    AND ($17::text[] IS NULL OR choices @> ANY($17::text[]::jsonb[])) AND referrals = 0 AND $21::int = 0 AND (created_at, id) > (timestamptz 'epoch' + $19::bigint * interval '1 microsecond', $20::bigint)
+        ORDER BY created_at, id LIMIT $1::bigint + $18::bigint)
       UNION ALL
       (SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, name, email, message, organization, why, connect, answers, key_id, sealed,
   status, source, medium, campaign, referrer, referrals FROM waitlist WHERE ($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
@@ -67,10 +72,11 @@ SELECT * FROM (
     AND ($14::text IS NULL OR ($14::text = 'yes' AND updates_consent) OR ($14::text = 'no' AND NOT updates_consent)
       OR ($14::text = 'never' AND updates_consent IS NULL))
     AND ($15::text IS NULL OR ($15::text = 'yes' AND mail_suppressed) OR ($15::text = 'no' AND NOT mail_suppressed))
-    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint) AND referrals > 0
-        AND (referrals, created_at, id) > ($20::int, timestamptz 'epoch' + $18::bigint * interval '1 microsecond', $19::bigint)
-        ORDER BY referrals, created_at, id LIMIT $1::bigint + $17::bigint)
-    ) p ORDER BY referrals, created_at, id LIMIT $1 OFFSET $17;
+    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint)
+    AND ($17::text[] IS NULL OR choices @> ANY($17::text[]::jsonb[])) AND referrals > 0
+        AND (referrals, created_at, id) > ($21::int, timestamptz 'epoch' + $19::bigint * interval '1 microsecond', $20::bigint)
+        ORDER BY referrals, created_at, id LIMIT $1::bigint + $18::bigint)
+    ) p ORDER BY referrals, created_at, id LIMIT $1 OFFSET $18;
 
 -- LIST_SQL.matching
 SELECT count(*)::int AS count FROM (SELECT 1 FROM waitlist WHERE ($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
@@ -79,7 +85,8 @@ SELECT count(*)::int AS count FROM (SELECT 1 FROM waitlist WHERE ($2::boolean IS
     AND ($14::text IS NULL OR ($14::text = 'yes' AND updates_consent) OR ($14::text = 'no' AND NOT updates_consent)
       OR ($14::text = 'never' AND updates_consent IS NULL))
     AND ($15::text IS NULL OR ($15::text = 'yes' AND mail_suppressed) OR ($15::text = 'no' AND NOT mail_suppressed))
-    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint) LIMIT $1) m;
+    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint)
+    AND ($17::text[] IS NULL OR choices @> ANY($17::text[]::jsonb[])) LIMIT $1) m;
 
 -- LIST_SQL.partIndex
 SELECT a.amname AS method FROM pg_class c JOIN pg_am a ON a.oid = c.relam

@@ -6,11 +6,13 @@ SELECT count(*)::int AS audience FROM waitlist w WHERE w.status = 'confirmed' AN
 
 -- UPDATE_SQL.create
 WITH made AS (
-      INSERT INTO waitlist_update (subject, body, author, ticket) VALUES ($1, $2, $3, $4)
+      INSERT INTO waitlist_update (subject, body, author, ticket, segment) VALUES ($1, $2, $3, $4, $5::text)
       ON CONFLICT (ticket) DO NOTHING RETURNING id
     ), recipients AS (
       INSERT INTO waitlist_update_recipient (update_id, waitlist_id)
-      SELECT made.id, w.id FROM made, waitlist w WHERE w.status = 'confirmed' AND w.updates_consent RETURNING 1
+      SELECT made.id, w.id FROM made, waitlist w WHERE w.status = 'confirmed' AND w.updates_consent AND ($6::bigint[] IS NULL OR w.id = ANY($6::bigint[])) AND NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r
+    WHERE r.waitlist_id = w.id AND r.state IN ('sent', 'attempted', 'queued')
+      AND r.update_id = ANY (ARRAY(SELECT u.id FROM waitlist_update u WHERE u.subject = $1 AND u.body = $2))) RETURNING 1
     )
     SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
       (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing;
@@ -18,17 +20,17 @@ WITH made AS (
 -- UPDATE_SQL.againAudience
 SELECT count(*)::int AS audience FROM waitlist w WHERE w.status = 'confirmed' AND w.updates_consent AND NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r
     WHERE r.waitlist_id = w.id AND r.state IN ('sent', 'attempted')
-      AND r.update_id = ANY (ARRAY(SELECT u.id FROM waitlist_update u WHERE u.subject = $1 AND u.body = $2)));
+      AND r.update_id = ANY (ARRAY(SELECT u.id FROM waitlist_update u WHERE u.subject = $1 AND u.body = $2))) AND ($3::bigint[] IS NULL OR w.id = ANY($3::bigint[]));
 
 -- UPDATE_SQL.createAgain
 WITH made AS (
-      INSERT INTO waitlist_update (subject, body, author, ticket) VALUES ($1, $2, $3, $4)
+      INSERT INTO waitlist_update (subject, body, author, ticket, segment) VALUES ($1, $2, $3, $4, $5::text)
       ON CONFLICT (ticket) DO NOTHING RETURNING id
     ), recipients AS (
       INSERT INTO waitlist_update_recipient (update_id, waitlist_id)
       SELECT made.id, w.id FROM made, waitlist w WHERE w.status = 'confirmed' AND w.updates_consent AND NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r
     WHERE r.waitlist_id = w.id AND r.state IN ('sent', 'attempted')
-      AND r.update_id = ANY (ARRAY(SELECT u.id FROM waitlist_update u WHERE u.subject = $1 AND u.body = $2))) RETURNING 1
+      AND r.update_id = ANY (ARRAY(SELECT u.id FROM waitlist_update u WHERE u.subject = $1 AND u.body = $2))) AND ($6::bigint[] IS NULL OR w.id = ANY($6::bigint[])) RETURNING 1
     )
     SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
       (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing;
@@ -38,7 +40,7 @@ SELECT id FROM waitlist_update WHERE ticket = $1;
 
 -- UPDATE_SQL.same
 SELECT id, finished_at IS NOT NULL AS finished, created_at, sent FROM waitlist_update
-    WHERE subject = $1 AND body = $2 ORDER BY id DESC LIMIT 1;
+    WHERE subject = $1 AND body = $2 AND segment IS NOT DISTINCT FROM $3::text ORDER BY id DESC LIMIT 1;
 
 -- UPDATE_SQL.get
 SELECT id, subject, body, owner, finished_at IS NOT NULL AS finished, sent, failed,

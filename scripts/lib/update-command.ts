@@ -20,6 +20,7 @@ import {
 } from "../../src/server/updates";
 import { SITE } from "../../src/site";
 import { progressBar } from "./progress";
+import { audienceOf, type CliFilter, dryRunSplit, filterWords, isCliFilter } from "./segment-commands";
 import { plural } from "./waitlist-commands";
 
 interface UpdateCommand {
@@ -35,6 +36,8 @@ interface UpdateCommand {
   counts?: Record<string, unknown>;
   /** Called once it is sure to act, before the first effect: the audit log's "started" entry. */
   starting?: () => Promise<void>;
+  /** --answer (and --source): only to those it matches (segment-commands.ts). */
+  filter?: CliFilter;
 }
 
 /**
@@ -51,10 +54,13 @@ export async function update(command: UpdateCommand): Promise<number> {
   const { draft } = checked;
   if (!config.mail) return fail("updates need e-mail: set SMTP_URL and MAIL_FROM. Nothing was sent.");
   const updates = createUpdateStore(store.db, store.dataKeys);
-  const same = await findSameUpdate(updates, draft);
+  const segment = command.filter && isCliFilter(command.filter) ? await audienceOf(store, command.filter) : null;
+  /** ", who answered …": the filter in the dry run's words. */
+  const among = command.filter && segment ? `, ${filterWords(command.filter)}` : "";
+  const same = await findSameUpdate(updates, draft, segment);
   const sentOn = same?.since?.toISOString().slice(0, 10) ?? "";
   if (same?.finished) {
-    const left = await updates.againAudience(draft.subject, draft.body);
+    const left = await updates.againAudience(draft.subject, draft.body, segment);
     const already = `this update ("${visibleControls(draft.subject)}") was sent on ${sentOn} to ${plural(same.sent, "person", "people")}`;
     if (!again) {
       fail(
@@ -71,21 +77,29 @@ export async function update(command: UpdateCommand): Promise<number> {
       return 0;
     }
   }
-  const audience = await updates.audience();
-  if (!same && audience === 0) fail(`${NOBODY_TO_REACH} Nothing was sent.`);
+  // Whoever has these words already (sent to another filter) is not sent them again.
+  const audience = await updates.againAudience(draft.subject, draft.body, segment);
+  if (!same && audience === 0) {
+    fail(
+      segment
+        ? `Nobody would receive this update: no confirmed person who said yes to updates${among}. Nothing was sent.`
+        : `${NOBODY_TO_REACH} Nothing was sent.`,
+    );
+  }
   if (!yes) {
     console.log(
       same
         ? `Dry run: this update was started on ${sentOn} and is not finished; --yes goes on where it stopped, in ${source}.`
-        : `Dry run: would send "${visibleControls(draft.subject)}" to ${plural(audience, "person", "people")} who said yes to updates, in ${source}. Run again with --yes to send it.`,
+        : `Dry run: would send "${visibleControls(draft.subject)}" to ${plural(audience, "person", "people")} who said yes to updates${among}, in ${source}. Run again with --yes to send it.`,
     );
+    if (!same && segment) dryRunSplit(segment.people, segment.split);
     return 0;
   }
   await starting?.();
   // Two runs of one command started at once make one update (its ticket is the words), and one run sends it.
   const id = same?.finished
-    ? (await sendAgain(updates, draft, "CLI", same.id))?.id
-    : (await startUpdate(updates, draft, "CLI")).id;
+    ? (await sendAgain(updates, draft, "CLI", same.id, segment))?.id
+    : (await startUpdate(updates, draft, "CLI", segment)).id;
   if (id === undefined) return fail("nobody is left to receive this update again. Nothing was sent.");
   if (counts) counts["update"] = id;
   const mailer = suppressedMailer(createSmtpMailer(config.mail, { pool: true }), config, async () => store);

@@ -7,6 +7,8 @@ import { PURGE_MIN_DAYS } from "../../src/lib/waitlist/consent";
 import type { ServerConfig } from "../../src/server/config";
 import { EXPORT_FORMATS, type ExportFormat } from "../../src/server/export/rows";
 import { earlyAccessBase, InviteConfigError } from "../../src/server/invitations";
+import { type Segment, SegmentError, segmentOfPairs } from "../../src/server/segments";
+import type { CliFilter } from "./segment-commands";
 
 export interface WaitlistValues {
   "older-than"?: string | undefined;
@@ -17,6 +19,23 @@ export interface WaitlistValues {
   source?: string | undefined;
   format?: string | undefined;
   since?: string | undefined;
+  answer?: string[] | undefined;
+}
+
+/** invite's and update's filter: --answer ID=VALUE (repeated) and --source NAME, checked against questions.json. */
+function filterOf(command: string, values: WaitlistValues, fail: (message: string) => never): CliFilter {
+  const filtering = command === "invite" || command === "update";
+  if (!filtering && values.answer?.length) fail(`--answer is for invite and update, not ${command}`);
+  let answers: Segment = {};
+  try {
+    answers = segmentOfPairs(filtering ? (values.answer ?? []) : []);
+  } catch (error) {
+    if (error instanceof SegmentError) fail(`--answer: ${error.message}. Nothing was changed.`);
+    throw error;
+  }
+  const source = filtering ? (values.source ?? null) : null;
+  if (source !== null && (source.trim() === "" || source.length > 253)) fail("--source must name a source, e.g. hn");
+  return { answers, source };
 }
 
 export function commandArguments(
@@ -39,11 +58,18 @@ export function commandArguments(
     }
   }
 
+  const filter = filterOf(command, values, fail);
+  const filtered = Object.keys(filter.answers).length > 0 || filter.source !== null;
   let next = 0;
   let accessUrl: URL | undefined;
   if (command === "invite") {
     next = /^\d{1,6}$/.test(values.next ?? "") ? Number(values.next) : 0;
-    if (next < 1) fail(`invite needs --next with a number of people from 1 to 999999, e.g. --next 100`);
+    // With a filter, no --next is everyone it matches (0 here).
+    if (next < 1 && !(filtered && values.next === undefined)) {
+      fail(
+        `invite needs --next with a number of people from 1 to 999999, e.g. --next 100 (or --answer ID=VALUE to invite everyone who answered so)`,
+      );
+    }
     try {
       accessUrl = earlyAccessBase(config.earlyAccessUrl);
     } catch (error) {
@@ -97,5 +123,5 @@ export function commandArguments(
     since = /^\d{4}-\d{2}-\d{2}$/.test(values.since) ? new Date(`${values.since}T00:00:00Z`) : undefined;
     if (!since || Number.isNaN(since.getTime())) fail(`--since must be a date as YYYY-MM-DD, not "${values.since}"`);
   }
-  return { olderThanHours, next, accessUrl, body, importFilePath, consent, format, since };
+  return { olderThanHours, next, accessUrl, body, importFilePath, consent, format, since, filter };
 }

@@ -34,17 +34,22 @@ interface InviteRun {
   counts?: Record<string, unknown>;
   /** Called once it is sure to act, before the first effect: the audit log's "started" entry. */
   starting?: () => Promise<void>;
+  /** These people (everyone a filter matched: segment-commands.ts, which did the dry run), not the next in line. */
+  people?: number[];
 }
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+/** How a wave reaches people, in the dry run's words. */
+export const inviteHow = () => (getConfig().mail ? "by e-mail" : "as CSV on standard output (mail is off)");
 const day = (iso: string | null) => iso?.slice(0, 10) ?? "";
 
 /** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations/wave.ts). */
-export async function invite({ store, source, next, yes, base, counts, starting }: InviteRun): Promise<number> {
+export async function invite(run: InviteRun): Promise<number> {
+  const { store, source, next, yes, base, counts, starting, people } = run;
   const places = getConfig().referralPlaces;
-  const preview = await previewWave(store, next, places);
-  const how = getConfig().mail ? "by e-mail" : "as CSV on standard output (mail is off)";
-  if (!yes) {
+  const how = inviteHow();
+  if (!yes && !people) {
+    const preview = await previewWave(store, next, places);
     const who =
       preview.count === 0
         ? `Dry run: nobody to invite: no confirmed sign-up is waiting in ${source}.`
@@ -80,6 +85,7 @@ export async function invite({ store, source, next, yes, base, counts, starting 
     siteUrl: getConfig().siteUrl ?? SITE.url,
     ttlDays: getConfig().inviteTtlDays,
     referralPlaces: places,
+    ...(people ? { people } : {}),
     onProgress: (done, total) => bar.update(done, total),
   }).finally(() => bar.stop());
   mailer?.close();

@@ -31,6 +31,7 @@ export const OPTIONS = {
   json: { type: "boolean" },
   consent: { type: "string" },
   source: { type: "string" },
+  answer: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -46,12 +47,20 @@ Commands:
     --confirmed-only          only confirmed entries
   invite                      lets the oldest confirmed sign-ups in: a single-use invite code each, e-mailed
                               (with mail off: printed as CSV email,name,invite_url for your own mail tool)
-    --next N                  required: how many (the N who signed up first)
+    --next N                  how many (the N who signed up first); required without a filter. With a
+                              filter, the N matching who signed up first; without --next, everyone matching
+    --answer ID=VALUE         only people who gave this answer to question ID of src/content/questions.json
+                              (a choice or multiple question), e.g. --answer team-size=50+. Repeat it: values
+                              of one question are alternatives (OR), different questions must all hold (AND)
+    --source NAME             only people who came from this source (as the People page's filter)
     --yes                     really invite; without it, only says how many and from which sign-up days
+                              (with a filter: how many, and how they split by answer)
                               needs EARLY_ACCESS_URL (the product's sign-up page); codes work INVITE_TTL_DAYS (30)
   update                      e-mails an update to the confirmed people who said yes to updates (needs mail)
     --subject TEXT            required: one line
     --body-file PATH          required: the plain text (at most 100 KB); links are made clickable
+    --answer ID=VALUE         only to people who gave this answer (repeatable, as for invite); the dry run
+                              says how they split by answer. --source NAME: only those from this source
     --yes                     really send; without it, only says how many it would reach. Killed or cut off?
                               Run the same command again: it goes on where it stopped, nobody mailed twice
     --again                   once it is sent: the same words to those who have not received them

@@ -59,12 +59,16 @@ function line(range: string, group: string, value: string, row: FunnelRow): stri
   ]);
 }
 
-/** The whole file: its header, everyone, then every group of each field, as the page orders them. */
+/** The whole file: its header, everyone, then every group of each field and of each answer, as the page orders them. */
 export function funnelCsv(funnel: Funnel): string {
   const range = RANGE_CELL[funnel.range];
   const rows = [csvRow(FUNNEL_CSV_HEADER), line(range, GROUPS.everyone, "everyone", funnel.everyone)];
   for (const field of FUNNEL_FIELDS) {
     for (const row of groupsOf(funnel, field)) rows.push(line(range, GROUPS[field], groupName(field, row.value), row));
+  }
+  // The groups by answer: "answer: team-size", one row per option given (funnel-answers.ts).
+  for (const { question, rows: groups } of funnel.answers ?? []) {
+    for (const row of groups) rows.push(line(range, `answer: ${question.id}`, row.value ?? "", row));
   }
   return rows.join("");
 }

@@ -8,6 +8,7 @@
  */
 import type { Db } from "../db/types";
 import type { EntryStatus } from "../entry";
+import type { AnswerFunnel } from "./funnel-answers";
 
 /** Today in UTC, whatever the session's time zone: the tally counts days of created_at in UTC. */
 const TODAY = "(now() AT TIME ZONE 'UTC')::date";
@@ -52,6 +53,8 @@ export interface Funnel {
   everyone: FunnelRow;
   /** Each field's groups, most sign-ups first (none recorded last among equals). */
   fields: Record<FunnelField, FunnelRow[]>;
+  /** Each choice question's options, as groups (funnel-answers.ts); none when the file asks none. */
+  answers?: AnswerFunnel[];
 }
 
 /** Whole percent of `part` in `whole`, or null when there is no whole to take it of. */

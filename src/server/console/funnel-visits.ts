@@ -3,10 +3,12 @@
  * (src/server/visits/), and a group that sent visitors and no sign-up is shown too, at 0. Groups are ordered by
  * visitors, then sign-ups. A group's sign-ups as a share of its visitors is its conversion. A range with no visit
  * counted (before the count began, or a site nobody has visited yet) keeps the funnel as it was, without visitors:
- * a column of zeros would read as 0% conversion, which it is not.
+ * a column of zeros would read as 0% conversion, which it is not. The groups by answer (funnel-answers.ts) have no
+ * visitors: an answer is given at sign-up.
  */
 import type { Db } from "../db/types";
 import { createVisitStore, type VisitGroup } from "../visits";
+import { answerFunnel } from "./funnel-answers";
 import { createFunnelStore, FUNNEL_FIELDS, type Funnel, type FunnelRange, type FunnelRow } from "./funnel-store";
 
 const none = (value: string | null): FunnelRow => ({ value, signedUp: 0, confirmed: 0, invited: 0, joined: 0 });
@@ -37,5 +39,7 @@ export function withVisitors(funnel: Funnel, groups: readonly VisitGroup[]): Fun
 /** The funnel of `range` to `today` (UTC) from visitors: what the page and its CSV both show. */
 export async function funnelFromVisitors(db: Db, range: FunnelRange, today: string): Promise<Funnel> {
   const funnel = await createFunnelStore(db).funnel(range);
-  return withVisitors(funnel, await createVisitStore(db).byField(today, range === "all" ? null : Number(range)));
+  const answers = await answerFunnel(db, range);
+  const visits = await createVisitStore(db).byField(today, range === "all" ? null : Number(range));
+  return { ...withVisitors(funnel, visits), answers };
 }

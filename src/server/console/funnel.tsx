@@ -98,20 +98,27 @@ function StepCells({ row }: { row: FunnelRow }) {
   );
 }
 
-function FieldTable({ funnel, field }: { funnel: Funnel; field: FunnelField }) {
-  const [title, column] = FIELDS[field];
-  const rows = groupsOf(funnel, field);
+/** A table of groups (a field's values, or a question's answers), the largest first, with their steps. */
+function GroupTable(props: {
+  title: string;
+  column: string;
+  rows: readonly FunnelRow[];
+  visits: boolean;
+  name: (row: FunnelRow) => string;
+  /** A group whose name says nothing was recorded (shown muted). */
+  none?: (row: FunnelRow) => boolean;
+}) {
+  const { rows, visits } = props;
   const more = rows.length - FUNNEL_SHOWN;
-  const visits = funnel.everyone.visitors !== undefined;
   return (
     <div className="scroll">
       <table className="funnel cards">
         <caption>
-          <h3>{title}</h3>
+          <h3>{props.title}</h3>
         </caption>
         <Head
           columns={[
-            column,
+            props.column,
             ...(visits ? [{ label: "Visitors", numeric: true } as const] : []),
             { label: "Signed up", numeric: true },
             { label: "Confirmed", numeric: true },
@@ -122,8 +129,8 @@ function FieldTable({ funnel, field }: { funnel: Funnel; field: FunnelField }) {
         <tbody>
           {rows.slice(0, FUNNEL_SHOWN).map((row) => (
             <tr key={row.value ?? ""}>
-              <th scope="row" className={row.value === null && field !== "share" ? "none" : undefined}>
-                {groupName(field, row.value)}
+              <th scope="row" className={props.none?.(row) ? "none" : undefined}>
+                {props.name(row)}
               </th>
               <StepCells row={row} />
             </tr>
@@ -139,6 +146,20 @@ function FieldTable({ funnel, field }: { funnel: Funnel; field: FunnelField }) {
       </table>
       {more > 0 ? <p className="note">And {counted(more, "more")}, in the CSV.</p> : null}
     </div>
+  );
+}
+
+function FieldTable({ funnel, field }: { funnel: Funnel; field: FunnelField }) {
+  const [title, column] = FIELDS[field];
+  return (
+    <GroupTable
+      title={title}
+      column={column}
+      rows={groupsOf(funnel, field)}
+      visits={funnel.everyone.visitors !== undefined}
+      name={(row) => groupName(field, row.value)}
+      none={(row) => row.value === null && field !== "share"}
+    />
   );
 }
 
@@ -187,6 +208,16 @@ export function FunnelSection({ funnel, chartRange }: { funnel: Funnel; chartRan
       <div className="grid wide">
         {(["source", "medium", "campaign", "referrer", "share"] as const).map((field) => (
           <FieldTable key={field} funnel={funnel} field={field} />
+        ))}
+        {(funnel.answers ?? []).map(({ question, rows }) => (
+          <GroupTable
+            key={question.id}
+            title={`By answer: ${question.label}`}
+            column="Answer"
+            rows={rows}
+            visits={false}
+            name={(row) => row.value ?? ""}
+          />
         ))}
       </div>
       <p>

@@ -12,6 +12,7 @@ import { EMAIL_PATTERN } from "../../lib/waitlist/rules";
 import { addressKeys, type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import type { EntryStatus } from "../entry";
+import { containments, segmentMatch } from "../segments";
 import { BREAKDOWN_FIELDS } from "../store/types";
 import { CURSOR, type ListPosition, NO_FILTER, type PeopleFilter, type PeopleSort } from "./people-filter";
 
@@ -53,56 +54,58 @@ export interface ListedPage {
  * $1 the rows wanted. $2–$4 a search: whether there is one, the LIKE pattern of a part (NULL: whole addresses only),
  * the address's keys (plain and hashed under DATA_KEY). $5 a status. $6–$13 source, medium, campaign and referring
  * site, two each: 0 any, 1 the value that follows, 2 none recorded. $14 the updates choice (yes, no, never asked),
- * $15 on the suppression list or not (yes, no), $16 the wave that invited them. NULL: any. Each statement is planned
+ * $15 on the suppression list or not (yes, no), $16 the wave that invited them, $17 their answers (a segment,
+ * segments/sql.ts). NULL: any. Each statement is planned
  * with its values (an unnamed statement), so every unused condition folds to true before the planner picks an
  * index, and a used one is left as a plain comparison that index can answer.
  */
 const pick = (column: string, n: number) =>
   `($${n}::int = 0 OR ($${n}::int = 1 AND ${column} = $${n + 1}::text) OR ($${n}::int = 2 AND ${column} IS NULL))`;
-const MATCH = `($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
+export const MATCH = `($2::boolean IS NOT TRUE OR (key_id IS NULL AND lower(email) LIKE $3::text) OR lower(email) = ANY($4::text[]))
     AND ($5::text IS NULL OR status = $5::text)
     AND ${BREAKDOWN_FIELDS.map((field, i) => pick(field, 6 + 2 * i)).join(" AND ")}
     AND ($14::text IS NULL OR ($14::text = 'yes' AND updates_consent) OR ($14::text = 'no' AND NOT updates_consent)
       OR ($14::text = 'never' AND updates_consent IS NULL))
     AND ($15::text IS NULL OR ($15::text = 'yes' AND mail_suppressed) OR ($15::text = 'no' AND NOT mail_suppressed))
-    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint)`;
+    AND ($16::bigint IS NULL OR invited_wave_id = $16::bigint)
+    AND ${segmentMatch(17)}`;
 const COLUMNS = `id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_us, created_at, ${PERSON_COLUMNS},
   status, source, medium, campaign, referrer, referrals`;
-/** $17 rows to skip (a page number's), then the cursor's row: $18 microseconds, $19 id, $20 its referrals. */
-const AT_TIME = "timestamptz 'epoch' + $18::bigint * interval '1 microsecond'";
-const AT = `(${AT_TIME}, $19::bigint)`;
-const AT_REFERRALS = `($20::int, ${AT_TIME}, $19::bigint)`;
+/** $18 rows to skip (a page number's), then the cursor's row: $19 microseconds, $20 id, $21 its referrals. */
+const AT_TIME = "timestamptz 'epoch' + $19::bigint * interval '1 microsecond'";
+const AT = `(${AT_TIME}, $20::bigint)`;
+const AT_REFERRALS = `($21::int, ${AT_TIME}, $20::bigint)`;
 const DESC = "ORDER BY created_at DESC, id DESC";
 const ASC = "ORDER BY created_at, id";
 
 export const LIST_SQL = {
   /** In sign-up order, newest first, from the cursor's row when there is one (waitlist_created_idx, or a filter's). */
-  newestFirst: `SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND ($18::bigint IS NULL OR (created_at, id) < ${AT})
-    ${DESC} LIMIT $1 OFFSET $17`,
-  oldestFirst: `SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND ($18::bigint IS NULL OR (created_at, id) > ${AT})
-    ${ASC} LIMIT $1 OFFSET $17`,
+  newestFirst: `SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND ($19::bigint IS NULL OR (created_at, id) < ${AT})
+    ${DESC} LIMIT $1 OFFSET $18`,
+  oldestFirst: `SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND ($19::bigint IS NULL OR (created_at, id) > ${AT})
+    ${ASC} LIMIT $1 OFFSET $18`,
   /**
    * Most referrals first, then the newest: the people with referrals (waitlist_referrals_idx, a few), then those
    * without in sign-up order (as newestFirst reads them). A cursor among those without skips the first part.
    */
   mostReferrals: `SELECT * FROM (
       (SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND referrals > 0
-        AND ($20::int IS NULL OR (referrals, created_at, id) < ${AT_REFERRALS})
-        ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1::bigint + $17::bigint)
+        AND ($21::int IS NULL OR (referrals, created_at, id) < ${AT_REFERRALS})
+        ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1::bigint + $18::bigint)
       UNION ALL
       (SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND referrals = 0
-        AND ($20::int IS NULL OR $20::int > 0 OR (created_at, id) < ${AT})
-        ${DESC} LIMIT $1::bigint + $17::bigint)
-    ) p ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1 OFFSET $17`,
+        AND ($21::int IS NULL OR $21::int > 0 OR (created_at, id) < ${AT})
+        ${DESC} LIMIT $1::bigint + $18::bigint)
+    ) p ORDER BY referrals DESC, created_at DESC, id DESC LIMIT $1 OFFSET $18`,
   /** The same order backwards from the cursor's row (for "Newer"): those without referrals, then those with. */
   fewestReferrals: `SELECT * FROM (
-      (SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND referrals = 0 AND $20::int = 0 AND (created_at, id) > ${AT}
-        ${ASC} LIMIT $1::bigint + $17::bigint)
+      (SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND referrals = 0 AND $21::int = 0 AND (created_at, id) > ${AT}
+        ${ASC} LIMIT $1::bigint + $18::bigint)
       UNION ALL
       (SELECT ${COLUMNS} FROM waitlist WHERE ${MATCH} AND referrals > 0
         AND (referrals, created_at, id) > ${AT_REFERRALS}
-        ORDER BY referrals, created_at, id LIMIT $1::bigint + $17::bigint)
-    ) p ORDER BY referrals, created_at, id LIMIT $1 OFFSET $17`,
+        ORDER BY referrals, created_at, id LIMIT $1::bigint + $18::bigint)
+    ) p ORDER BY referrals, created_at, id LIMIT $1 OFFSET $18`,
   /** How many match, counted up to $1. */
   matching: `SELECT count(*)::int AS count FROM (SELECT 1 FROM waitlist WHERE ${MATCH} LIMIT $1) m`,
   /** Which index migration 0008 could build for parts of addresses: gin (trigrams) or btree (prefixes). */
@@ -146,7 +149,7 @@ export function createConsoleList(db: Db, dataKeys: DataKeys | null) {
     });
     return method;
   };
-  /** $2–$16 of every statement for `filter`. */
+  /** $2–$17 of every statement for `filter`. */
   const matchParams = async (filter: PeopleFilter): Promise<unknown[]> => {
     const { search } = filter;
     // A complete address is looked up whole, by its unique index only: as a part, its common trigrams ("com",
@@ -160,7 +163,8 @@ export function createConsoleList(db: Db, dataKeys: DataKeys | null) {
       const value = filter.from[field];
       return value === undefined ? [0, null] : value === null ? [2, null] : [1, value];
     });
-    return [...searching, filter.status, ...from, filter.updates, filter.suppressed, filter.wave];
+    const segment = containments(filter.answers);
+    return [...searching, filter.status, ...from, filter.updates, filter.suppressed, filter.wave, segment];
   };
   const entry = (r: Row): ListedEntry => {
     const { email, name } = personOf(dataKeys, r);
@@ -181,6 +185,7 @@ export function createConsoleList(db: Db, dataKeys: DataKeys | null) {
 
   return {
     partSearch,
+    matchParams: (given: PeopleFilter) => matchParams(given),
     /** One page of `limit` rows at `position`, in `sort`'s order, with whether the list goes on each way. */
     async page(
       given: PeopleFilter | string,

@@ -1,12 +1,13 @@
 /**
  * What the People page reads beside its list (list.ts): the values its filters offer (from the day tallies of
- * migration 0008, never a scan of the list), the wave a `wave=` filter names (by its date and size, never its id),
- * the people a bulk action was given (by id, at most one page of them), and what a bulk removal did (from its own
- * audit entry, so a number typed into the address shows nothing that did not happen).
+ * migration 0008 and the answer tally of 0025, never a scan of the list), the wave a `wave=` filter names (by its
+ * date and size, never its id), the people a bulk action was given (by id, at most one page of them), and what a
+ * bulk removal did (from its own audit entry, so a number typed into the address shows nothing that did not happen).
  */
 import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../data-key";
 import type { Db } from "../db/types";
 import type { EntryStatus } from "../entry";
+import { createSegmentStore, type OfferedQuestion } from "../segments";
 import { BREAKDOWN_FIELDS, type BreakdownField } from "../store/types";
 
 /** How many values of each source field the filters offer: the most common, of all time. */
@@ -63,6 +64,8 @@ export function peopleData(db: Db, dataKeys: DataKeys | null) {
       for (const row of rows) values[row.field].push({ value: row.value, count: Number(row.count) });
       return values;
     },
+    /** Each choice question's options with how many gave each (the answer tally, migration 0025). */
+    answers: (): Promise<OfferedQuestion[]> => createSegmentStore(db).offered(),
     async wave(id: number): Promise<WaveSummary | null> {
       const [row] = await db.query<Record<string, unknown>>(PEOPLE_SQL.wave, [id]);
       if (!row) return null;

@@ -1,12 +1,13 @@
 /**
  * What the People page's address asks for, read strictly: the filters (status, where they came from, their updates
- * choice, the suppression list, the wave that invited them, a search by address), the order, and where the page
- * starts. Anything no link or form of the console writes (an unknown status, a page 0, a broken cursor) is null, and
- * answered 400: never a guess, never a whole-table read. `peopleParams` writes the same address back, so every link
- * (Older, Newer, Clear, a filter's chip) keeps what the operator chose.
+ * choice, the suppression list, the wave that invited them, their answers, a search by address), the order, and
+ * where the page starts. Anything no link or form of the console writes (an unknown status, a page 0, a broken
+ * cursor) is null, and answered 400: never a guess, never a whole-table read. `peopleParams` writes the same address
+ * back, so every link (Older, Newer, Clear, a filter's chip) keeps what the operator chose.
  */
 import { LIMITS } from "../../lib/waitlist/rules";
 import { ENTRY_STATUSES, type EntryStatus } from "../entry";
+import { ANSWER_PARAM, answersOf, type Segment } from "../segments";
 import { BREAKDOWN_FIELDS, type BreakdownField } from "../store/types";
 
 export const SORTS = ["newest", "oldest", "referrals"] as const;
@@ -37,6 +38,8 @@ export interface PeopleFilter {
   suppressed: SuppressedChoice | null;
   /** The wave whose invited people are listed (waitlist.invited_wave_id). */
   wave: number | null;
+  /** Their answers to the team's choice questions (segments/): one value per question in the address. */
+  answers: Segment;
 }
 
 export const NO_FILTER: PeopleFilter = {
@@ -46,6 +49,7 @@ export const NO_FILTER: PeopleFilter = {
   updates: null,
   suppressed: null,
   wave: null,
+  answers: {},
 };
 
 /** Where a page starts: a page number, or the rows after (or before) a row in the list's own order. */
@@ -141,8 +145,10 @@ export function readPeopleQuery(params: URLSearchParams): PeopleQuery | { refuse
     if (value.length > 253 || unstorable(value)) return refused;
     from[field] = value.trim() === "" ? null : value;
   }
+  const answers = answersOf(params);
+  if (answers === null) return refused;
   return {
-    filter: { search: search.trim().slice(0, LIMITS.email), status, from, updates, suppressed, wave },
+    filter: { search: search.trim().slice(0, LIMITS.email), status, from, updates, suppressed, wave, answers },
     sort: sort ?? "newest",
     position,
     selectAll: params.get("select") === "all",
@@ -161,6 +167,8 @@ export function peopleParams(filter: PeopleFilter, sort: PeopleSort = "newest"):
   if (filter.updates) params["updates"] = filter.updates;
   if (filter.suppressed) params["suppressed"] = filter.suppressed;
   if (filter.wave !== null) params["wave"] = String(filter.wave);
+  for (const [id, [value]] of Object.entries(filter.answers))
+    if (value !== undefined) params[ANSWER_PARAM + id] = value;
   if (sort !== "newest") params["sort"] = sort;
   return params;
 }

@@ -1,21 +1,14 @@
 /**
  * The People page's parts (people.tsx places them): the search and the filters as a GET form (each filter shown as
- * chosen, values offered from the tallies with their counts, all behind a "Filters" disclosure on a phone), and the
- * chosen filters as chips that each take one away. The list itself is people-table.tsx's.
+ * chosen, values offered from the tallies with their counts, all behind a "Filters" disclosure on a phone). The
+ * chips are people-chips.tsx's, the list people-table.tsx's.
  */
 import { ENTRY_STATUSES } from "../entry";
+import { ANSWER_PARAM, type OfferedQuestion } from "../segments";
 import { BREAKDOWN_FIELDS, type BreakdownField } from "../store/types";
-import { CONSOLE_PATHS, consoleHref } from "./paths";
+import { CONSOLE_PATHS } from "./paths";
 import type { OfferedValues, WaveSummary } from "./people-data";
-import {
-  NONE,
-  type PeopleFilter,
-  type PeopleSort,
-  peopleParams,
-  SORTS,
-  SUPPRESSED_CHOICES,
-  UPDATES_CHOICES,
-} from "./people-filter";
+import { NONE, type PeopleFilter, type PeopleSort, SORTS, SUPPRESSED_CHOICES, UPDATES_CHOICES } from "./people-filter";
 import { STATUS_LABELS } from "./ui/parts";
 import { utcMinute } from "./ui/time";
 
@@ -80,10 +73,15 @@ function fieldOptions(field: BreakdownField, offered: OfferedValues, chosen: str
 }
 
 /**
- * The filters the form offers, in their order: status, each source field, the updates choice, the suppression list.
- * The form draws them in a loop, so a new filter is one more entry here (and its reading in people-filter.ts).
+ * The filters the form offers, in their order: status, each source field, each choice question of the team's (its
+ * options with how many gave each), the updates choice, the suppression list. The form draws them in a loop, so a
+ * new filter is one more entry here (and its reading in people-filter.ts).
  */
-export function filterFields(filter: PeopleFilter, offered: OfferedValues): FilterField[] {
+export function filterFields(
+  filter: PeopleFilter,
+  offered: OfferedValues,
+  answers: readonly OfferedQuestion[] = [],
+): FilterField[] {
   const any = (choices: ReadonlyArray<readonly [string, string]>) => [["", "Any"] as const, ...choices];
   return [
     {
@@ -101,6 +99,15 @@ export function filterFields(filter: PeopleFilter, offered: OfferedValues): Filt
         options: fieldOptions(field, offered, value),
       };
     }),
+    ...answers.map(({ question, options }) => ({
+      id: `${ANSWER_PARAM}${question.id}`,
+      label: question.label,
+      value: filter.answers[question.id]?.[0] ?? "",
+      options: [
+        ["", "Any"] as const,
+        ...options.map((o) => [o.value, `${o.value} (${o.count.toLocaleString("en")})`] as const),
+      ],
+    })),
     {
       id: "updates",
       label: "Updates",
@@ -124,10 +131,12 @@ export function FilterForm(props: {
   filter: PeopleFilter;
   sort: PeopleSort;
   offered: OfferedValues;
+  /** The team's choice questions, each option with how many gave it (segments/). */
+  answers: readonly OfferedQuestion[];
   filtered: boolean;
 }) {
   const { filter, sort } = props;
-  const fields = filterFields(filter, props.offered);
+  const fields = filterFields(filter, props.offered, props.answers);
   const inUse = fields.filter((field) => field.value !== "").length;
   const order: FilterField = {
     id: "sort",
@@ -164,41 +173,5 @@ export function FilterForm(props: {
         {filter.wave !== null ? <input type="hidden" name="wave" value={filter.wave} /> : null}
       </form>
     </search>
-  );
-}
-
-/** Each chosen filter in words, as a link to the same list without it. */
-export function FilterChips(props: { filter: PeopleFilter; sort: PeopleSort; wave: WaveSummary | null }) {
-  const { filter, sort } = props;
-  const chips: Array<[string, Partial<PeopleFilter>]> = [];
-  if (filter.search) chips.push([`Address: ${filter.search}`, { search: "" }]);
-  if (filter.status) chips.push([`Status: ${STATUS_LABELS[filter.status]}`, { status: null }]);
-  for (const field of BREAKDOWN_FIELDS) {
-    const value = filter.from[field];
-    if (value === undefined) continue;
-    const { [field]: _gone, ...rest } = filter.from;
-    chips.push([`${FIELD_LABELS[field]}: ${value ?? "none recorded"}`, { from: rest }]);
-  }
-  if (filter.updates) chips.push([UPDATES_LABELS[filter.updates], { updates: null }]);
-  if (filter.suppressed) chips.push([SUPPRESSED_LABELS[filter.suppressed], { suppressed: null }]);
-  if (filter.wave !== null) {
-    chips.push([
-      props.wave ? `Invited by ${waveName(props.wave)}` : "Invited by a wave that does not exist",
-      { wave: null },
-    ]);
-  }
-  if (chips.length === 0) return null;
-  return (
-    <ul className="chips" aria-label="Filters in use">
-      {chips.map(([text, without]) => (
-        <li key={text}>
-          <a href={consoleHref(CONSOLE_PATHS.people, peopleParams({ ...filter, ...without }, sort))}>
-            {text}
-            <span aria-hidden="true"> ×</span>
-            <span className="sr-only"> (remove this filter)</span>
-          </a>
-        </li>
-      ))}
-    </ul>
   );
 }

@@ -12,7 +12,9 @@ import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import type { Store } from "../store/types";
 import { createConsoleList, type ListedPage, MATCH_CAP, MIN_PART, type PartSearch, PER_PAGE } from "./list";
+import { createMatching } from "./matching";
 import { CONSOLE_PATHS, consoleHref, message, page } from "./pages";
+import { FilterChips } from "./people-chips";
 import { peopleData, type WaveSummary } from "./people-data";
 import {
   isFiltered,
@@ -23,7 +25,8 @@ import {
   REFUSED,
   readPeopleQuery,
 } from "./people-filter";
-import { FilterChips, FilterForm, SORT_LABELS } from "./people-parts";
+import { MatchingActions } from "./people-matching";
+import { FilterForm, SORT_LABELS } from "./people-parts";
 import { PeopleTable } from "./people-table";
 import { Notice, Section } from "./ui/parts";
 
@@ -174,6 +177,10 @@ export async function peopleGet({ store, config, admin, url }: PeopleVisit): Pro
     offered: await data.values(),
     wave: filter.wave === null ? null : await data.wave(filter.wave),
     removed: removedId === null ? null : await data.removed(removedId),
+    answers: await data.answers(),
+    invitable: filtered
+      ? (await createMatching(store.db, store.dataKeys, list).ids(filter, "invite", MATCH_CAP + 1)).length
+      : 0,
   });
   const d = await withTimeout(list.page(filter, position, sort).then(load), config.dbTimeoutMs * 2);
   const pages = d.matching.capped ? null : Math.max(1, Math.ceil(d.matching.count / PER_PAGE));
@@ -197,11 +204,20 @@ export async function peopleGet({ store, config, admin, url }: PeopleVisit): Pro
       <h1>People</h1>
       {noticeOf(url.searchParams, d.wave, d.removed)}
       <Section id="find" title="Find people">
-        <FilterForm filter={filter} sort={sort} offered={d.offered} filtered={filtered || sort !== "newest"} />
+        <FilterForm
+          filter={filter}
+          sort={sort}
+          offered={d.offered}
+          answers={d.answers}
+          filtered={filtered || sort !== "newest"}
+        />
       </Section>
       <Section id="found" title={heading}>
         <FilterChips filter={filter} sort={sort} wave={d.wave} />
         <p className="note">{listNote(sort, position.page, pages, filter.search, d.how)}</p>
+        {filtered && d.list.rows.length > 0 ? (
+          <MatchingActions filter={filter} invitable={d.invitable} mail={config.mail !== null} />
+        ) : null}
         {d.list.rows.length > 0 ? (
           <form method="post" action={CONSOLE_PATHS.peopleBulk}>
             <input type="hidden" name="back" value={new URLSearchParams(here).toString()} />

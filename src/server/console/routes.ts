@@ -114,7 +114,7 @@ export const PAGES: Record<string, Route> = {
   },
   // The funnel by source as a file: counts only, a GET that changes nothing (funnel-csv.ts).
   [CONSOLE_PATHS.funnel]: { run: ({ store, url, config }) => funnelDownload(store, url, config.dbTimeoutMs) },
-  [CONSOLE_PATHS.updates]: { run: (visit) => updatesHome(updateVisit(visit)) },
+  [CONSOLE_PATHS.updates]: { run: (visit) => updatesHome(updateVisit(visit), visit.url.searchParams) },
   // An update's e-mail alone, under a CSP of its own, for the console's frames (update-mail.tsx says why).
   [CONSOLE_PATHS.updateMail]: {
     run: ({ store, config, who, origin, url }) =>

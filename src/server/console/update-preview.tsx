@@ -7,12 +7,12 @@
 import { counted } from "../../lib/plural";
 import { newTicket } from "../http/ticket";
 import { withTimeout } from "../http/timeout";
-import { createUpdateStore, type Draft, NOBODY_TO_REACH, saveDraft } from "../updates";
+import { type Draft, NOBODY_TO_REACH, saveDraft } from "../updates";
 import { MailFrames } from "./mail-frames";
 import { CONSOLE_PATHS, page } from "./pages";
 import { Notice, Section } from "./ui/parts";
 import { mailHref, sampleEmail } from "./update-mail";
-import { DraftFields, IN_UPDATES, type UpdateVisit } from "./updates-page";
+import { among, audienceCount, DraftFields, IN_UPDATES, type UpdateVisit } from "./updates-page";
 
 /**
  * The e-mail as a recipient will see it, how many it reaches, and the next steps; `said`: what a test just did
@@ -23,9 +23,8 @@ export async function previewPage(
   draft: Draft,
   said: { notice?: string; error?: string } = {},
 ): Promise<Response> {
-  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
   const [audience, key] = await withTimeout(
-    Promise.all([updates.audience(), saveDraft(visit.store.db, draft)]),
+    Promise.all([audienceCount(visit, draft), saveDraft(visit.store.db, draft)]),
     visit.config.dbTimeoutMs,
   );
   const sample = sampleEmail(draft, visit.origin);
@@ -42,7 +41,7 @@ export async function previewPage(
           <Notice tone="error">{NOBODY_TO_REACH}</Notice>
         ) : (
           <p>
-            It will reach <strong>{reach}</strong>: everyone confirmed who said yes to updates.
+            It will reach <strong>{reach}</strong>: everyone confirmed{among(visit)} who said yes to updates.
           </p>
         )}
       </Section>
@@ -56,7 +55,7 @@ export async function previewPage(
         </p>
       </Section>
       <form method="post" action={CONSOLE_PATHS.updates}>
-        <DraftFields draft={draft} />
+        <DraftFields draft={draft} segment={visit.segment} />
         <div className="row">
           {visit.admin === "token" ? null : (
             <button type="submit" name="action" value="test" className="quiet">
@@ -88,9 +87,9 @@ export function confirmPage(visit: UpdateVisit, draft: Draft, audience: number):
     <>
       <h1>Send the update</h1>
       <Section id="send-what" title="This cannot be undone">
-        <p>{`Send “${draft.subject}” to ${counted(audience, "person", "people")} now? This cannot be undone.`}</p>
+        <p>{`Send “${draft.subject}” to ${counted(audience, "person", "people")}${among(visit)} now? This cannot be undone.`}</p>
         <form method="post" action={CONSOLE_PATHS.updates}>
-          <DraftFields draft={draft} />
+          <DraftFields draft={draft} segment={visit.segment} />
           <input type="hidden" name="ticket" value={newTicket()} />
           <div className="row">
             <button type="submit" name="action" value="send">

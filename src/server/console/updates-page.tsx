@@ -10,11 +10,13 @@ import { JobBadge, jobPath, StateBadge } from "./job-parts";
 import { type JobProgress, jobProgress } from "./job-progress";
 import type { JobDeps } from "./jobs";
 import { CONSOLE_PATHS, page } from "./pages";
+import { peopleParams } from "./people-filter";
 import type { PersonVisit } from "./person";
 import { Notice, Section } from "./ui/parts";
 import { CardTable, Head } from "./ui/table";
 import { utcMinute } from "./ui/time";
 import { reputationSection } from "./update-reputation";
+import type { UpdateSegment } from "./update-segment";
 
 /** How many past updates the compose page lists. */
 const PAST = 20;
@@ -24,6 +26,8 @@ export interface UpdateVisit extends PersonVisit {
   /** How a confirmed send starts in the background (jobs.ts). */
   deps: JobDeps;
   logId: string;
+  /** "Write to everyone matching": the People filter it goes to (update-segment.ts); none: everyone who said yes. */
+  segment?: UpdateSegment | null | undefined;
 }
 
 export const MAIL_OFF = "E-mail is off: set SMTP_URL and MAIL_FROM to send updates.";
@@ -33,15 +37,39 @@ export const IN_UPDATES = { area: "updates" } as const;
 
 const people = (n: number) => counted(n, "person", "people");
 
-/** The draft, carried to the next step. */
-export function DraftFields({ draft }: { draft: { subject: string; body: string } }) {
+/** The People filter the update goes to, if any, carried to the next step as its address writes it. */
+function SegmentFields({ segment }: { segment?: UpdateSegment | null | undefined }) {
+  return Object.entries(segment ? peopleParams(segment.filter) : {}).map(([name, value]) => (
+    <input key={name} type="hidden" name={name} value={value} />
+  ));
+}
+
+/** The draft, carried to the next step, with its filter. */
+export function DraftFields(props: {
+  draft: { subject: string; body: string };
+  segment?: UpdateSegment | null | undefined;
+}) {
   return (
     <>
-      <input type="hidden" name="subject" value={draft.subject} />
-      <input type="hidden" name="body" value={draft.body} />
+      <input type="hidden" name="subject" value={props.draft.subject} />
+      <input type="hidden" name="body" value={props.draft.body} />
+      <SegmentFields segment={props.segment} />
     </>
   );
 }
+
+/**
+ * How many the update reaches: those its filter matches, or everyone who said yes; given its words, less whoever
+ * has them already (sent to another filter: nobody is sent them twice).
+ */
+export const audienceCount = (visit: UpdateVisit, draft?: Draft) => {
+  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+  if (draft) return updates.againAudience(draft.subject, draft.body, visit.segment?.audience ?? null);
+  return visit.segment ? Promise.resolve(visit.segment.audience.people.length) : updates.audience();
+};
+
+/** " matching …": who of those who said yes, in words ("" for everyone). */
+export const among = (visit: UpdateVisit) => (visit.segment ? ` ${visit.segment.words}` : "");
 
 /** A past update's state: sent to everyone, cancelled, or under way (as its job stands) with a link to follow it. */
 function PastState({ update, job }: { update: PastUpdate; job: JobProgress | undefined }) {
@@ -108,7 +136,7 @@ export async function composePage(
 ): Promise<Response> {
   const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
   const load = async () => {
-    const [audience, past] = await Promise.all([updates.audience(), updates.list(PAST)]);
+    const [audience, past] = await Promise.all([audienceCount(visit), updates.list(PAST)]);
     // Only an update not finished has a state beyond its counts: its job's (running, paused…).
     const open = await Promise.all(
       past.filter((u) => !u.finished).map((u) => jobProgress(visit.store.db, "update", u.id)),
@@ -126,10 +154,11 @@ export async function composePage(
       <Section id="write" title="Write an update">
         {note.error ? <Notice tone="error">{note.error}</Notice> : null}
         <p className="note">
-          {`To the ${counted(audience, "confirmed person", "confirmed people")} who said yes to updates. Plain text: a blank line starts a paragraph, and links are made clickable. Every update ends with a "Stop these updates" link.`}
+          {`To the ${counted(audience, "confirmed person", "confirmed people")}${among(visit)} who said yes to updates. Plain text: a blank line starts a paragraph, and links are made clickable. Every update ends with a "Stop these updates" link.`}
         </p>
         <form method="post" action={CONSOLE_PATHS.updates}>
           <input type="hidden" name="action" value="preview" />
+          <SegmentFields segment={visit.segment} />
           <p>
             <label htmlFor="subject">Subject</label>
             <input id="subject" name="subject" type="text" maxLength={200} required defaultValue={draft.subject} />
@@ -200,7 +229,7 @@ export function alreadyPage(visit: UpdateVisit, draft: Draft, same: SameUpdate, 
         <Section id="again" title="Send it again">
           <p>{`${people(left)} who said yes to updates ${left === 1 ? "has" : "have"} not received these words (their message failed, or they joined since). Sending it again reaches only them.`}</p>
           <form method="post" action={CONSOLE_PATHS.updates}>
-            <DraftFields draft={draft} />
+            <DraftFields draft={draft} segment={visit.segment} />
             <input type="hidden" name="after" value={same.id} />
             <div className="row">
               <button type="submit" name="action" value="again">

@@ -27,7 +27,8 @@ import {
 import { jobPath, startJob } from "./jobs";
 import { message } from "./pages";
 import { confirmPage, previewPage } from "./update-preview";
-import { alreadyPage, composePage, MAIL_OFF, type UpdateVisit } from "./updates-page";
+import { updateSegment } from "./update-segment";
+import { alreadyPage, audienceCount, composePage, MAIL_OFF, type UpdateVisit } from "./updates-page";
 
 export type { UpdateVisit } from "./updates-page";
 
@@ -53,12 +54,21 @@ async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
   return seeOther(`${jobPath("update", id)}&done=started`);
 }
 
-export function updatesHome(visit: UpdateVisit): Promise<Response> {
-  return composePage(visit);
+/** GET /admin/updates, given a People filter by "Write to everyone matching" (its address) or none. */
+export async function updatesHome(visit: UpdateVisit, params = new URLSearchParams()): Promise<Response> {
+  const segment = await updateSegment(visit.store, params);
+  if (segment === undefined) return message(400, "Updates", NOT_A_FILTER, visit.admin);
+  return composePage({ ...visit, segment });
 }
 
-/** POST /admin/updates: a step of writing and sending, named by `action`. */
-export async function updatesAction(visit: UpdateVisit): Promise<Response> {
+const NOT_A_FILTER = "That filter is not valid: choose it again on the People page.";
+
+/** POST /admin/updates: a step of writing and sending, named by `action`, for the filter the draft carries. */
+export async function updatesAction(given: UpdateVisit): Promise<Response> {
+  const segment = await updateSegment(given.store, new URLSearchParams(given.fields));
+  if (segment === undefined) return message(400, "Updates", NOT_A_FILTER, given.admin);
+  const visit = { ...given, segment };
+  const audienceOf = segment?.audience ?? null;
   const { fields } = visit;
   const action = fields["action"] ?? "preview";
   const typed = { subject: fields["subject"] ?? "", body: fields["body"] ?? "" };
@@ -100,10 +110,10 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
     return previewPage(visit, draft, { notice: `A test went to ${visit.admin} only.` });
   }
   const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
-  const audience = await withTimeout(updates.audience(), visit.config.dbTimeoutMs);
+  const audience = await withTimeout(audienceCount(visit, draft), visit.config.dbTimeoutMs);
   if (action === "confirm") {
     // Words already started are that update (updates/start.ts): it is shown, not confirmed again.
-    const same = await withTimeout(findSameUpdate(updates, draft), visit.config.dbTimeoutMs);
+    const same = await withTimeout(findSameUpdate(updates, draft, audienceOf), visit.config.dbTimeoutMs);
     if (same) return sameWords(visit, draft, same.id);
     if (audience === 0) return composePage(visit, draft, { error: `${NOBODY_TO_REACH} Nothing was sent.` }, 400);
     return confirmPage(visit, draft, audience);
@@ -113,17 +123,21 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
     if (!isTicket(ticket)) return message(400, "Updates", "Send from the preview's confirmation.", visit.admin);
     // The words are the update (updates/start.ts): a second confirmation, a second tab, a resubmitted page find
     // the update the first made, and go on with it; a finished one is shown, and nobody is sent it again.
-    const same = await withTimeout(findSameUpdate(updates, draft), visit.config.dbTimeoutMs);
+    const same = await withTimeout(findSameUpdate(updates, draft, audienceOf), visit.config.dbTimeoutMs);
     if (!same && audience === 0)
       return composePage(visit, draft, { error: `${NOBODY_TO_REACH} Nothing was sent.` }, 400);
-    const started = same ?? (await withTimeout(startUpdate(updates, draft, visit.logId), visit.config.dbTimeoutMs));
+    const started =
+      same ?? (await withTimeout(startUpdate(updates, draft, visit.logId, audienceOf), visit.config.dbTimeoutMs));
     if (!started.created && started.finished) return sameWords(visit, draft, started.id);
     return sendStep(visit, started.id);
   }
   if (action === "again") {
     const after = fields["after"] ?? "";
     if (!isId(after)) return message(400, "Updates", "That update does not exist.", visit.admin);
-    const again = await withTimeout(sendAgain(updates, draft, visit.logId, Number(after)), visit.config.dbTimeoutMs);
+    const again = await withTimeout(
+      sendAgain(updates, draft, visit.logId, Number(after), audienceOf),
+      visit.config.dbTimeoutMs,
+    );
     if (!again) return sameWords(visit, draft, Number(after));
     return sendStep(visit, again.id);
   }
@@ -134,7 +148,11 @@ export async function updatesAction(visit: UpdateVisit): Promise<Response> {
 async function sameWords(visit: UpdateVisit, draft: Draft, id: number): Promise<Response> {
   const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
   const [row, same, left] = await withTimeout(
-    Promise.all([updates.get(id, 0), findSameUpdate(updates, draft), updates.againAudience(draft.subject, draft.body)]),
+    Promise.all([
+      updates.get(id, 0),
+      findSameUpdate(updates, draft, visit.segment?.audience ?? null),
+      updates.againAudience(draft.subject, draft.body, visit.segment?.audience ?? null),
+    ]),
     visit.config.dbTimeoutMs,
   );
   if (!row || !same) return message(404, "Updates", "That update does not exist.", visit.admin);

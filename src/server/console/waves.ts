@@ -30,6 +30,7 @@ import type { Store } from "../store/types";
 import { adminIdentity } from "./identity";
 import { type JobDeps, jobPath, startJob } from "./jobs";
 import { CONSOLE_PATH, CONSOLE_WAVE_MAX, CONSOLE_WAVE_MAX_MAIL, message } from "./pages";
+import { inviteMatching } from "./wave-matching";
 import { invitePreviewPage } from "./wave-preview";
 import { previewPeople, waveRecords } from "./wave-record";
 
@@ -57,6 +58,7 @@ interface WaveRequest {
 /** POST /admin/invite: a preview; with a preview's ticket, its wave, started in the background (mail) or as a file. */
 export async function invite(request: WaveRequest): Promise<Response> {
   const { store, config, admin, fields } = request;
+  if (fields["everyone"] === "matching") return inviteMatching(request);
   const mail = config.mail !== null;
   const most = mail ? CONSOLE_WAVE_MAX_MAIL : CONSOLE_WAVE_MAX;
   // An old page's Continue (waves no longer need one): the wave's own page says how far it has got.

@@ -6,6 +6,7 @@
 export type { WaveSlice } from "../jobs";
 export { accessCode } from "./access-code";
 export { inviteCsvRow } from "./delivery";
+export { AVAILABLE } from "./invite-sql";
 export { newInviteCode } from "./invite-store";
 export { earlyAccessBase, InviteConfigError, inviteLink, statusLink } from "./links";
 export { type ResendOutcome, resendInvitation } from "./resend";

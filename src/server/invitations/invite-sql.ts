@@ -9,7 +9,7 @@ import { PERSON_COLUMNS, PERSONAL_FIELDS } from "../data-key";
  * Confirmed, in no wave yet and not on the suppression list: who the next wave may take. The suppressed are left
  * whether the wave mails them or (mail off) writes them into the team's CSV, so a preview's count is the wave.
  */
-const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL AND NOT mail_suppressed";
+export const AVAILABLE = "status = 'confirmed' AND invite_wave_id IS NULL AND NOT mail_suppressed";
 
 /**
  * A redemption of the invite `predicate` finds (by a code's hash, or by id): once, before it expires, the person

@@ -9,4 +9,4 @@ export { checkDraft, type Draft, MAX_BODY_BYTES, NOBODY_TO_REACH } from "./rules
 export { sendUpdate, UPDATE_STALE_SECONDS, type UpdateReport, type UpdateRun } from "./send";
 export { findSameUpdate, type StartedUpdate, sendAgain, startUpdate, wordsTicket } from "./start";
 export { statusLinkOf, statusPageLink, statusToken } from "./status-token";
-export { createUpdateStore, type PastUpdate, type UpdateStore } from "./store";
+export { type Audience, createUpdateStore, type PastUpdate, type UpdateStore } from "./store";

@@ -13,57 +13,63 @@ import { PERSON_COLUMNS } from "../data-key";
 const OWNED = "EXISTS (SELECT 1 FROM waitlist_update o WHERE o.id = $1 AND o.owner = $3)";
 /** Who an update goes to: confirmed, still on the list, and said yes. */
 const AUDIENCE = "w.status = 'confirmed' AND w.updates_consent";
+/** Of them, when it goes to a segment (a People filter), only people `$n`: that filter's matches (NULL: all). */
+const AMONG = (n: number) => `($${n}::bigint[] IS NULL OR w.id = ANY($${n}::bigint[]))`;
 /** Person `w` has received an update with subject `$1` and body `$2` (accepted, or counted sent: IN_DOUBT). */
 /**
  * The ids of the updates with those words come first (an ARRAY initplan), so only their recipients are read, by the
  * recipients' primary key (update_id, waitlist_id), never the whole recipients table: at 1,000,000 sign-ups and five
  * past updates, a join on the words read all 5,000,000 recipient rows (6.6–7.3 s, past the 5 s a page may take).
  */
-const NOT_RECEIVED = `NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r
-    WHERE r.waitlist_id = w.id AND r.state IN ('sent', 'attempted')
+const notGiven = (states: string) => `NOT EXISTS (SELECT 1 FROM waitlist_update_recipient r
+    WHERE r.waitlist_id = w.id AND r.state IN (${states})
       AND r.update_id = ANY (ARRAY(SELECT u.id FROM waitlist_update u WHERE u.subject = $1 AND u.body = $2)))`;
+const NOT_RECEIVED = notGiven("'sent', 'attempted'");
+/** Nor is on their way to receive them (queued by an update to another segment): a new update leaves them out. */
+const NOT_GIVEN = notGiven("'sent', 'attempted', 'queued'");
 /** A token of an update older than this unsubscribes nobody (its page still answers the same). */
 export const UNSUBSCRIBE_DAYS = 365;
 
 export const UPDATE_SQL = {
   audience: `SELECT count(*)::int AS audience FROM waitlist w WHERE ${AUDIENCE}`,
   /**
-   * A new update and, in the same statement, its recipients: everyone in the audience now. A second confirmation
-   * of one console preview (its ticket `$4`) makes nothing and finds the first.
+   * A new update and, in the same statement, its recipients: everyone in the audience now (of a segment `$5`, its
+   * people `$6`) who has not received these words already (by an update to another segment: nobody twice). A second
+   * confirmation of one console preview (its ticket `$4`) makes nothing and finds the first.
    */
   create: `WITH made AS (
-      INSERT INTO waitlist_update (subject, body, author, ticket) VALUES ($1, $2, $3, $4)
+      INSERT INTO waitlist_update (subject, body, author, ticket, segment) VALUES ($1, $2, $3, $4, $5::text)
       ON CONFLICT (ticket) DO NOTHING RETURNING id
     ), recipients AS (
       INSERT INTO waitlist_update_recipient (update_id, waitlist_id)
-      SELECT made.id, w.id FROM made, waitlist w WHERE ${AUDIENCE} RETURNING 1
+      SELECT made.id, w.id FROM made, waitlist w WHERE ${AUDIENCE} AND ${AMONG(6)} AND ${NOT_GIVEN} RETURNING 1
     )
     SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
       (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing`,
   /**
    * Sending the same words again (start.ts): everyone in the audience now who has not received an update with
-   * subject `$1` and body `$2` (sent, or on its way when a run died: counted sent). Those it failed, skipped or
-   * never reached are in it.
+   * subject `$1` and body `$2` (sent, or on its way when a run died: counted sent), of people `$3` for a segment.
+   * Those it failed, skipped or never reached are in it.
    */
-  againAudience: `SELECT count(*)::int AS audience FROM waitlist w WHERE ${AUDIENCE} AND ${NOT_RECEIVED}`,
+  againAudience: `SELECT count(*)::int AS audience FROM waitlist w WHERE ${AUDIENCE} AND ${NOT_RECEIVED} AND ${AMONG(3)}`,
   /**
    * The explicit "send it again": a new update with the same words to againAudience's people. Its ticket (`$4`)
-   * names the update it follows, so a double click or two tabs make one.
+   * names the update it follows, so a double click or two tabs make one. A segment's (`$5`): of its people `$6`.
    */
   createAgain: `WITH made AS (
-      INSERT INTO waitlist_update (subject, body, author, ticket) VALUES ($1, $2, $3, $4)
+      INSERT INTO waitlist_update (subject, body, author, ticket, segment) VALUES ($1, $2, $3, $4, $5::text)
       ON CONFLICT (ticket) DO NOTHING RETURNING id
     ), recipients AS (
       INSERT INTO waitlist_update_recipient (update_id, waitlist_id)
-      SELECT made.id, w.id FROM made, waitlist w WHERE ${AUDIENCE} AND ${NOT_RECEIVED} RETURNING 1
+      SELECT made.id, w.id FROM made, waitlist w WHERE ${AUDIENCE} AND ${NOT_RECEIVED} AND ${AMONG(6)} RETURNING 1
     )
     SELECT (SELECT id FROM made) AS id, (SELECT count(*)::int FROM recipients) AS recipients,
       (SELECT id FROM waitlist_update WHERE ticket = $4) AS existing`,
   /** The update a ticket made, if any. */
   byTicket: "SELECT id FROM waitlist_update WHERE ticket = $1",
-  /** The latest update with this subject and body (start.ts: the same words are that update). */
+  /** The latest update with this subject and body to segment `$3` (start.ts: the same words are that update). */
   same: `SELECT id, finished_at IS NOT NULL AS finished, created_at, sent FROM waitlist_update
-    WHERE subject = $1 AND body = $2 ORDER BY id DESC LIMIT 1`,
+    WHERE subject = $1 AND body = $2 AND segment IS NOT DISTINCT FROM $3::text ORDER BY id DESC LIMIT 1`,
   /** Update `$1`: its words, counts, and who is sending it (stale: silent for `$2` seconds). */
   get: `SELECT id, subject, body, owner, finished_at IS NOT NULL AS finished, sent, failed,
       heartbeat_at < now() - make_interval(secs => $2::int) AS stale,

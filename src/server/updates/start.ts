@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Draft } from "./rules";
-import type { UpdateStore } from "./store";
+import type { Audience, UpdateStore } from "./store";
 
 export interface StartedUpdate {
   id: number;
@@ -21,25 +21,46 @@ export interface StartedUpdate {
   sent: number;
 }
 
-/** The unique ticket of the words themselves (older console updates carry a random one: `same` finds those). */
-export const wordsTicket = (draft: Draft) =>
-  createHash("sha256").update(`${draft.subject}\n${draft.body}`).digest("hex");
+/**
+ * The unique ticket of the words themselves (older console updates carry a random one: `same` finds those), and of
+ * the segment they go to: the same words to another segment are another update.
+ */
+export const wordsTicket = (draft: Draft, segment: string | null = null) =>
+  createHash("sha256")
+    .update(`${draft.subject}\n${draft.body}${segment === null ? "" : `\n${segment}`}`)
+    .digest("hex");
 
-/** The update these words already are, if any: the latest with the same subject and text. */
-export async function findSameUpdate(updates: UpdateStore, draft: Draft): Promise<StartedUpdate | null> {
-  const same = await updates.same(draft.subject, draft.body);
+/** The update these words already are, if any: the latest with the same subject and text, to the same segment. */
+export async function findSameUpdate(
+  updates: UpdateStore,
+  draft: Draft,
+  audience: Audience | null = null,
+): Promise<StartedUpdate | null> {
+  const same = await updates.same(draft.subject, draft.body, audience?.segment ?? null);
   return same ? { id: same.id, created: false, finished: same.finished, since: same.createdAt, sent: same.sent } : null;
 }
 
 /** The update for these words: the one already started, else a new one to everyone in the audience now. */
-export async function startUpdate(updates: UpdateStore, draft: Draft, author: string): Promise<StartedUpdate> {
-  const same = await findSameUpdate(updates, draft);
+export async function startUpdate(
+  updates: UpdateStore,
+  draft: Draft,
+  author: string,
+  audience: Audience | null = null,
+): Promise<StartedUpdate> {
+  const same = await findSameUpdate(updates, draft, audience);
   if (same) return same;
-  const made = await updates.create(draft.subject, draft.body, author, wordsTicket(draft));
+  const ticket = wordsTicket(draft, audience?.segment ?? null);
+  const made = await updates.create(draft.subject, draft.body, author, ticket, audience);
   if (made.created) return { id: made.id, created: true, finished: false, since: null, sent: 0 };
   // Another start of the same words won the ticket between our look and our insert: that one is this update.
   return (
-    (await findSameUpdate(updates, draft)) ?? { id: made.id, created: false, finished: false, since: null, sent: 0 }
+    (await findSameUpdate(updates, draft, audience)) ?? {
+      id: made.id,
+      created: false,
+      finished: false,
+      since: null,
+      sent: 0,
+    }
   );
 }
 
@@ -53,14 +74,15 @@ export async function sendAgain(
   draft: Draft,
   author: string,
   after: number,
+  audience: Audience | null = null,
 ): Promise<{ id: number; created: boolean } | null> {
-  const ticket = `${wordsTicket(draft)}:again:${after}`;
+  const ticket = `${wordsTicket(draft, audience?.segment ?? null)}:again:${after}`;
   const made = await updates.byTicket(ticket);
   if (made !== null) return { id: made, created: false };
-  const same = await findSameUpdate(updates, draft);
+  const same = await findSameUpdate(updates, draft, audience);
   if (!same || same.id !== after || !same.finished) return null;
-  if ((await updates.againAudience(draft.subject, draft.body)) === 0) return null;
-  const again = await updates.createAgain(draft.subject, draft.body, author, ticket);
+  if ((await updates.againAudience(draft.subject, draft.body, audience)) === 0) return null;
+  const again = await updates.createAgain(draft.subject, draft.body, author, ticket, audience);
   if (again.created) return { id: again.id, created: true };
   // Another request made it at the same instant: its insert committed after this statement's snapshot was taken,
   // so only a new look finds it (none: it was rolled back, and this page is stale).

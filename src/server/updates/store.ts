@@ -36,6 +36,15 @@ export type Fate = "sent" | "failed" | "skipped";
 
 const n = (value: unknown) => Number(value ?? 0);
 
+/**
+ * Whom an update goes to when not everyone who said yes: a segment (a People filter, in the words its address
+ * writes, which tells its updates apart: start.ts) and the people it matched when it was started.
+ */
+export interface Audience {
+  segment: string;
+  people: readonly number[];
+}
+
 export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
   return {
     /** The database, for the long-job core's lease (jobs/), which every update's run holds. */
@@ -44,23 +53,30 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
       return n((await db.query<{ audience: number }>(UPDATE_SQL.audience))[0]?.audience);
     },
     /** A new update to everyone in the audience now: its id and how many, or the first one of this ticket. */
-    async create(subject: string, body: string, author: string, ticket: string | null) {
+    async create(
+      subject: string,
+      body: string,
+      author: string,
+      ticket: string | null,
+      audience: Audience | null = null,
+    ) {
       const [row] = await db.query<{ id: number | null; recipients: number; existing: number | null }>(
         UPDATE_SQL.create,
-        [subject, body, author, ticket],
+        [subject, body, author, ticket, audience?.segment ?? null, audience?.people ?? null],
       );
       if (row?.id != null) return { id: n(row.id), recipients: n(row.recipients), created: true };
       return { id: n(row?.existing), recipients: 0, created: false };
     },
     /** How many in the audience now have not received an update with these words. */
-    async againAudience(subject: string, body: string): Promise<number> {
-      return n((await db.query<{ audience: number }>(UPDATE_SQL.againAudience, [subject, body]))[0]?.audience);
+    async againAudience(subject: string, body: string, audience: Audience | null = null): Promise<number> {
+      const params = [subject, body, audience?.people ?? null];
+      return n((await db.query<{ audience: number }>(UPDATE_SQL.againAudience, params))[0]?.audience);
     },
     /** The same words again, to those who have not received them; the first one of this ticket when it exists. */
-    async createAgain(subject: string, body: string, author: string, ticket: string) {
+    async createAgain(subject: string, body: string, author: string, ticket: string, audience: Audience | null = null) {
       const [row] = await db.query<{ id: number | null; recipients: number; existing: number | null }>(
         UPDATE_SQL.createAgain,
-        [subject, body, author, ticket],
+        [subject, body, author, ticket, audience?.segment ?? null, audience?.people ?? null],
       );
       if (row?.id != null) return { id: n(row.id), recipients: n(row.recipients), created: true };
       return { id: n(row?.existing), recipients: 0, created: false };
@@ -69,10 +85,10 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
       const [row] = await db.query<{ id: number }>(UPDATE_SQL.byTicket, [ticket]);
       return row ? n(row.id) : null;
     },
-    async same(subject: string, body: string) {
+    async same(subject: string, body: string, segment: string | null = null) {
       const [row] = await db.query<{ id: number; finished: boolean; created_at: unknown; sent: number }>(
         UPDATE_SQL.same,
-        [subject, body],
+        [subject, body, segment],
       );
       return row
         ? { id: n(row.id), finished: row.finished, createdAt: new Date(row.created_at as string), sent: n(row.sent) }

@@ -359,6 +359,7 @@ describe("the list's address comes only from what its links and forms write", ()
       updates: "never",
       suppressed: "yes",
       wave: 7,
+      answers: {},
     });
     expect(query?.sort).toBe("referrals");
     expect(peopleParams(query?.filter ?? NO_FILTER, query?.sort)).toEqual({

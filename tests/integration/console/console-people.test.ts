@@ -36,7 +36,8 @@ it("filters read back as chosen, chips take one away, the list shows badges and 
   expect(html).toContain('<a class="button quiet" href="/admin/people">Clear filters</a>');
   expect(sectionText(html, "found")).toBe(
     "1 person match Status: Confirmed × (remove this filter) Source: newsletter × (remove this filter) " +
-      "Most referrals first · page 1 of 1 Invite selected Remove selected Select all 1 on this page " +
+      "Most referrals first · page 1 of 1 Invite everyone matching (1) Write to everyone matching " +
+      "Invite selected Remove selected Select all 1 on this page " +
       "People, most referrals first Select Signed up (UTC) Person Status Source Referring site Referrals " +
       "Select ada@example.com 2026-03-01 10:00 ada@example.com Ada Confirmed newsletter · email none 2 referrals",
   );

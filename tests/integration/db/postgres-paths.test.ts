@@ -221,6 +221,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0024_visits" },
           { name: "0025_invitation_resent" },
           { name: "0026_update_drafts" },
+          { name: "0027_segments" },
         ]);
       } finally {
         await fresh.drop();
