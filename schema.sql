@@ -408,6 +408,14 @@ CREATE TABLE waitlist_update (
 -- Who an update goes to, recorded when it is sent (the audience of that moment), and what became of each: 'queued',
 -- 'attempted' (its last byte was on its way when a run died: the next run counts it sent, unconfirmed, and never
 -- mails it twice), 'sent', 'failed' (the SMTP server refused it: error), 'skipped' (unsubscribed or gone first).
+-- An update's draft as the console previews it (src/server/updates/drafts.ts), keyed by its words' hash.
+CREATE TABLE waitlist_update_draft (
+  words text PRIMARY KEY,
+  subject text NOT NULL,
+  body text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
 CREATE TABLE waitlist_update_recipient (
   update_id bigint NOT NULL REFERENCES waitlist_update (id) ON DELETE CASCADE,
   waitlist_id bigint NOT NULL REFERENCES waitlist (id) ON DELETE CASCADE,

@@ -6,7 +6,7 @@ SELECT j.id, j.subject, j.author AS started_by, j.created_at AS started_at, j.he
       CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
     WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => 60) THEN 'stalled'
-    ELSE 'running' END AS state, j.paused_reason, j.sent, j.failed,
+    ELSE 'running' END AS state, COALESCE(j.cancelled_at, j.finished_at) AS ended_at, j.paused_reason, j.sent, j.failed,
       (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id) AS total,
       (SELECT count(*)::int FROM waitlist_update_recipient r WHERE r.update_id = j.id AND r.state = 'skipped') AS skipped,
       (SELECT count(*)::int FROM waitlist_update_recipient r
@@ -16,11 +16,11 @@ SELECT j.id, j.subject, j.author AS started_by, j.created_at AS started_at, j.he
     FROM waitlist_update j WHERE j.id = $1;
 
 -- JOB_PROGRESS_SQL.wave
-SELECT j.id, NULL AS subject, j.author AS started_by, j.started_at, j.heartbeat_at,
+SELECT j.id, NULL AS subject, j.size, j.author AS started_by, j.started_at, j.heartbeat_at,
       CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
     WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => 60) THEN 'stalled'
-    ELSE 'running' END AS state, j.paused_reason, j.invited AS sent, j.refused AS failed, 0 AS skipped, 0 AS deferred,
+    ELSE 'running' END AS state, COALESCE(j.cancelled_at, j.finished_at) AS ended_at, j.paused_reason, j.invited AS sent, j.refused AS failed, 0 AS skipped, 0 AS deferred,
       (SELECT count(*)::int FROM waitlist w WHERE w.invite_wave_id = j.id AND w.status = 'confirmed') AS left
     FROM waitlist_invite_wave j WHERE j.id = $1;
 
@@ -29,7 +29,7 @@ SELECT j.id, NULL AS subject, j.author AS started_by, j.created_at AS started_at
       j.heartbeat_at, CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
     WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => 60) THEN 'stalled'
-    ELSE 'running' END AS state, j.paused_reason, j.total,
+    ELSE 'running' END AS state, COALESCE(j.cancelled_at, j.finished_at) AS ended_at, j.paused_reason, j.total,
       (SELECT count(*)::int FROM waitlist_webhook_event e WHERE e.state = 'delivered' AND e.delivered_at >= j.created_at) AS sent,
       (SELECT count(*)::int FROM waitlist_webhook_event e
         WHERE e.state <> 'delivered' AND e.last_attempt_at >= j.created_at) AS failed,
@@ -42,7 +42,7 @@ SELECT j.id, j.file_name AS subject, j.actor AS started_by, j.started_at, j.hear
       CASE WHEN j.cancelled_at IS NOT NULL THEN 'cancelled' WHEN j.finished_at IS NOT NULL THEN 'done'
     WHEN j.paused_reason IS NOT NULL THEN 'paused' WHEN j.owner = 'paused' OR j.owner IS NULL THEN 'waiting'
     WHEN j.heartbeat_at < $2::timestamptz - make_interval(secs => 60) THEN 'stalled'
-    ELSE 'running' END AS state, j.paused_reason,
+    ELSE 'running' END AS state, COALESCE(j.cancelled_at, j.finished_at) AS ended_at, j.paused_reason,
       (SELECT count(*)::int FROM waitlist_import_row r WHERE r.import_id = j.id AND r.outcome = 'added'
         AND r.mailed_at IS NOT NULL) AS sent, 0 AS failed, 0 AS skipped, 0 AS deferred,
       (SELECT count(*)::int FROM waitlist_import_row r WHERE r.import_id = j.id AND r.outcome = 'added'

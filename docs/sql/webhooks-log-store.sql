@@ -11,8 +11,7 @@ INSERT INTO waitlist_webhook_event (id, type, person) VALUES (waitlist_webhook_n
 
 -- WEBHOOK_LOG_SQL.recent
 SELECT id, type, waitlist_id, person, occurred_at, state, attempts,
-      CASE WHEN state = 'pending' THEN next_attempt_at END AS next_attempt_at, last_status, last_answer, last_error
-    FROM waitlist_webhook_event WHERE ($2::bigint IS NULL OR waitlist_id = $2::bigint)
+      CASE WHEN state = 'pending' THEN next_attempt_at END AS next_attempt_at, last_status, last_answer, last_error FROM waitlist_webhook_event WHERE ($2::bigint IS NULL OR waitlist_id = $2::bigint)
       AND ($3::text IS NULL OR state = $3::text)
     ORDER BY occurred_at DESC, id DESC LIMIT $1;
 

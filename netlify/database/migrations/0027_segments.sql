@@ -1,4 +1,4 @@
--- 0025: segments, letting people in and writing to them by their answers (src/server/segments/).
+-- 0027: segments, letting people in and writing to them by their answers (src/server/segments/).
 --
 -- Finding the people who gave an answer needs no new index: 0022's GIN index on `choices` (jsonb_path_ops) answers
 -- `choices @> ANY(…)`, the one form every segment compiles to, from the index. What it cannot do cheaply is count

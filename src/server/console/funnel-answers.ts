@@ -7,7 +7,7 @@
 import { isChoice, QUESTIONS, type Question } from "../../lib/waitlist/questions";
 import type { Db } from "../db/types";
 import type { EntryStatus } from "../entry";
-import { type FunnelRange, type FunnelRow, stepsOf } from "./funnel-store";
+import { type AnswerFunnel, type FunnelRange, stepsOf } from "./funnel-store";
 
 const TODAY = "(now() AT TIME ZONE 'UTC')::date";
 
@@ -17,12 +17,6 @@ export const FUNNEL_ANSWERS_SQL = {
     WHERE question_id = ANY($1::text[]) AND ($2::int IS NULL OR day > ${TODAY} - $2::int)
     GROUP BY question_id, value, status HAVING sum(count) <> 0`,
 } as const;
-
-/** A question's groups: each option someone in the range gave, in the file's order. */
-export interface AnswerFunnel {
-  question: Question;
-  rows: FunnelRow[];
-}
 
 export async function answerFunnel(
   db: Db,

@@ -8,7 +8,14 @@
  */
 import type { Db } from "../db/types";
 import type { EntryStatus } from "../entry";
-import type { AnswerFunnel } from "./funnel-answers";
+
+/** A question's groups: each option someone in the range gave, in the file's order (funnel-answers.ts reads them). */
+export interface AnswerFunnel {
+  question: Question;
+  rows: FunnelRow[];
+}
+
+import type { Question } from "../../lib/waitlist/questions";
 
 /** Today in UTC, whatever the session's time zone: the tally counts days of created_at in UTC. */
 const TODAY = "(now() AT TIME ZONE 'UTC')::date";

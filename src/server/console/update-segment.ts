@@ -20,7 +20,10 @@ export interface UpdateSegment {
 
 /** The filter `params` carry: null when none, undefined when it is not one the People page writes. */
 export async function updateSegment(store: Store, params: URLSearchParams): Promise<UpdateSegment | null | undefined> {
-  const read = readPeopleQuery(params);
+  // Only the filter: the update's own fields (`after`: the update sent before) are not the list's place in pages.
+  const filterOnly = new URLSearchParams(params);
+  for (const place of ["page", "after", "before"]) filterOnly.delete(place);
+  const read = readPeopleQuery(filterOnly);
   if ("refused" in read) return undefined;
   const { filter } = read;
   if (!isFiltered(filter)) return null;
