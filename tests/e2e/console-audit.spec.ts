@@ -57,7 +57,7 @@ test("each action the team takes is in the audit log as a sentence, by the admin
     .poll(() => receiver.received.filter((r) => r.type === "waitlist.removed").length, { timeout: 30_000 })
     .toBe(1);
   await nav(page, "Webhooks");
-  const retry = region(page, "Recent events").getByRole("button", { name: /^Retry now: Someone was removed/ });
+  const retry = region(page, "Events, newest first").getByRole("button", { name: /^Retry now: Someone was removed/ });
   await expect(async () => {
     await page.reload();
     await expect(retry).toHaveCount(1, { timeout: 1000 });
