@@ -41,6 +41,8 @@ export const waveName = (wave: WaveSummary) => `the wave of ${day(wave.startedAt
 /** One filter of the form: a select by its name in the address, its label, the value chosen, its options. */
 export interface FilterField {
   id: string;
+  /** Its name in the address, when not its id (an answer's: `answer:<question>`). */
+  name?: string;
   label: string;
   value: string;
   options: ReadonlyArray<readonly [value: string, text: string]>;
@@ -50,7 +52,7 @@ function Choice({ field }: { field: FilterField }) {
   return (
     <div>
       <label htmlFor={field.id}>{field.label}</label>
-      <select id={field.id} name={field.id} defaultValue={field.value}>
+      <select id={field.id} name={field.name ?? field.id} defaultValue={field.value}>
         {field.options.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
@@ -100,7 +102,8 @@ export function filterFields(
       };
     }),
     ...answers.map(({ question, options }) => ({
-      id: `${ANSWER_PARAM}${question.id}`,
+      id: `answer-${question.id}`,
+      name: `${ANSWER_PARAM}${question.id}`,
       label: question.label,
       value: filter.answers[question.id]?.[0] ?? "",
       options: [
