@@ -5,17 +5,16 @@
  * Remove selected, which each ask first (people-bulk.tsx). What an action did is said from the database (the wave's
  * row, the removal's audit entry), never from a number in the address.
  */
-import type { ReactNode } from "react";
 import { counted } from "../../lib/plural";
 import type { ServerConfig } from "../config";
 import { seeOther } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import type { Store } from "../store/types";
-import { createConsoleList, type ListedPage, MATCH_CAP, MIN_PART, type PartSearch, PER_PAGE } from "./list";
+import { createConsoleList, type ListedPage, MATCH_CAP, PER_PAGE } from "./list";
 import { createMatching } from "./matching";
 import { CONSOLE_PATHS, consoleHref, message, page } from "./pages";
 import { FilterChips } from "./people-chips";
-import { peopleData, type WaveSummary } from "./people-data";
+import { peopleData } from "./people-data";
 import {
   isFiltered,
   MAX_PAGE,
@@ -26,9 +25,10 @@ import {
   readPeopleQuery,
 } from "./people-filter";
 import { MatchingActions } from "./people-matching";
+import { listNote, noticeOf } from "./people-notes";
 import { FilterForm, SORT_LABELS } from "./people-parts";
 import { PeopleTable } from "./people-table";
-import { Notice, Section } from "./ui/parts";
+import { Section } from "./ui/parts";
 
 export interface PeopleVisit {
   store: Store;
@@ -47,40 +47,6 @@ export function listParams(query: Pick<PeopleQuery, "filter" | "sort" | "positio
         : {}
       : { [position.kind]: position.cursor, ...(position.page ? { page: String(position.page) } : {}) };
   return { ...peopleParams(query.filter, query.sort), ...at };
-}
-
-/** What the page says after a bulk action: from the wave's row, or the removal's audit entry. */
-function noticeOf(params: URLSearchParams, wave: WaveSummary | null, removed: number | null): ReactNode {
-  if (removed !== null) {
-    return (
-      <Notice>
-        Removed {counted(removed, "person", "people")}: their addresses, everything they sent and their links are
-        deleted.
-      </Notice>
-    );
-  }
-  if (params.get("done") !== "invited" || !wave) return null;
-  const unsent = Math.max(0, wave.size - wave.invited - wave.refused);
-  const parts = [
-    `Invited ${wave.invited} of the ${counted(wave.size, "person", "people")} you chose: their e-mails were accepted.`,
-    wave.refused > 0 ? `${counted(wave.refused, "was", "were")} refused by their mail server and stay confirmed.` : "",
-    unsent > 0 ? `${unsent} not sent: the mail server could not be reached, or they left the list.` : "",
-  ];
-  return <Notice tone={wave.invited === wave.size ? "done" : "warn"}>{parts.filter(Boolean).join(" ")}</Notice>;
-}
-
-/** The line under the heading: the order, the page, and how a search finds its matches. */
-function listNote(sort: PeopleSort, at: number | null, pages: number | null, search: string, how: PartSearch | null) {
-  const where = at === null ? "" : pages === null ? ` · page ${at}` : ` · page ${at} of ${pages}`;
-  const hint =
-    search === ""
-      ? ""
-      : search.length < MIN_PART
-        ? ` · Type at least ${MIN_PART} characters to find part of an address; shorter finds whole addresses only.`
-        : how === "start"
-          ? " · This database has no pg_trgm, so a part finds addresses that start with it."
-          : "";
-  return `${SORT_LABELS[sort]}${where}${hint}`;
 }
 
 /** Each way the list goes on, named for its order (Older and Newer by date, Previous and Next by referrals). */

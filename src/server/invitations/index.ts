@@ -12,13 +12,11 @@ export { earlyAccessBase, InviteConfigError, inviteLink, statusLink } from "./li
 export { type ResendOutcome, resendInvitation } from "./resend";
 export {
   continueWave,
-  IN_FLIGHT_SECONDS,
   previewWave,
-  releaseCancelledWave,
-  releaseCancelledWaves,
   reserveWave,
   runWave,
   type WaveOptions,
   type WaveReport,
   waveOwner,
 } from "./wave";
+export { IN_FLIGHT_SECONDS, releaseCancelledWave, releaseCancelledWaves } from "./wave-release";

@@ -7,7 +7,8 @@ import { log } from "../log";
 import type { Store } from "../store/types";
 import { withJobMailer } from "../suppression";
 import { earlyAccessBase } from "./links";
-import { continueWave, releaseCancelledWaves } from "./wave";
+import { continueWave } from "./wave";
+import { releaseCancelledWaves } from "./wave-release";
 
 /** What a run adds to wave `id`'s row: the people refused, and whether the SMTP server stopped it. */
 export type WaveRecorder = (store: Store, id: number, counts: { refused: number; stopped: boolean }) => Promise<void>;
