@@ -43,7 +43,7 @@ import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import { writeSection } from "../scripts/lib/perf-doc";
 import { type RunningServer, SERVER_NODE_FLAGS, startServer } from "../scripts/lib/server-process";
-import { SESSION_COOKIE } from "../src/server/console/sign-in";
+import { SESSION_COOKIE } from "../src/server/console/sign-in/sign-in";
 import { IN_DOUBT } from "../src/server/updates/send";
 import { RETRY_SECONDS } from "../src/server/webhooks/store";
 import { type CliRun, cliEnv, codeState, runCli } from "./lib/cli";

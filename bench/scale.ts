@@ -178,7 +178,7 @@ function serveFrom(tree: string, env: Record<string, string>, dataDir: string): 
 
 /** Runs `use` with a client of the database at `url`, closed after (the database is dropped only once none is open). */
 /**
- * The People page's filters and orders (src/server/console/list.ts), each alone and a few together: one page along
+ * The People page's filters and orders (src/server/console/people/list.ts), each alone and a few together: one page along
  * its index, whether many, few or none match (the fill records no updates choice, no suppression, no wave: those
  * rows show "Nobody matches", which is read along an index too).
  */

@@ -3,7 +3,7 @@
  * overview and the funnel cost the database at a size, apart from rendering and from a busy machine's HTTP.
  */
 import pg from "pg";
-import { VISITOR_FIGURES_SQL } from "../../src/server/console/visitors";
+import { VISITOR_FIGURES_SQL } from "../../src/server/console/overview/visitors";
 import { VISITS_SQL } from "../../src/server/visits/store";
 import { median } from "./console-session";
 

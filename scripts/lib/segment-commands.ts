@@ -1,14 +1,14 @@
 /**
  * `invite` and `update` given a filter (`--answer ID=VALUE`, repeated; `--source NAME` for invite): everyone it
  * matches, as the console's "Invite everyone matching" and "Write to everyone matching" take them (one filter,
- * src/server/console/matching.ts). The dry run names how many and how they split by answer; a wave takes the
+ * src/server/console/people/matching.ts). The dry run names how many and how they split by answer; a wave takes the
  * oldest sign-ups first when --next bounds it, everyone otherwise.
  */
 import { isChoice, QUESTIONS } from "../../src/lib/waitlist/questions";
 import type { Store } from "../../src/server/app/store";
-import { createConsoleList } from "../../src/server/console/list";
-import { type AnswerSplit, createMatching, filterKey, type Purpose } from "../../src/server/console/matching";
-import { NO_FILTER, type PeopleFilter } from "../../src/server/console/people-filter";
+import { createConsoleList } from "../../src/server/console/people/list";
+import { type AnswerSplit, createMatching, filterKey, type Purpose } from "../../src/server/console/people/matching";
+import { NO_FILTER, type PeopleFilter } from "../../src/server/console/people/people-filter";
 import { visibleControls } from "../../src/server/csv";
 import { describeSegment, type Segment } from "../../src/server/segments";
 import type { Audience } from "../../src/server/updates";

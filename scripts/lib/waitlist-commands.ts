@@ -8,8 +8,8 @@ import { once } from "node:events";
 import type { Store } from "../../src/server/app/store";
 import { ACTOR, audit } from "../../src/server/audit";
 import { getConfig, type ServerConfig } from "../../src/server/config";
-import { createFunnelStore, type FunnelRow, percent } from "../../src/server/console/funnel-store";
-import { withVisitors } from "../../src/server/console/funnel-visits";
+import { createFunnelStore, type FunnelRow, percent } from "../../src/server/console/overview/funnel-store";
+import { withVisitors } from "../../src/server/console/overview/funnel-visits";
 import { visibleControls } from "../../src/server/csv";
 import { ENTRY_STATUSES } from "../../src/server/entry";
 import { type ExportFormat, exportParts, openBatches } from "../../src/server/export/rows";
@@ -147,7 +147,7 @@ export async function encrypt(
 const CONVERSION_SHOWN = 10;
 
 /**
- * The console's funnel by source, from visitors, for the last 30 days (src/server/console/funnel-visits.ts): each
+ * The console's funnel by source, from visitors, for the last 30 days (src/server/console/overview/funnel-visits.ts): each
  * source's visitors, sign-ups and sign-ups as a share of visitors.
  */
 export async function conversionBySource(store: Store, today = new Date().toISOString().slice(0, 10)) {

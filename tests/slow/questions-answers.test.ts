@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createStore, type Store } from "../../src/server/app/store";
 import { readConfig } from "../../src/server/config";
-import { personPage } from "../../src/server/console/person";
+import { personPage } from "../../src/server/console/person/person";
 import { parseDataKey } from "../../src/server/data-key";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { formatEntries } from "../../src/server/export/rows";

@@ -7,12 +7,12 @@
  * the filter.
  */
 import { describe, expect, it, vi } from "vitest";
-import { answerFunnel } from "../../src/server/console/funnel-answers";
-import { funnelCsv } from "../../src/server/console/funnel-csv";
-import { createFunnelStore } from "../../src/server/console/funnel-store";
-import { createConsoleList, MATCH } from "../../src/server/console/list";
-import { createMatching, filterKey } from "../../src/server/console/matching";
-import { NO_FILTER, type PeopleFilter } from "../../src/server/console/people-filter";
+import { answerFunnel } from "../../src/server/console/overview/funnel-answers";
+import { funnelCsv } from "../../src/server/console/overview/funnel-csv";
+import { createFunnelStore } from "../../src/server/console/overview/funnel-store";
+import { createConsoleList, MATCH } from "../../src/server/console/people/list";
+import { createMatching, filterKey } from "../../src/server/console/people/matching";
+import { NO_FILTER, type PeopleFilter } from "../../src/server/console/people/people-filter";
 import { createSegmentStore, segmentOfPairs } from "../../src/server/segments";
 import { createUpdateStore, startUpdate } from "../../src/server/updates";
 import { backends, useBackend } from "../support/backends";

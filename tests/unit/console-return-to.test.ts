@@ -1,9 +1,9 @@
 /**
- * Where signing in leads (src/server/console/return-to.ts): a console path of this site as asked, anything else
+ * Where signing in leads (src/server/console/sign-in/return-to.ts): a console path of this site as asked, anything else
  * the Overview. The target comes from a form field or an e-mailed link anyone can write, so every trick is a row.
  */
 import { expect, it } from "vitest";
-import { returnTarget } from "../../src/server/console/return-to";
+import { returnTarget } from "../../src/server/console/sign-in/return-to";
 
 const CASES: Array<[asked: string | null, lands: string]> = [
   // Console pages, as asked (a trailing slash and a fragment dropped, dot segments resolved).

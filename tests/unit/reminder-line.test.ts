@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ReminderLine } from "../../src/server/console/dashboard-rest";
+import { ReminderLine } from "../../src/server/console/overview/dashboard-rest";
 
 const of = (reminded: number, confirmed: number, invited: number, joined: number) => ({
   confirm: { reminded, confirmed },

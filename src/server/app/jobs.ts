@@ -3,9 +3,10 @@
  * given (src/server/jobs/ is the machine; each runner is its feature's job.ts). A new kind is a table in
  * JOB_TABLES (jobs/lease.ts) and a line here.
  */
-import { waveRecords } from "../console/wave-record";
+
 import { runImport } from "../import/job";
 import { releaseDeadWaves, type WaveRecorder, waveRunner } from "../invitations/job";
+import { waveRecords } from "../invitations/wave-record";
 import type { JobTable } from "../jobs";
 import { runUpdate } from "../updates/job";
 import { runDrain } from "../webhooks/job";

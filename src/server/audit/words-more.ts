@@ -61,7 +61,7 @@ function inviteSelected(d: Details, names: AuditNames): string {
   return `${all}${notWaiting}${refused > 0 ? `; ${counted(refused, "e-mail was", "e-mails were")} refused` : ""}`;
 }
 
-/** Why the team's resend of an invitation (console/person-resend-action.tsx) did not go. */
+/** Why the team's resend of an invitation (console/person/person-resend-action.tsx) did not go. */
 const NOT_RESENT: Record<string, string> = {
   "not-invited": "they were no longer invited, or it had just been sent again",
   "mailbox-limited": "their mailbox had had its e-mails for the day",

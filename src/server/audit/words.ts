@@ -1,5 +1,5 @@
 /**
- * Each audit entry as a sentence that names what was done, for the console's log (console/audit.tsx): an update
+ * Each audit entry as a sentence that names what was done, for the console's log (console/audit/audit.tsx): an update
  * by its subject, a wave by its size, a person without their address (the log never holds one), a count in plain
  * words. One function, `auditSentence`, knows every action the server and the CLI write (grep `audit(` and
  * `auditStart(`); tests/integration/console/console-audit-words.test.ts holds each to its words. An action it

@@ -13,17 +13,17 @@ import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
 import { mailerFor } from "../mail/mailer";
 import { suppressedMailer } from "../suppression";
-import { adminIdentity } from "./identity";
-import { TOO_LARGE } from "./imports";
 import { message, offPage } from "./pages";
-import { refererTarget, returnTarget } from "./return-to";
+import { TOO_LARGE } from "./people/imports";
 import { ACTIONS, type ConsoleDeps, PAGES, type Visit } from "./routes";
-import { createSessions } from "./sessions";
-import { cookieValue, signInMode } from "./sign-in";
-import { signInPage } from "./sign-in-page";
+import { adminIdentity } from "./sign-in/identity";
+import { refererTarget, returnTarget } from "./sign-in/return-to";
+import { createSessions } from "./sign-in/sessions";
+import { cookieValue, signInMode } from "./sign-in/sign-in";
+import { signInPage } from "./sign-in/sign-in-page";
 
-export { atRestWarning } from "./dashboard";
-export { SESSION_COOKIE, SIGN_IN_MAILS_PER_HOUR, signInMode } from "./sign-in";
+export { atRestWarning } from "./overview/dashboard";
+export { SESSION_COOKIE, SIGN_IN_MAILS_PER_HOUR, signInMode } from "./sign-in/sign-in";
 
 /** What a form posted without a session says above the sign-in. */
 const ENDED = "Your session has ended, or you are not signed in. Sign in again to go on.";

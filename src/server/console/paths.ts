@@ -32,3 +32,6 @@ export function consoleHref(path: string, params: Record<string, string | number
   const text = search.toString();
   return text ? `${path}?${text}` : path;
 }
+
+/** The People list filtered to wave `id`: who it invited. */
+export const waveListHref = (id: number) => consoleHref(CONSOLE_PATHS.people, { wave: id });

@@ -58,7 +58,7 @@ function dataKey(config: ServerConfig): Finding {
   return row(true, `Set: key ${config.dataKeys.current.id}${rotating}.`);
 }
 
-/** How an admin gets in: the rule of console/sign-in.ts's signInMode (mail on: by link; mail off: by token). */
+/** How an admin gets in: the rule of console/sign-in/sign-in.ts's signInMode (mail on: by link; mail off: by token). */
 function consoleAccess(config: ServerConfig): Finding {
   const row = finding(
     "required",

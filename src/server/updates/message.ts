@@ -68,7 +68,7 @@ const linked = (text: string) => {
 
 /**
  * The body's paragraphs (blank lines) with their line breaks, as HTML in the e-mails' templates, with the inline
- * styles mail clients need (the console shows the same HTML in frames: console/update-mail.tsx).
+ * styles mail clients need (the console shows the same HTML in frames: console/updates/update-mail.tsx).
  */
 export const bodyHtml = (body: string) =>
   body

@@ -1,5 +1,5 @@
 /**
- * What a person agreed to, in the words the console shows (src/server/console/consent-words.ts): the terms by their
+ * What a person agreed to, in the words the console shows (src/server/console/person/consent-words.ts): the terms by their
  * date, never their hash, and the current terms always dated (a new version fails here until it is); the updates
  * choice by how it was made, for every way a choice is recorded.
  */
@@ -10,7 +10,7 @@ import {
   UNSUBSCRIBE_PAGE_VERSION,
   updatesChoice,
   updatesStep,
-} from "../../../src/server/console/consent-words";
+} from "../../../src/server/console/person/consent-words";
 import { TERMS_VERSION } from "../../../src/server/terms-version";
 import { ONE_CLICK, UPDATES_WORDS, UPDATES_WORDS_VERSION } from "../../../src/server/updates";
 import { UNSUBSCRIBE_PAGE_WORDS } from "../../../src/server/updates/handler";

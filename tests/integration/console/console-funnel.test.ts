@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_ATTRIBUTION } from "../../../src/lib/waitlist/attribution";
 import { createStore, type Store } from "../../../src/server/app/store";
-import { createFunnelStore, type FunnelRow } from "../../../src/server/console/funnel-store";
+import { createFunnelStore, type FunnelRow } from "../../../src/server/console/overview/funnel-store";
 import { createOverviewStore } from "../../../src/server/console/store";
 import { openPgliteDb } from "../../../src/server/db/pglite";
 import { migratedDataDir } from "../../support/helpers";

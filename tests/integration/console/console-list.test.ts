@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../../../src/server/app/store";
-import { createConsoleList } from "../../../src/server/console/list";
+import { createConsoleList } from "../../../src/server/console/people/list";
 import {
   type ListPosition,
   listPosition,
@@ -17,7 +17,7 @@ import {
   type PeopleSort,
   peopleParams,
   peopleQuery,
-} from "../../../src/server/console/people-filter";
+} from "../../../src/server/console/people/people-filter";
 import { backends, type OpenedStore, useBackend } from "../../support/backends";
 
 /** Sixty sign-ups two by two in the same microsecond, one minute apart; every third from "hn", every fifth pending. */

@@ -8,12 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStore } from "../../../src/server/app/store";
 import type { AuditEntry } from "../../../src/server/audit";
-import { auditNames } from "../../../src/server/console/audit-names";
-import { createConsoleList, type ListPosition } from "../../../src/server/console/list";
-import { readPersonFile } from "../../../src/server/console/person-data";
-import { previewPeople } from "../../../src/server/console/wave-record";
+import { auditNames } from "../../../src/server/console/audit/audit-names";
+import { createConsoleList, type ListPosition } from "../../../src/server/console/people/list";
+import { readPersonFile } from "../../../src/server/console/person/person-data";
 import { createPgDb } from "../../../src/server/db/pg";
 import type { Db } from "../../../src/server/db/types";
+import { previewPeople } from "../../../src/server/invitations/wave-record";
 import { createMigratedDatabase, postgresReachable } from "../../support/postgres";
 
 const reachable = await postgresReachable();

@@ -234,7 +234,7 @@ describe("data at rest", () => {
     });
     h.store = createStore(saved.db, h.config.dataKeys);
     try {
-      // Sessions are named under DATA_KEY once it is set (console/identity.ts): setting it signs everyone out.
+      // Sessions are named under DATA_KEY once it is set (console/sign-in/identity.ts): setting it signs everyone out.
       expect(await (await call("/admin", { cookie })).text()).toContain("Send me a sign-in link");
       cookie = await signInByLink();
       await h.store.add({ name: null, email: "plain@example.com", message: null });

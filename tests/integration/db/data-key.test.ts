@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStore, type Store } from "../../../src/server/app/store";
-import { createConsoleList } from "../../../src/server/console/list";
+import { createConsoleList } from "../../../src/server/console/people/list";
 import { DataKeyError, type DataKeys, parseDataKey } from "../../../src/server/data-key";
 import { openPgliteDb } from "../../../src/server/db/pglite";
 import { backends, useBackend } from "../../support/backends";

@@ -4,7 +4,7 @@
  * with no run alive says so on its page, on a fixed clock: "Stalled, resumes by …", never "Running".
  */
 import { describe, expect, it, vi } from "vitest";
-import { jobPage } from "../../../src/server/console/jobs";
+import { jobPage } from "../../../src/server/console/jobs/jobs";
 import { keepAlive, resumableJobs } from "../../../src/server/jobs";
 import { createUpdateStore } from "../../../src/server/updates";
 import { ADMIN, h, openConsoleHarness } from "../../support/console-harness";
