@@ -7,6 +7,7 @@
  * they choose. Each is audited from its start ("invite-selected", "remove-selected"), never with an address.
  */
 import { randomBytes } from "node:crypto";
+import type { ReactNode } from "react";
 import { counted } from "../../../lib/plural";
 import { auditStart } from "../../audit";
 import { seeOther } from "../../http/responses";
@@ -49,22 +50,33 @@ function inviteBlocker(visit: BulkVisit): { problem: string } | { accessUrl: URL
   }
 }
 
+/** What every bulk step is given: the chosen people still on the list, and the list's address to go back to. */
+interface Chosen {
+  people: ChosenPerson[];
+  back: string;
+  backQuery: string;
+  goneNote: ReactNode;
+}
+
 /** POST /admin/people/selected: the confirmation of Invite selected or Remove selected, or, confirmed, the action. */
 export async function peopleBulk(visit: BulkVisit): Promise<Response> {
-  const { fields, admin, store, config } = visit;
+  const { fields, admin } = visit;
   const query = peopleQuery(new URLSearchParams(fields["back"] ?? ""));
   const backQuery = new URLSearchParams(query ? listParams(query) : {}).toString();
   const back = consoleHref(CONSOLE_PATHS.people, Object.fromEntries(new URLSearchParams(backQuery)));
   const action = fields["action"];
   if (action !== "invite" && action !== "remove") {
-    return bulkPage(
-      400,
-      "Choose an action",
-      <Notice tone="error">Use Invite selected or Remove selected.</Notice>,
-      admin,
-      back,
-    );
+    const said = <Notice tone="error">Use Invite selected or Remove selected.</Notice>;
+    return bulkPage(400, "Choose an action", said, admin, back);
   }
+  const chosen = await readChosen(visit, back, backQuery);
+  if (chosen instanceof Response) return chosen;
+  return action === "remove" ? removeSelected(visit, chosen) : inviteSelected(visit, chosen);
+}
+
+/** The people ticked, read again from the list; a page saying why when there is nobody to act on. */
+async function readChosen(visit: BulkVisit, back: string, backQuery: string): Promise<Chosen | Response> {
+  const { fields, admin, store, config } = visit;
   const ids = chosenIds(fields);
   if (ids === null || ids.length === 0) {
     const said =
@@ -74,42 +86,45 @@ export async function peopleBulk(visit: BulkVisit): Promise<Response> {
     return bulkPage(400, "Select people first", <Notice tone="error">{said}</Notice>, admin, back);
   }
   const people = await withTimeout(peopleData(store.db, store.dataKeys).people(ids), config.dbTimeoutMs);
+  if (people.length === 0) {
+    const said = <Notice tone="error">Everyone you chose has left the list.</Notice>;
+    return bulkPage(404, "Nobody left to act on", said, admin, back);
+  }
   const gone = ids.length - people.length;
   const goneNote =
     gone > 0 ? <p className="note">{counted(gone, "person", "people")} you chose left the list meanwhile.</p> : null;
-  if (people.length === 0) {
-    return bulkPage(
-      404,
-      "Nobody left to act on",
-      <Notice tone="error">Everyone you chose has left the list.</Notice>,
-      admin,
-      back,
-    );
-  }
-  if (action === "remove") {
-    if (fields["confirm"] !== "yes") {
-      const title = `Remove ${counted(people.length, "person", "people")} for good?`;
-      const body = (
-        <Section id="remove-who" title="This cannot be undone">
-          <p>This deletes their addresses, everything they sent and their links, as an erasure request asks.</p>
-          {goneNote}
-          <ChosenList people={people} />
-          <BulkConfirmForm action="remove" people={people} back={backQuery} title={title} danger />
-        </Section>
-      );
-      return bulkPage(200, title, body, admin, back);
-    }
-    // No removed person's address is kept, not even here: their number of people only.
-    const entry = await auditStart(store.db, admin, "remove-selected", { selected: people.length });
-    let removed = 0;
-    for (const person of people) if (await withTimeout(store.erase(person.email), config.dbTimeoutMs)) removed++;
-    log("info", "admin.remove_selected", { admin: visit.logId, removed });
-    await entry.end({ selected: people.length, removed });
-    return seeOther(
-      consoleHref(CONSOLE_PATHS.people, { ...Object.fromEntries(new URLSearchParams(backQuery)), removed: entry.id }),
-    );
-  }
+  return { people, back, backQuery, goneNote };
+}
 
+/** Remove selected: asked first, then each erased as Remove does one. */
+async function removeSelected(visit: BulkVisit, { people, back, backQuery, goneNote }: Chosen): Promise<Response> {
+  const { fields, admin, store, config } = visit;
+  if (fields["confirm"] !== "yes") {
+    const title = `Remove ${counted(people.length, "person", "people")} for good?`;
+    const body = (
+      <Section id="remove-who" title="This cannot be undone">
+        <p>This deletes their addresses, everything they sent and their links, as an erasure request asks.</p>
+        {goneNote}
+        <ChosenList people={people} />
+        <BulkConfirmForm action="remove" people={people} back={backQuery} title={title} danger />
+      </Section>
+    );
+    return bulkPage(200, title, body, admin, back);
+  }
+  // No removed person's address is kept, not even here: their number of people only.
+  const entry = await auditStart(store.db, admin, "remove-selected", { selected: people.length });
+  let removed = 0;
+  for (const person of people) if (await withTimeout(store.erase(person.email), config.dbTimeoutMs)) removed++;
+  log("info", "admin.remove_selected", { admin: visit.logId, removed });
+  await entry.end({ selected: people.length, removed });
+  return seeOther(
+    consoleHref(CONSOLE_PATHS.people, { ...Object.fromEntries(new URLSearchParams(backQuery)), removed: entry.id }),
+  );
+}
+
+/** Invite selected: who can be invited and who not (and why), asked first, then a wave of exactly them. */
+async function inviteSelected(visit: BulkVisit, { people, back, backQuery, goneNote }: Chosen): Promise<Response> {
+  const { fields, admin } = visit;
   const blocker = inviteBlocker(visit);
   const ready = people.filter((p) => notInvited(p) === null);
   const left = people.filter((p) => notInvited(p) !== null);
@@ -120,38 +135,32 @@ export async function peopleBulk(visit: BulkVisit): Promise<Response> {
       </Section>
     ) : null;
   if ("problem" in blocker || ready.length === 0) {
-    const title = "Nobody here can be invited";
     const why = "problem" in blocker ? <Notice tone="error">{blocker.problem}</Notice> : null;
-    return bulkPage(
-      "problem" in blocker ? 400 : 200,
-      title,
+    const body = (
       <>
         {why}
         {leftOut ?? <ChosenList people={ready} />}
-      </>,
-      admin,
-      back,
-    );
-  }
-  if (fields["confirm"] !== "yes") {
-    const title = `Invite ${counted(ready.length, "person", "people")}?`;
-    const body = (
-      <>
-        <Section id="invite-who" title="They get their invitation now">
-          <p>
-            Each gets an e-mail with a single-use code to join, as a wave sends it. Anyone whose mail server refuses it
-            stays confirmed.
-          </p>
-          {goneNote}
-          <ChosenList people={ready} />
-          <BulkConfirmForm action="invite" people={ready} back={backQuery} title={title} />
-        </Section>
-        {leftOut}
       </>
     );
-    return bulkPage(200, title, body, admin, back);
+    return bulkPage("problem" in blocker ? 400 : 200, "Nobody here can be invited", body, admin, back);
   }
-  return inviteReady(visit, ready, people.length, blocker.accessUrl);
+  if (fields["confirm"] === "yes") return inviteReady(visit, ready, people.length, blocker.accessUrl);
+  const title = `Invite ${counted(ready.length, "person", "people")}?`;
+  const body = (
+    <>
+      <Section id="invite-who" title="They get their invitation now">
+        <p>
+          Each gets an e-mail with a single-use code to join, as a wave sends it. Anyone whose mail server refuses it
+          stays confirmed.
+        </p>
+        {goneNote}
+        <ChosenList people={ready} />
+        <BulkConfirmForm action="invite" people={ready} back={backQuery} title={title} />
+      </Section>
+      {leftOut}
+    </>
+  );
+  return bulkPage(200, title, body, admin, back);
 }
 
 /**

@@ -16,17 +16,10 @@ import { createConsoleList, type ListedPage, MATCH_CAP, PER_PAGE } from "./list"
 import { createMatching } from "./matching";
 import { FilterChips } from "./people-chips";
 import { peopleData } from "./people-data";
-import {
-  isFiltered,
-  MAX_PAGE,
-  type PeopleQuery,
-  type PeopleSort,
-  peopleParams,
-  REFUSED,
-  readPeopleQuery,
-} from "./people-filter";
+import { isFiltered, type PeopleQuery, peopleParams, REFUSED, readPeopleQuery } from "./people-filter";
 import { MatchingActions } from "./people-matching";
 import { listNote, noticeOf } from "./people-notes";
+import { Pager } from "./people-pager";
 import { FilterForm, SORT_LABELS } from "./people-parts";
 import { PeopleTable } from "./people-table";
 
@@ -49,81 +42,8 @@ export function listParams(query: Pick<PeopleQuery, "filter" | "sort" | "positio
   return { ...peopleParams(query.filter, query.sort), ...at };
 }
 
-/** Each way the list goes on, named for its order (Older and Newer by date, Previous and Next by referrals). */
-const PAGER: Record<PeopleSort, [before: string, after: string]> = {
-  newest: ["Newer", "Older"],
-  oldest: ["Older", "Newer"],
-  referrals: ["Previous", "Next"],
-};
-
-function Pager(props: { query: PeopleQuery; list: ListedPage; pages: number | null }) {
-  const { query, list } = props;
-  const { rows } = list;
-  const at = query.position.page;
-  const near = (step: number) => (at === null || at + step < 1 || at + step > MAX_PAGE ? undefined : at + step);
-  const link = (kind: "before" | "after", cursor: string, step: number) =>
-    consoleHref(CONSOLE_PATHS.people, { ...peopleParams(query.filter, query.sort), [kind]: cursor, page: near(step) });
-  const [first, last] = [rows[0], rows[rows.length - 1]];
-  const [before, after] = PAGER[query.sort];
-  const hidden = Object.entries(peopleParams(query.filter, query.sort));
-  return (
-    <>
-      {(list.before && first) || (list.after && last) ? (
-        <nav className="pages" aria-label="Pages">
-          {list.before && first ? (
-            <a href={link("before", first.cursor, -1)} rel="prev">
-              {before}
-            </a>
-          ) : null}
-          {list.after && last ? (
-            <a href={link("after", last.cursor, 1)} rel="next">
-              {after}
-            </a>
-          ) : null}
-        </nav>
-      ) : null}
-      {props.pages === null || props.pages > 1 ? (
-        <form method="get" action={CONSOLE_PATHS.people} className="row">
-          {hidden.map(([name, value]) => (
-            <input key={name} type="hidden" name={name} value={value} />
-          ))}
-          <div>
-            <label htmlFor="page">Go to page</label>
-            <input
-              id="page"
-              name="page"
-              type="number"
-              min={1}
-              max={Math.min(props.pages ?? MAX_PAGE, MAX_PAGE)}
-              inputMode="numeric"
-              required
-            />
-          </div>
-          <button type="submit" className="quiet">
-            Go
-          </button>
-        </form>
-      ) : null}
-    </>
-  );
-}
-
-export async function peopleGet({ store, config, admin, url }: PeopleVisit): Promise<Response> {
-  const query = readPeopleQuery(url.searchParams);
-  if ("refused" in query) {
-    const { title, text } = REFUSED[query.refused];
-    return message(400, title, text, admin);
-  }
-  // A filter form sends every field, chosen or not: its answer is the same list at its shortest address, to keep or
-  // to share (the one every link of the page writes).
-  const given = url.searchParams;
-  const keep = {
-    select: given.get("select") === "all" ? "all" : undefined,
-    done: given.get("done") === "invited" ? "invited" : undefined,
-    removed: /^\d{1,15}$/.test(given.get("removed") ?? "") ? (given.get("removed") ?? undefined) : undefined,
-  };
-  const canonical = consoleHref(CONSOLE_PATHS.people, { ...listParams(query), ...keep });
-  if (canonical !== consoleHref(CONSOLE_PATHS.people, Object.fromEntries(given))) return seeOther(canonical);
+/** The list's reads for one page, under one deadline. */
+async function loadPeople(store: Store, config: ServerConfig, query: PeopleQuery, keep: Kept) {
   const { filter, sort, position } = query;
   const filtered = isFiltered(filter);
   const list = createConsoleList(store.db, store.dataKeys);
@@ -148,24 +68,69 @@ export async function peopleGet({ store, config, admin, url }: PeopleVisit): Pro
       ? (await createMatching(store.db, store.dataKeys, list).ids(filter, "invite", MATCH_CAP + 1)).length
       : 0,
   });
-  const d = await withTimeout(list.page(filter, position, sort).then(load), config.dbTimeoutMs * 2);
-  const pages = d.matching.capped ? null : Math.max(1, Math.ceil(d.matching.count / PER_PAGE));
-  const many = d.matching.capped
+  // Eight short reads in a row: they share a deadline of two statements' time, not one each.
+  return withTimeout(list.page(filter, position, sort).then(load), config.dbTimeoutMs * 2);
+}
+type PeopleData = Awaited<ReturnType<typeof loadPeople>>;
+
+/** What the address keeps beside the filters: the selection, and what the last action did. */
+type Kept = { select: string | undefined; done: string | undefined; removed: string | undefined };
+function keptParams(given: URLSearchParams): Kept {
+  return {
+    select: given.get("select") === "all" ? "all" : undefined,
+    done: given.get("done") === "invited" ? "invited" : undefined,
+    removed: /^\d{1,15}$/.test(given.get("removed") ?? "") ? (given.get("removed") ?? undefined) : undefined,
+  };
+}
+
+/** The heading over the list: how many, or how many match. */
+function headingOf(filtered: boolean, matching: PeopleData["matching"]): string {
+  const many = matching.capped
     ? `More than ${counted(MATCH_CAP, "person", "people")}`
-    : counted(d.matching.count, "person", "people");
-  const heading = filtered ? (d.matching.count === 0 ? "Nobody matches" : `${many} match`) : many;
-  const empty = filter.search
-    ? "No address matches."
-    : filtered
-      ? "Nobody matches these filters."
-      : position.page !== null && position.page > 1
-        ? "Nobody on this page."
-        : "No sign-ups yet.";
-  const here = listParams(query);
-  const selectHref = consoleHref(CONSOLE_PATHS.people, { ...here, select: query.selectAll ? undefined : "all" });
+    : counted(matching.count, "person", "people");
+  if (!filtered) return many;
+  return matching.count === 0 ? "Nobody matches" : `${many} match`;
+}
+
+/** What an empty list says, by why it is empty. */
+function emptyNote(query: PeopleQuery): string {
+  if (query.filter.search) return "No address matches.";
+  if (isFiltered(query.filter)) return "Nobody matches these filters.";
+  const at = query.position.page;
+  return at !== null && at > 1 ? "Nobody on this page." : "No sign-ups yet.";
+}
+
+export async function peopleGet({ store, config, admin, url }: PeopleVisit): Promise<Response> {
+  const query = readPeopleQuery(url.searchParams);
+  if ("refused" in query) {
+    const { title, text } = REFUSED[query.refused];
+    return message(400, title, text, admin);
+  }
+  // A filter form sends every field, chosen or not: its answer is the same list at its shortest address, to keep or
+  // to share (the one every link of the page writes).
+  const keep = keptParams(url.searchParams);
+  const canonical = consoleHref(CONSOLE_PATHS.people, { ...listParams(query), ...keep });
+  if (canonical !== consoleHref(CONSOLE_PATHS.people, Object.fromEntries(url.searchParams))) return seeOther(canonical);
+  const d = await loadPeople(store, config, query, keep);
   return page(
     200,
     "People",
+    <PeoplePage query={query} d={d} url={url} mail={config.mail !== null} />,
+    admin,
+    {},
+    {
+      area: "people",
+    },
+  );
+}
+
+function PeoplePage({ query, d, url, mail }: { query: PeopleQuery; d: PeopleData; url: URL; mail: boolean }) {
+  const { filter, sort, position } = query;
+  const filtered = isFiltered(filter);
+  const pages = d.matching.capped ? null : Math.max(1, Math.ceil(d.matching.count / PER_PAGE));
+  const here = listParams(query);
+  const selectHref = consoleHref(CONSOLE_PATHS.people, { ...here, select: query.selectAll ? undefined : "all" });
+  return (
     <>
       <h1>People</h1>
       {noticeOf(url.searchParams, d.wave, d.removed)}
@@ -178,11 +143,11 @@ export async function peopleGet({ store, config, admin, url }: PeopleVisit): Pro
           filtered={filtered || sort !== "newest"}
         />
       </Section>
-      <Section id="found" title={heading}>
+      <Section id="found" title={headingOf(filtered, d.matching)}>
         <FilterChips filter={filter} sort={sort} wave={d.wave} />
         <p className="note">{listNote(sort, position.page, pages, filter.search, d.how)}</p>
         {filtered && d.list.rows.length > 0 ? (
-          <MatchingActions filter={filter} invitable={d.invitable} mail={config.mail !== null} />
+          <MatchingActions filter={filter} invitable={d.invitable} mail={mail} />
         ) : null}
         {d.list.rows.length > 0 ? (
           <form method="post" action={CONSOLE_PATHS.peopleBulk}>
@@ -205,13 +170,10 @@ export async function peopleGet({ store, config, admin, url }: PeopleVisit): Pro
             />
           </form>
         ) : (
-          <p className="note">{empty}</p>
+          <p className="note">{emptyNote(query)}</p>
         )}
         <Pager query={query} list={d.list} pages={pages} />
       </Section>
-    </>,
-    admin,
-    {},
-    { area: "people" },
+    </>
   );
 }
