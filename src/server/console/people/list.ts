@@ -138,6 +138,70 @@ type Row = StoredPerson &
 const filterOf = (given: PeopleFilter | string): PeopleFilter =>
   typeof given === "string" ? { ...NO_FILTER, search: given } : given;
 
+/** A stored row as the People list shows it, with its cursor (referrals, sign-up time, id). */
+function listedEntry(dataKeys: DataKeys | null, r: Row): ListedEntry {
+  const { email, name } = personOf(dataKeys, r);
+  return {
+    id: Number(r.id),
+    created_at: new Date(r.created_at).toISOString(),
+    email,
+    name,
+    status: r.status,
+    source: r.source,
+    medium: r.medium,
+    campaign: r.campaign,
+    referrer: r.referrer,
+    referrals: Number(r.referrals),
+    cursor: `${r.referrals}.${r.at_us}.${r.id}`,
+  };
+}
+
+/** $2–$17 of every statement for `filter`: the search, status, each source field, updates, suppression, wave, answers. */
+async function filterParams(filter: PeopleFilter, dataKeys: DataKeys | null, partSearch: () => Promise<PartSearch>) {
+  const { search } = filter;
+  // A complete address is looked up whole, by its unique index only: as a part, its common trigrams ("com",
+  // "exa") would read thousands of index pages at a million rows (200 ms, measured) to find what the whole finds.
+  const part =
+    search.length >= MIN_PART && !EMAIL_PATTERN.test(search)
+      ? likePattern(search.toLowerCase(), await partSearch())
+      : null;
+  const searching = search === "" ? [false, null, []] : [true, part, addressKeys(dataKeys, search)];
+  const from = BREAKDOWN_FIELDS.flatMap((field) => {
+    const value = filter.from[field];
+    return value === undefined ? [0, null] : value === null ? [2, null] : [1, value];
+  });
+  const segment = containments(filter.answers);
+  return [...searching, filter.status, ...from, filter.updates, filter.suppressed, filter.wave, segment];
+}
+
+/** One page of `limit` rows at `position`, in `sort`'s order, with whether the list goes on each way. */
+async function readPage(
+  db: Db,
+  dataKeys: DataKeys | null,
+  match: unknown[],
+  position: ListPosition,
+  sort: PeopleSort,
+  limit: number,
+): Promise<ListedPage> {
+  const [forwards, backwards] = STATEMENTS[sort];
+  const entry = (r: Row) => listedEntry(dataKeys, r);
+  const read = async (sql: string, skip: number, at: string | null) => {
+    const [, r, us, id] = (at && CURSOR.exec(at)) || [];
+    const cursor = sort === "referrals" ? [us ?? null, id ?? null, r ?? null] : [us ?? null, id ?? null];
+    return db.query<Row>(sql, [limit + 1, ...match, skip, ...cursor]);
+  };
+  if (position.kind === "page") {
+    const rows = await read(forwards, (position.page - 1) * limit, null);
+    return { rows: rows.slice(0, limit).map(entry), after: rows.length > limit, before: position.page > 1 };
+  }
+  if (position.kind === "after") {
+    const rows = await read(forwards, 0, position.cursor);
+    return { rows: rows.slice(0, limit).map(entry), after: rows.length > limit, before: true };
+  }
+  const rows = await read(backwards, 0, position.cursor);
+  return { rows: rows.slice(0, limit).reverse().map(entry), after: true, before: rows.length > limit };
+}
+
 export function createConsoleList(db: Db, dataKeys: DataKeys | null) {
   let method: Promise<PartSearch> | undefined;
   const partSearch = () => {
@@ -149,67 +213,13 @@ export function createConsoleList(db: Db, dataKeys: DataKeys | null) {
     });
     return method;
   };
-  /** $2–$17 of every statement for `filter`. */
-  const matchParams = async (filter: PeopleFilter): Promise<unknown[]> => {
-    const { search } = filter;
-    // A complete address is looked up whole, by its unique index only: as a part, its common trigrams ("com",
-    // "exa") would read thousands of index pages at a million rows (200 ms, measured) to find what the whole finds.
-    const part =
-      search.length >= MIN_PART && !EMAIL_PATTERN.test(search)
-        ? likePattern(search.toLowerCase(), await partSearch())
-        : null;
-    const searching = search === "" ? [false, null, []] : [true, part, addressKeys(dataKeys, search)];
-    const from = BREAKDOWN_FIELDS.flatMap((field) => {
-      const value = filter.from[field];
-      return value === undefined ? [0, null] : value === null ? [2, null] : [1, value];
-    });
-    const segment = containments(filter.answers);
-    return [...searching, filter.status, ...from, filter.updates, filter.suppressed, filter.wave, segment];
-  };
-  const entry = (r: Row): ListedEntry => {
-    const { email, name } = personOf(dataKeys, r);
-    return {
-      id: Number(r.id),
-      created_at: new Date(r.created_at).toISOString(),
-      email,
-      name,
-      status: r.status,
-      source: r.source,
-      medium: r.medium,
-      campaign: r.campaign,
-      referrer: r.referrer,
-      referrals: Number(r.referrals),
-      cursor: `${r.referrals}.${r.at_us}.${r.id}`,
-    };
-  };
-
+  const matchParams = (filter: PeopleFilter) => filterParams(filter, dataKeys, partSearch);
   return {
     partSearch,
-    matchParams: (given: PeopleFilter) => matchParams(given),
+    matchParams,
     /** One page of `limit` rows at `position`, in `sort`'s order, with whether the list goes on each way. */
-    async page(
-      given: PeopleFilter | string,
-      position: ListPosition,
-      sort: PeopleSort = "newest",
-      limit = PER_PAGE,
-    ): Promise<ListedPage> {
-      const match = await matchParams(filterOf(given));
-      const [forwards, backwards] = STATEMENTS[sort];
-      const read = async (sql: string, skip: number, at: string | null) => {
-        const [, r, us, id] = (at && CURSOR.exec(at)) || [];
-        const cursor = sort === "referrals" ? [us ?? null, id ?? null, r ?? null] : [us ?? null, id ?? null];
-        return db.query<Row>(sql, [limit + 1, ...match, skip, ...cursor]);
-      };
-      if (position.kind === "page") {
-        const rows = await read(forwards, (position.page - 1) * limit, null);
-        return { rows: rows.slice(0, limit).map(entry), after: rows.length > limit, before: position.page > 1 };
-      }
-      if (position.kind === "after") {
-        const rows = await read(forwards, 0, position.cursor);
-        return { rows: rows.slice(0, limit).map(entry), after: rows.length > limit, before: true };
-      }
-      const rows = await read(backwards, 0, position.cursor);
-      return { rows: rows.slice(0, limit).reverse().map(entry), after: true, before: rows.length > limit };
+    async page(given: PeopleFilter | string, position: ListPosition, sort: PeopleSort = "newest", limit = PER_PAGE) {
+      return readPage(db, dataKeys, await matchParams(filterOf(given)), position, sort, limit);
     },
     /** How many rows match, up to MATCH_CAP (`capped`: more than that). */
     async matching(given: PeopleFilter | string): Promise<{ count: number; capped: boolean }> {

@@ -5,15 +5,14 @@
  * Cancel); the list of past updates has their counts. Plain forms, no JavaScript; the draft travels in hidden fields
  * between the steps. Here: which step answers with which page (updates-page.tsx, update-preview.tsx).
  */
-import { randomUUID } from "node:crypto";
 import { auditStart } from "../../audit";
 import { isId } from "../../http/limits";
 import { seeOther } from "../../http/responses";
 import { isTicket } from "../../http/ticket";
 import { withTimeout } from "../../http/timeout";
 import { log } from "../../log";
-import { isRefusal, reason } from "../../mail/outcome";
 import {
+  type Audience,
   checkDraft,
   createUpdateStore,
   type Draft,
@@ -21,13 +20,12 @@ import {
   NOBODY_TO_REACH,
   sendAgain,
   startUpdate,
-  TEST_SUBJECT_PREFIX,
-  updateEmail,
 } from "../../updates";
 import { jobPath, startJob } from "../jobs/jobs";
 import { message } from "../pages";
 import { confirmPage, previewPage } from "./update-preview";
 import { updateSegment } from "./update-segment";
+import { testStep } from "./update-test";
 import { alreadyPage, audienceCount, composePage, MAIL_OFF, type UpdateVisit } from "./updates-page";
 
 export type { UpdateVisit } from "./updates-page";
@@ -63,12 +61,14 @@ export async function updatesHome(visit: UpdateVisit, params = new URLSearchPara
 
 const NOT_A_FILTER = "That filter is not valid: choose it again on the People page.";
 
+/** A checked draft's visit: the draft, the filter's audience (null: everyone who said yes), and the form. */
+type DraftStep = (visit: UpdateVisit, draft: Draft, audienceOf: Audience | null) => Promise<Response>;
+
 /** POST /admin/updates: a step of writing and sending, named by `action`, for the filter the draft carries. */
 export async function updatesAction(given: UpdateVisit): Promise<Response> {
   const segment = await updateSegment(given.store, new URLSearchParams(given.fields));
   if (segment === undefined) return message(400, "Updates", NOT_A_FILTER, given.admin);
   const visit = { ...given, segment };
-  const audienceOf = segment?.audience ?? null;
   const { fields } = visit;
   const action = fields["action"] ?? "preview";
   const typed = { subject: fields["subject"] ?? "", body: fields["body"] ?? "" };
@@ -77,52 +77,33 @@ export async function updatesAction(given: UpdateVisit): Promise<Response> {
   if ("problem" in checked) return composePage(visit, typed, { error: `${checked.problem} Nothing was sent.` }, 400);
   const { draft } = checked;
   if (action === "preview") return previewPage(visit, draft);
-  if (!visit.config.mail || !visit.mailer) {
-    return composePage(visit, draft, { error: MAIL_OFF }, 400);
-  }
-  if (action === "test") {
-    if (visit.admin === "token") return previewPage(visit, draft);
-    const entry = await auditStart(visit.store.db, visit.admin, "update-test", { subject: draft.subject });
-    try {
-      // A real message to the admin alone; its unsubscribe link names no update, so it stops nothing, and its status
-      // link names nobody (it opens the page that says how to get one). Its subject says it is a test
-      // (TEST_SUBJECT_PREFIX), so nobody mistakes it in an inbox for the update itself.
-      await visit.mailer.send(
-        visit.admin,
-        updateEmail(
-          { ...draft, subject: `${TEST_SUBJECT_PREFIX}${draft.subject}` },
-          {
-            unsubscribe: `${visit.origin}/waitlist/unsubscribe?token=test`,
-            status: `${visit.origin}/waitlist/status?token=test`,
-            site: visit.origin,
-            // On the site's domain like every update's, but its own each time: each test is a message of its own.
-            messageId: `<test-${randomUUID()}@${new URL(visit.origin).hostname}>`,
-          },
-        ),
-      );
-    } catch (error) {
-      const why = isRefusal(error) ? "refused it" : "could not be used";
-      await entry.end({ sent: false });
-      return previewPage(visit, draft, { error: `The test was not sent: the SMTP server ${why} (${reason(error)}).` });
-    }
-    await entry.end({ sent: true });
-    log("info", "admin.update_test", { admin: visit.logId });
-    return previewPage(visit, draft, { notice: `A test went to ${visit.admin} only.` });
-  }
-  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
-  const audience = await withTimeout(audienceCount(visit, draft), visit.config.dbTimeoutMs);
-  if (action === "confirm") {
-    // Words already started are that update (updates/start.ts): it is shown, not confirmed again.
+  if (!visit.config.mail || !visit.mailer) return composePage(visit, draft, { error: MAIL_OFF }, 400);
+  if (action === "test") return testStep(visit, draft, visit.mailer);
+  // Own keys only: "toString" is not a step.
+  const step = Object.hasOwn(DRAFT_STEPS, action) ? DRAFT_STEPS[action] : undefined;
+  if (!step) return message(400, "Updates", "Use the Updates page's buttons.", visit.admin);
+  return step(visit, draft, segment?.audience ?? null);
+}
+
+const DRAFT_STEPS: Record<string, DraftStep> = {
+  /** The confirmation: how many it reaches; words already started are that update, shown, not confirmed again. */
+  async confirm(visit, draft, audienceOf) {
+    const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+    const audience = await withTimeout(audienceCount(visit, draft), visit.config.dbTimeoutMs);
     const same = await withTimeout(findSameUpdate(updates, draft, audienceOf), visit.config.dbTimeoutMs);
     if (same) return sameWords(visit, draft, same.id);
     if (audience === 0) return composePage(visit, draft, { error: `${NOBODY_TO_REACH} Nothing was sent.` }, 400);
     return confirmPage(visit, draft, audience);
-  }
-  if (action === "send") {
-    const ticket = fields["ticket"] ?? "";
-    if (!isTicket(ticket)) return message(400, "Updates", "Send from the preview's confirmation.", visit.admin);
-    // The words are the update (updates/start.ts): a second confirmation, a second tab, a resubmitted page find
-    // the update the first made, and go on with it; a finished one is shown, and nobody is sent it again.
+  },
+  /**
+   * Confirmed. The words are the update (updates/start.ts): a second confirmation, a second tab, a resubmitted page
+   * find the update the first made, and go on with it; a finished one is shown, and nobody is sent it again.
+   */
+  async send(visit, draft, audienceOf) {
+    if (!isTicket(visit.fields["ticket"] ?? ""))
+      return message(400, "Updates", "Send from the preview's confirmation.", visit.admin);
+    const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+    const audience = await withTimeout(audienceCount(visit, draft), visit.config.dbTimeoutMs);
     const same = await withTimeout(findSameUpdate(updates, draft, audienceOf), visit.config.dbTimeoutMs);
     if (!same && audience === 0)
       return composePage(visit, draft, { error: `${NOBODY_TO_REACH} Nothing was sent.` }, 400);
@@ -130,19 +111,20 @@ export async function updatesAction(given: UpdateVisit): Promise<Response> {
       same ?? (await withTimeout(startUpdate(updates, draft, visit.logId, audienceOf), visit.config.dbTimeoutMs));
     if (!started.created && started.finished) return sameWords(visit, draft, started.id);
     return sendStep(visit, started.id);
-  }
-  if (action === "again") {
-    const after = fields["after"] ?? "";
+  },
+  /** The same words sent again, to whoever has not had them since update `after`. */
+  async again(visit, draft, audienceOf) {
+    const after = visit.fields["after"] ?? "";
     if (!isId(after)) return message(400, "Updates", "That update does not exist.", visit.admin);
+    const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
     const again = await withTimeout(
       sendAgain(updates, draft, visit.logId, Number(after), audienceOf),
       visit.config.dbTimeoutMs,
     );
     if (!again) return sameWords(visit, draft, Number(after));
     return sendStep(visit, again.id);
-  }
-  return message(400, "Updates", "Use the Updates page's buttons.", visit.admin);
-}
+  },
+};
 
 /** The page for words already started: that update, finished or not, and the explicit "send it again". */
 async function sameWords(visit: UpdateVisit, draft: Draft, id: number): Promise<Response> {

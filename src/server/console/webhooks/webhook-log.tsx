@@ -9,8 +9,9 @@ import type { ServerConfig } from "../../config";
 import { shownWebhookUrl } from "../../config/webhooks";
 import { withTimeout } from "../../http/timeout";
 import type { Store } from "../../store/types";
-import { createWebhookStore, webhookHealth } from "../../webhooks";
+import { createWebhookStore, type WebhookHealth, webhookHealth } from "../../webhooks";
 import { LOG_CURSOR, type LogPage, type LogPosition, readLogPage } from "../../webhooks/log-page";
+import type { WebhookStore } from "../../webhooks/store";
 import { StateBadge, type Tone } from "../jobs/job-parts";
 import { CONSOLE_PATHS, consoleHref, message, page } from "../pages";
 import { Figures, Notice, Section } from "../ui/parts";
@@ -122,49 +123,15 @@ export async function webhooksPage(
     ]),
     config.dbTimeoutMs,
   );
-  const paused = state.pausedAt !== null;
-  const tab = (word: Filter | null, label: string) => (
-    <li>
-      <a href={consoleHref(CONSOLE_PATHS.webhooks, { show: word })} aria-current={word === chosen ? "page" : undefined}>
-        {label}
-      </a>
-    </li>
-  );
   return page(
     200,
     "Webhooks",
     <>
       <h1>Webhooks</h1>
       {notice ? <Notice>{notice}</Notice> : null}
-      <Section id="state" title="Deliveries">
-        <Deliveries config={config} health={health} target={state} />
-        <Figures
-          className="totals"
-          items={[
-            ["Waiting", counts.pending.toLocaleString("en")],
-            ["Delivered", counts.delivered.toLocaleString("en")],
-            ["Failed", counts.failed.toLocaleString("en")],
-          ]}
-        />
-        {config.webhook ? (
-          <div className="row actions">
-            {paused ? <Action action="resume">Re-enable deliveries</Action> : null}
-            {!paused && counts.pending > 0 ? <Action action="drain">Deliver everything waiting now</Action> : null}
-            <Action action="test" quiet>
-              Send a test event
-            </Action>
-          </div>
-        ) : null}
-      </Section>
+      <DeliveriesSection config={config} health={health} state={state} counts={counts} />
       <Section id="recent" title="Events, newest first">
-        <nav aria-label="Show">
-          <ul className="tabs">
-            {tab(null, "All")}
-            {tab("waiting", `Waiting (${counts.pending})`)}
-            {tab("failed", `Failed (${counts.failed})`)}
-            {tab("delivered", `Delivered (${counts.delivered})`)}
-          </ul>
-        </nav>
+        <ShowTabs chosen={chosen} counts={counts} />
         {log.events.length > 0 ? (
           <EventRows events={log.events} store={store} now={new Date()} />
         ) : (
@@ -176,5 +143,61 @@ export async function webhooksPage(
     admin,
     {},
     { area: "webhooks" },
+  );
+}
+
+type Counts = Awaited<ReturnType<WebhookStore["counts"]>>;
+
+/** Where events go, how many wait, were delivered or failed, and the actions on them. */
+function DeliveriesSection(props: {
+  config: ServerConfig;
+  health: WebhookHealth | null;
+  state: Awaited<ReturnType<WebhookStore["state"]>>;
+  counts: Counts;
+}) {
+  const { config, counts } = props;
+  const paused = props.state.pausedAt !== null;
+  return (
+    <Section id="state" title="Deliveries">
+      <Deliveries config={config} health={props.health} target={props.state} />
+      <Figures
+        className="totals"
+        items={[
+          ["Waiting", counts.pending.toLocaleString("en")],
+          ["Delivered", counts.delivered.toLocaleString("en")],
+          ["Failed", counts.failed.toLocaleString("en")],
+        ]}
+      />
+      {config.webhook ? (
+        <div className="row actions">
+          {paused ? <Action action="resume">Re-enable deliveries</Action> : null}
+          {!paused && counts.pending > 0 ? <Action action="drain">Deliver everything waiting now</Action> : null}
+          <Action action="test" quiet>
+            Send a test event
+          </Action>
+        </div>
+      ) : null}
+    </Section>
+  );
+}
+
+/** The log's tabs: all, waiting, failed, delivered, with their counts. */
+function ShowTabs({ chosen, counts }: { chosen: Filter | null; counts: Counts }) {
+  const tab = (word: Filter | null, label: string) => (
+    <li>
+      <a href={consoleHref(CONSOLE_PATHS.webhooks, { show: word })} aria-current={word === chosen ? "page" : undefined}>
+        {label}
+      </a>
+    </li>
+  );
+  return (
+    <nav aria-label="Show">
+      <ul className="tabs">
+        {tab(null, "All")}
+        {tab("waiting", `Waiting (${counts.pending})`)}
+        {tab("failed", `Failed (${counts.failed})`)}
+        {tab("delivered", `Delivered (${counts.delivered})`)}
+      </ul>
+    </nav>
   );
 }
