@@ -69,10 +69,8 @@ export interface SignInDeps {
   mailer: Mailer | null;
 }
 
-export async function signIn(
-  { origin, context, store, config, mode, mailer }: SignInDeps,
-  fields: Record<string, string>,
-): Promise<Response> {
+export async function signIn(deps: SignInDeps, fields: Record<string, string>): Promise<Response> {
+  const { context, store, config, mode } = deps;
   // Counted like sign-ups, per network: each try costs an attempt, so neither tokens nor inboxes can be flooded.
   const window = rateWindow(config);
   const count = await withTimeout(
@@ -87,17 +85,7 @@ export async function signIn(
     return message(429, "Please try again later", text, null, headers);
   }
   const target = returnTarget(fields[RETURN_FIELD]);
-  if (mode === "token") {
-    if (!sameSecret(fields["token"] ?? "", config.adminToken ?? "")) {
-      log("warn", "admin.sign_in_denied");
-      return signInPage(mode, { error: "That token is not right.", next: target }, 401);
-    }
-    const identity = await adminIdentity(config, store);
-    const id = await createSessions(store.db).open(identity.ofToken(config.adminToken ?? ""));
-    log("info", "admin.sign_in", { admin: identity.logId("token"), by: "token" });
-    await audit(store.db, ACTOR.adminToken, "sign-in", { by: "token" });
-    return signedIn(origin, id, target);
-  }
+  if (mode === "token") return signInByToken(deps, fields["token"] ?? "", target);
   // Lower case after the check: the pattern takes ASCII only, so folding changes no length.
   const email = givenAddress(fields["email"])?.toLowerCase();
   if (email === undefined) {
@@ -105,32 +93,46 @@ export async function signIn(
   }
   // Every address gets the same answer; only a listed one gets an e-mail, sent after the answer so that not even
   // the time differs, and at most SIGN_IN_MAILS_PER_HOUR of them.
-  if (mailer && config.adminEmails.includes(email)) {
-    const send = async () => {
-      const identity = await adminIdentity(config, store);
-      const admin = identity.ofAddress(email);
-      try {
-        const hour = rateWindow(config, Date.now(), 3600);
-        const sent = await store.hit(`${SIGN_IN_MAIL_PREFIX}${admin}`, hour, SIGN_IN_MAILS_PER_HOUR);
-        if (!sent.allowed) {
-          log("warn", "admin.sign_in_link_limited", { admin: identity.logId(email) });
-          return;
-        }
-        const token = await createSessions(store.db).issueSignIn(admin);
-        // The page first asked for rides in the link, checked again when the link is used (confirmSignIn).
-        const next = isDeepTarget(target) ? target : null;
-        const link = `${origin}${consoleHref(CONSOLE_PATHS.confirm, { token, [RETURN_FIELD]: next })}`;
-        // To the team's own address: the one e-mail that does not pass the suppression list (mail/guard.ts).
-        const words = consoleSignInEmail({ signIn: link, site: origin, minutes: SIGN_IN_LINK_MINUTES });
-        await mailer.send(email, { ...words, team: true });
-        log("info", "admin.sign_in_link_sent", { admin: identity.logId(email) });
-      } catch (error) {
-        log("error", "admin.sign_in_link_failed", describeError(error));
-      }
-    };
-    afterAnswer(context, send());
-  }
+  const { mailer } = deps;
+  if (mailer && config.adminEmails.includes(email)) afterAnswer(context, sendSignInLink(deps, mailer, email, target));
   return seeOther(`${CONSOLE_PATH}?sent=1`);
+}
+
+/** With WAITLIST_ADMIN_TOKEN: the token, compared in constant time, opens a session at once. */
+async function signInByToken({ origin, store, config, mode }: SignInDeps, token: string, target: string) {
+  if (!sameSecret(token, config.adminToken ?? "")) {
+    log("warn", "admin.sign_in_denied");
+    return signInPage(mode, { error: "That token is not right.", next: target }, 401);
+  }
+  const identity = await adminIdentity(config, store);
+  const id = await createSessions(store.db).open(identity.ofToken(config.adminToken ?? ""));
+  log("info", "admin.sign_in", { admin: identity.logId("token"), by: "token" });
+  await audit(store.db, ACTOR.adminToken, "sign-in", { by: "token" });
+  return signedIn(origin, id, target);
+}
+
+/** The sign-in link to a listed admin, at most SIGN_IN_MAILS_PER_HOUR; after the answer, so failures are logged. */
+async function sendSignInLink({ origin, store, config }: SignInDeps, mailer: Mailer, email: string, target: string) {
+  const identity = await adminIdentity(config, store);
+  const admin = identity.ofAddress(email);
+  try {
+    const hour = rateWindow(config, Date.now(), 3600);
+    const sent = await store.hit(`${SIGN_IN_MAIL_PREFIX}${admin}`, hour, SIGN_IN_MAILS_PER_HOUR);
+    if (!sent.allowed) {
+      log("warn", "admin.sign_in_link_limited", { admin: identity.logId(email) });
+      return;
+    }
+    const token = await createSessions(store.db).issueSignIn(admin);
+    // The page first asked for rides in the link, checked again when the link is used (confirmSignIn).
+    const next = isDeepTarget(target) ? target : null;
+    const link = `${origin}${consoleHref(CONSOLE_PATHS.confirm, { token, [RETURN_FIELD]: next })}`;
+    // To the team's own address: the one e-mail that does not pass the suppression list (mail/guard.ts).
+    const words = consoleSignInEmail({ signIn: link, site: origin, minutes: SIGN_IN_LINK_MINUTES });
+    await mailer.send(email, { ...words, team: true });
+    log("info", "admin.sign_in_link_sent", { admin: identity.logId(email) });
+  } catch (error) {
+    log("error", "admin.sign_in_link_failed", describeError(error));
+  }
 }
 
 /** The e-mailed link's button: a single-use token for a session, and on to the page the link carries, if safe. */

@@ -20,7 +20,7 @@ import { type JobDeps, jobPath, startJob } from "../jobs/jobs";
 import { message, page } from "../pages";
 import { CONSOLE_PATHS, consoleHref } from "../paths";
 import { createConsoleList } from "../people/list";
-import { createMatching } from "../people/matching";
+import { createMatching, type Matching } from "../people/matching";
 import { type PeopleFilter, peopleParams, readPeopleQuery } from "../people/people-filter";
 import { filterWords } from "../people/people-matching";
 import { adminIdentity } from "../sign-in/identity";
@@ -60,44 +60,7 @@ export async function inviteMatching(request: MatchingRequest): Promise<Response
     );
   }
   const matching = createMatching(store.db, store.dataKeys, createConsoleList(store.db, store.dataKeys));
-  const back = consoleHref(CONSOLE_PATHS.people, peopleParams(filter));
-  if (fields["confirm"] !== "yes") {
-    const ids = await matching.ids(filter, "invite");
-    if (ids.length === 0) {
-      return message(200, "Nobody to invite", `Nobody ${filterWords(filter)} is confirmed and waiting.`, admin);
-    }
-    const named = await matching.named(ids.slice(0, MATCHING_NAMED));
-    const who = counted(ids.length, "person", "people");
-    const more = ids.length - named.length;
-    return page(
-      200,
-      TITLE,
-      <>
-        <h1>Invite {who}?</h1>
-        <Section id="wave-who" title="Who it invites">
-          <p>Everyone {filterWords(filter)} who is confirmed, in no wave and not on the suppression list.</p>
-          <ul>
-            {named.map((person) => (
-              <li key={person.id}>{person.email}</li>
-            ))}
-          </ul>
-          {more > 0 ? <p>And {counted(more, "more person", "more people")}.</p> : null}
-          <p className="note">
-            Each gets an e-mail with a single-use code. The wave runs by itself once started, on its own page.
-          </p>
-          <ConfirmForm
-            action={CONSOLE_PATHS.invite}
-            fields={{ ...peopleParams(filter), everyone: "matching", ticket: newTicket() }}
-            label={`Invite ${who}`}
-            back={back}
-          />
-        </Section>
-      </>,
-      admin,
-      {},
-      { area: "people" },
-    );
-  }
+  if (fields["confirm"] !== "yes") return askMatching(request, filter, matching);
   const ticket = fields["ticket"];
   if (!isTicket(ticket)) return message(400, TITLE, "That wave does not exist: start from the People page.", admin);
   const ids = await matching.ids(filter, "invite");
@@ -118,4 +81,45 @@ export async function inviteMatching(request: MatchingRequest): Promise<Response
   const taken = reserved > 0 && (await startJob({ ...request, logId: identity.logId(admin) }, "wave", claim.wave));
   await entry.end({ wave: claim.wave, reserved, background: taken ? "started" : "left to the scheduler" });
   return seeOther(`${jobPath("wave", claim.wave)}&done=started`);
+}
+
+/** The question, asked once: how many, and the first of them by name. */
+async function askMatching(request: MatchingRequest, filter: PeopleFilter, matching: Matching): Promise<Response> {
+  const { admin } = request;
+  const ids = await matching.ids(filter, "invite");
+  if (ids.length === 0) {
+    return message(200, "Nobody to invite", `Nobody ${filterWords(filter)} is confirmed and waiting.`, admin);
+  }
+  const named = await matching.named(ids.slice(0, MATCHING_NAMED));
+  const who = counted(ids.length, "person", "people");
+  const more = ids.length - named.length;
+  const back = consoleHref(CONSOLE_PATHS.people, peopleParams(filter));
+  return page(
+    200,
+    TITLE,
+    <>
+      <h1>Invite {who}?</h1>
+      <Section id="wave-who" title="Who it invites">
+        <p>Everyone {filterWords(filter)} who is confirmed, in no wave and not on the suppression list.</p>
+        <ul>
+          {named.map((person) => (
+            <li key={person.id}>{person.email}</li>
+          ))}
+        </ul>
+        {more > 0 ? <p>And {counted(more, "more person", "more people")}.</p> : null}
+        <p className="note">
+          Each gets an e-mail with a single-use code. The wave runs by itself once started, on its own page.
+        </p>
+        <ConfirmForm
+          action={CONSOLE_PATHS.invite}
+          fields={{ ...peopleParams(filter), everyone: "matching", ticket: newTicket() }}
+          label={`Invite ${who}`}
+          back={back}
+        />
+      </Section>
+    </>,
+    admin,
+    {},
+    { area: "people" },
+  );
 }

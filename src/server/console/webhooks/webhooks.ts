@@ -9,11 +9,22 @@ import type { ServerConfig } from "../../config";
 import { seeOther } from "../../http/responses";
 import type { Store } from "../../store/types";
 import { createWebhookStore, deliverNow } from "../../webhooks";
+import type { WebhookStore } from "../../webhooks/store";
 import { type JobDeps, jobPath, startJob } from "../jobs/jobs";
 import { CONSOLE_PATHS, message } from "../pages";
 import { adminIdentity } from "../sign-in/identity";
 
 export { webhooksPage } from "./webhook-log";
+
+/** What each action is given. */
+interface HookAction {
+  store: Store;
+  config: ServerConfig;
+  admin: string;
+  fields: Record<string, string>;
+  visit: { origin: string; deps: JobDeps };
+  hooks: WebhookStore;
+}
 
 export async function webhooksAction(
   store: Store,
@@ -22,9 +33,16 @@ export async function webhooksAction(
   fields: Record<string, string>,
   visit: { origin: string; deps: JobDeps },
 ) {
-  const hooks = createWebhookStore(store.db);
-  const action = fields["action"];
-  if (action === "retry") {
+  const action = fields["action"] ?? "";
+  // Own keys only: "toString" is not an action.
+  const run = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+  if (!run) return message(400, "Webhooks", "Use the page's buttons.", admin);
+  return run({ store, config, admin, fields, visit, hooks: createWebhookStore(store.db) });
+}
+
+const ACTIONS: Record<string, (given: HookAction) => Promise<Response>> = {
+  /** Retry now: one event, at once; the notice says what became of it. */
+  async retry({ store, config, admin, fields, hooks }) {
     const id = fields["id"] ?? "";
     if (!/^msg_[0-9a-f]{32}$/.test(id)) return message(400, "Webhooks", "That event does not exist.", admin);
     const entry = await auditStart(store.db, admin, "webhook-retry", { event: id });
@@ -44,16 +62,13 @@ export async function webhooksAction(
     if (after?.state === "delivered") return seeOther(`${CONSOLE_PATHS.webhooks}?done=retry`);
     const tried = after !== null && (after.lastStatus !== null || after.lastError !== null);
     return seeOther(`${CONSOLE_PATHS.webhooks}?done=${tried ? "retry-missed" : "retry-queued"}`);
-  }
-  if (action === "drain") {
+  },
+  /** Deliver everything waiting now: a background job with its own page. */
+  async drain({ store, config, admin, visit, hooks }) {
     if (!config.webhook) return message(400, "Webhooks", "Webhooks are off.", admin);
     if ((await hooks.state()).pausedAt) {
-      return message(
-        409,
-        "Webhooks",
-        "Deliveries are paused: re-enable them first, then deliver what is waiting.",
-        admin,
-      );
+      const said = "Deliveries are paused: re-enable them first, then deliver what is waiting.";
+      return message(409, "Webhooks", said, admin);
     }
     const logId = (await adminIdentity(config, store)).logId(admin);
     const entry = await auditStart(store.db, admin, "webhooks-drain");
@@ -61,24 +76,23 @@ export async function webhooksAction(
     await entry.end({ drain: drain.id, waiting: drain.total });
     await startJob({ store, config, admin, origin: visit.origin, logId, deps: visit.deps }, "webhooks", drain.id);
     return seeOther(`${jobPath("webhooks", drain.id)}&done=started`);
-  }
-  if (action === "test") {
+  },
+  async test({ store, config, admin, hooks }) {
     if (!config.webhook) return message(400, "Webhooks", "Webhooks are off.", admin);
     const entry = await auditStart(store.db, admin, "webhook-test");
     const id = await hooks.test();
     await entry.end({ event: id });
     await deliverNow(store, config, "console", 15_000);
     return seeOther(`${CONSOLE_PATHS.webhooks}?done=test`);
-  }
-  if (action === "resume") {
+  },
+  async resume({ store, config, admin, hooks }) {
     const entry = await auditStart(store.db, admin, "webhooks-resume");
     await hooks.resume();
     await entry.end();
     await deliverNow(store, config, "console", 15_000);
     return seeOther(`${CONSOLE_PATHS.webhooks}?done=resume`);
-  }
-  return message(400, "Webhooks", "Use the page's buttons.", admin);
-}
+  },
+};
 
 /** What the page says after an action (by a fixed word in its address: nothing typed there is shown). */
 export const WEBHOOK_NOTICES: Record<string, string> = {
