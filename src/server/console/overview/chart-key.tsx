@@ -58,64 +58,76 @@ export function Numbers({
   marks: readonly ChartMark[];
   range: number;
 }) {
-  const went = (day: string) =>
-    marks
-      .filter((m) => m.day === day)
-      .map(markWords)
-      .join("; ");
   const visits = days.some((d) => d.visitors !== undefined);
   return (
     <details>
       <summary>The numbers, day by day</summary>
       <CardTable className="days cards">
         <caption className="note">Sign-ups per day (UTC) by what became of them, last {range} days</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            {ENTRY_STATUSES.map((s) => (
-              <th key={s} scope="col" className="n">
-                {STATUS_LABELS[s]}
-              </th>
-            ))}
-            {visits ? (
-              <th scope="col" className="n">
-                Visitors
-              </th>
-            ) : null}
-            <th scope="col" className="n">
-              Signed up
-            </th>
-            <th scope="col" className="n">
-              On the list
-            </th>
-            <th scope="col">Went out</th>
-          </tr>
-        </thead>
+        <NumbersHead visits={visits} />
         <tbody>
           {days.map((day) => (
-            <tr key={day.day}>
-              <th scope="row">{longDayLabel(day.day)}</th>
-              {ENTRY_STATUSES.map((s) => (
-                <td key={s} className="n" data-label={STATUS_LABELS[s]}>
-                  {day.counts[s].toLocaleString("en")}
-                </td>
-              ))}
-              {visits ? (
-                <td className="n" data-label="Visitors">
-                  {(day.visitors ?? 0).toLocaleString("en")}
-                </td>
-              ) : null}
-              <td className="n" data-label="Signed up">
-                {day.total.toLocaleString("en")}
-              </td>
-              <td className="n" data-label="On the list">
-                {day.running.toLocaleString("en")}
-              </td>
-              <td data-label="Went out">{went(day.day)}</td>
-            </tr>
+            <NumbersRow key={day.day} day={day} marks={marks} visits={visits} />
           ))}
         </tbody>
       </CardTable>
     </details>
+  );
+}
+
+function NumbersHead({ visits }: { visits: boolean }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Day</th>
+        {ENTRY_STATUSES.map((s) => (
+          <th key={s} scope="col" className="n">
+            {STATUS_LABELS[s]}
+          </th>
+        ))}
+        {visits ? (
+          <th scope="col" className="n">
+            Visitors
+          </th>
+        ) : null}
+        <th scope="col" className="n">
+          Signed up
+        </th>
+        <th scope="col" className="n">
+          On the list
+        </th>
+        <th scope="col">Went out</th>
+      </tr>
+    </thead>
+  );
+}
+
+/** One day: its sign-ups by status, visitors, total, running total, and what went out that day. */
+function NumbersRow({ day, marks, visits }: { day: ChartDay; marks: readonly ChartMark[]; visits: boolean }) {
+  const went = marks
+    .filter((m) => m.day === day.day)
+    .map(markWords)
+    .join("; ");
+  return (
+    <tr>
+      <th scope="row">{longDayLabel(day.day)}</th>
+      {ENTRY_STATUSES.map((s) => (
+        <td key={s} className="n" data-label={STATUS_LABELS[s]}>
+          {day.counts[s].toLocaleString("en")}
+        </td>
+      ))}
+      {visits ? (
+        <td className="n" data-label="Visitors">
+          {(day.visitors ?? 0).toLocaleString("en")}
+        </td>
+      ) : null}
+      <td className="n" data-label="Signed up">
+        {day.total.toLocaleString("en")}
+      </td>
+      <td className="n" data-label="On the list">
+        {day.running.toLocaleString("en")}
+      </td>
+      <td data-label="Went out">{went}</td>
+    </tr>
   );
 }

@@ -166,8 +166,6 @@ function FieldTable({ funnel, field }: { funnel: Funnel; field: FunnelField }) {
 /** The funnel's section; `chartRange` is kept in its range links so the chart above stays as it was. */
 export function FunnelSection({ funnel, chartRange }: { funnel: Funnel; chartRange: 30 | 90 }) {
   const { everyone } = funnel;
-  const href = (range: FunnelRange) =>
-    `${consoleHref(CONSOLE_PATH, { range: chartRange === 30 ? undefined : chartRange, funnel: range === "30" ? undefined : range })}#funnel`;
   return (
     <Section id="funnel" title="How each source converts">
       <p className="note">
@@ -175,36 +173,8 @@ export function FunnelSection({ funnel, chartRange }: { funnel: Funnel; chartRan
         source (the visit's and the sign-up's own record); then how many went on to confirm, be invited and join. Each
         percentage is of the step before; sign-ups, of the visitors.
       </p>
-      <ul className="tabs" aria-label="Signed up in">
-        {(["30", "90", "all"] as const).map((range) => (
-          <li key={range}>
-            <a href={href(range)} aria-current={range === funnel.range ? "page" : undefined}>
-              {RANGE_WORDS[range]}
-            </a>
-          </li>
-        ))}
-      </ul>
-      <p className="funnel-visitors">
-        {everyone.visitors === undefined
-          ? "No visits counted in this range yet, so the funnel starts at sign-ups."
-          : `Visitors: ${counted(everyone.visitors, "visitor")} in the range; ${counted(everyone.signedUp, "person", "people")} signed up${conversionWords(everyone)}.`}
-      </p>
-      <p className="funnel-all">
-        {everyone.signedUp === 0 ? (
-          "Nobody signed up in this range."
-        ) : (
-          <>
-            Everyone: {counted(everyone.signedUp, "person", "people")} signed up
-            {steps(everyone).map(([word, n, share]) => (
-              <Fragment key={word}>
-                {" → "}
-                {n.toLocaleString("en")} {word}
-                {share === null ? "" : ` (${share}%)`}
-              </Fragment>
-            ))}
-          </>
-        )}
-      </p>
+      <RangeTabs funnel={funnel} chartRange={chartRange} />
+      <EveryoneLines everyone={everyone} />
       <div className="grid wide">
         {(["source", "medium", "campaign", "referrer", "share"] as const).map((field) => (
           <FieldTable key={field} funnel={funnel} field={field} />
@@ -226,5 +196,51 @@ export function FunnelSection({ funnel, chartRange }: { funnel: Funnel; chartRan
         </a>
       </p>
     </Section>
+  );
+}
+
+/** The funnel's ranges: 30 days, 90 days, all time (the chart's own range kept). */
+function RangeTabs({ funnel, chartRange }: { funnel: Funnel; chartRange: 30 | 90 }) {
+  const href = (range: FunnelRange) =>
+    `${consoleHref(CONSOLE_PATH, { range: chartRange === 30 ? undefined : chartRange, funnel: range === "30" ? undefined : range })}#funnel`;
+  return (
+    <ul className="tabs" aria-label="Signed up in">
+      {(["30", "90", "all"] as const).map((range) => (
+        <li key={range}>
+          <a href={href(range)} aria-current={range === funnel.range ? "page" : undefined}>
+            {RANGE_WORDS[range]}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Everyone in the range: visitors and the share who signed up, then each step after. */
+function EveryoneLines({ everyone }: { everyone: Funnel["everyone"] }) {
+  return (
+    <>
+      <p className="funnel-visitors">
+        {everyone.visitors === undefined
+          ? "No visits counted in this range yet, so the funnel starts at sign-ups."
+          : `Visitors: ${counted(everyone.visitors, "visitor")} in the range; ${counted(everyone.signedUp, "person", "people")} signed up${conversionWords(everyone)}.`}
+      </p>
+      <p className="funnel-all">
+        {everyone.signedUp === 0 ? (
+          "Nobody signed up in this range."
+        ) : (
+          <>
+            Everyone: {counted(everyone.signedUp, "person", "people")} signed up
+            {steps(everyone).map(([word, n, share]) => (
+              <Fragment key={word}>
+                {" → "}
+                {n.toLocaleString("en")} {word}
+                {share === null ? "" : ` (${share}%)`}
+              </Fragment>
+            ))}
+          </>
+        )}
+      </p>
+    </>
   );
 }

@@ -1,9 +1,7 @@
 /**
- * People → Import a list (issue 52), the console's face of the import core (src/server/import/): an upload (one
- * request: at most 6 MB, a larger file is pointed to the CLI), the core's dry run shown as a page (the format it
- * took, the counts, the first refused lines; nothing changes), then on confirmation a background job (kind
- * "import") with its progress page. The file lives in the database between the two steps (import/upload.ts:
- * Netlify's functions share no disk), and is deleted once its lines are read. The refused lines are a download.
+ * People → Import a list, the console's face of src/server/import/: an upload (at most 6 MB; larger: the CLI),
+ * the dry run as a page (nothing changes), then a background job with its progress page. The file waits in the
+ * database between the two steps (import/upload.ts: functions share no disk), deleted once its lines are read.
  */
 import { auditStart } from "../../audit";
 import type { ServerConfig } from "../../config";
@@ -153,20 +151,7 @@ function dryRunPage(
           ]}
         />
       </Section>
-      {report.refused > 0 ? (
-        <Section id="import-refused" title="First refused lines">
-          <ul>
-            {report.firstReasons.map((r) => (
-              <li key={`${r.file}:${r.line}`}>
-                {r.file}, line {r.line}: {r.reason}
-              </li>
-            ))}
-          </ul>
-          <p>
-            <a href={consoleHref(CONSOLE_PATHS.importRefused, fields)}>Download every refused line (CSV)</a>
-          </p>
-        </Section>
-      ) : null}
+      {report.refused > 0 ? <RefusedLines report={report} fields={fields} /> : null}
       <Section id="import-confirm" title="Import">
         <p>
           {options.consent === "ask"
@@ -179,6 +164,24 @@ function dryRunPage(
     admin,
     {},
     { area: "people" },
+  );
+}
+
+/** The first refused lines with their reasons, and every refused line as a CSV download. */
+function RefusedLines({ report, fields }: { report: ImportReport; fields: Record<string, string> }) {
+  return (
+    <Section id="import-refused" title="First refused lines">
+      <ul>
+        {report.firstReasons.map((r) => (
+          <li key={`${r.file}:${r.line}`}>
+            {r.file}, line {r.line}: {r.reason}
+          </li>
+        ))}
+      </ul>
+      <p>
+        <a href={consoleHref(CONSOLE_PATHS.importRefused, fields)}>Download every refused line (CSV)</a>
+      </p>
+    </Section>
   );
 }
 

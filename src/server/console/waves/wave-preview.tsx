@@ -43,43 +43,12 @@ export function invitePreviewPage(
     return message(200, "Nobody to invite", "No confirmed sign-up is waiting.", admin);
   }
   const who = counted(preview.count, "person", "people");
-  const more = preview.count - named.length;
-  const each = `each counted referral moves its referrer ${counted(places, "place")}`;
-  const moved =
-    preview.movedUp === 0
-      ? ` No one in this wave moved up by referrals (${each}).`
-      : ` In line order: ${preview.movedUp} of them moved up by referrals (${each}).`;
   return page(
     200,
     "Let people in",
     <>
       <h1>{preview.count > 0 ? `Invite ${who}?` : "Complete the unfinished wave?"}</h1>
-      {preview.count > 0 ? (
-        <Section id="wave-who" title="Who it invites">
-          <p>
-            The next {who} in line, who signed up {signedUp(preview.first, preview.last)} (UTC).
-            {places > 0 ? moved : ""}
-          </p>
-          <CardTable>
-            <caption className="sr-only">
-              {more > 0 ? `The first ${named.length} of them` : "Everyone it invites"}
-            </caption>
-            <Head columns={["Person", "Signed up (UTC)", "Source"]} />
-            <tbody>
-              {named.map((person) => (
-                <tr key={person.id}>
-                  <td data-label="Person">
-                    <a href={personHref(person.id)}>{person.email}</a>
-                  </td>
-                  <td data-label="Signed up">{utcMinute(person.createdAt)}</td>
-                  <td data-label="Source">{person.source ?? <span className="note">None recorded</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </CardTable>
-          {more > 0 ? <p>And {counted(more, "more person", "more people")}.</p> : null}
-        </Section>
-      ) : null}
+      {preview.count > 0 ? <WhoItInvites preview={preview} named={named} places={places} /> : null}
       <Section id="wave-how" title="How">
         <p className="note">
           {mail
@@ -96,7 +65,7 @@ export function invitePreviewPage(
         <ConfirmForm
           action={CONSOLE_PATHS.invite}
           fields={{ next, ticket: newTicket() }}
-          label={preview.count > 0 ? `Invite ${counted(preview.count, "person", "people")}` : "Complete the wave"}
+          label={preview.count > 0 ? `Invite ${who}` : "Complete the wave"}
           back={CONSOLE_PATH}
         />
       </Section>
@@ -104,5 +73,41 @@ export function invitePreviewPage(
     admin,
     {},
     { area: "home" },
+  );
+}
+
+/** The next people in line, the first of them by name, and how referrals moved them. */
+function WhoItInvites(props: { preview: PreviewFacts; named: readonly NamedPerson[]; places: number }) {
+  const { preview, named, places } = props;
+  const who = counted(preview.count, "person", "people");
+  const more = preview.count - named.length;
+  const each = `each counted referral moves its referrer ${counted(places, "place")}`;
+  const moved =
+    preview.movedUp === 0
+      ? ` No one in this wave moved up by referrals (${each}).`
+      : ` In line order: ${preview.movedUp} of them moved up by referrals (${each}).`;
+  return (
+    <Section id="wave-who" title="Who it invites">
+      <p>
+        The next {who} in line, who signed up {signedUp(preview.first, preview.last)} (UTC).
+        {places > 0 ? moved : ""}
+      </p>
+      <CardTable>
+        <caption className="sr-only">{more > 0 ? `The first ${named.length} of them` : "Everyone it invites"}</caption>
+        <Head columns={["Person", "Signed up (UTC)", "Source"]} />
+        <tbody>
+          {named.map((person) => (
+            <tr key={person.id}>
+              <td data-label="Person">
+                <a href={personHref(person.id)}>{person.email}</a>
+              </td>
+              <td data-label="Signed up">{utcMinute(person.createdAt)}</td>
+              <td data-label="Source">{person.source ?? <span className="note">None recorded</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </CardTable>
+      {more > 0 ? <p>And {counted(more, "more person", "more people")}.</p> : null}
+    </Section>
   );
 }
