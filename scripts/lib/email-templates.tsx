@@ -91,14 +91,20 @@ function Layout({ c }: { c: Palette }) {
   );
 }
 
-/** The blocks, each a fragment of HTML with its slots. */
+/** The blocks, each a fragment of HTML with its slots (in this order in the generated file). */
 function blocks(c: Palette): Record<string, ReactElement> {
+  return { ...mainBlocks(c), ...fineBlocks(c), ...updateBlocks(c) };
+}
+
+const text = (style: CSSProperties, className: string, children: ReactNode) => (
+  <Text className={className} style={style}>
+    {children}
+  </Text>
+);
+
+/** What a message says: paragraphs, its main action, a link on its own line. */
+function mainBlocks(c: Palette) {
   const s = styles(c);
-  const text = (style: CSSProperties, className: string, children: ReactNode) => (
-    <Text className={className} style={style}>
-      {children}
-    </Text>
-  );
   return {
     /** A paragraph. */
     paragraph: text(s.paragraph, CLASS.text, slot("text")),
@@ -135,6 +141,13 @@ function blocks(c: Palette): Record<string, ReactElement> {
         </Link>
       </>,
     ),
+  };
+}
+
+/** Fine print, and the small links beneath a message. */
+function fineBlocks(c: Palette) {
+  const s = styles(c);
+  return {
     /** Fine print: small and muted. */
     note: text(s.small, CLASS.muted, slot("text")),
     /** Fine print with its link, as quiet as the words. */
@@ -161,6 +174,13 @@ function blocks(c: Palette): Record<string, ReactElement> {
         {slot("label")}
       </Link>
     ),
+  };
+}
+
+/** An update's own words, and the rule between them and what the list says of itself. */
+function updateBlocks(c: Palette) {
+  const s = styles(c);
+  return {
     /** An update's paragraph (`{{content}}`: its lines, escaped, with links and <br>), and a link in it. */
     bodyParagraph: text(s.paragraph, CLASS.text, slot("content")),
     bodyLink: (

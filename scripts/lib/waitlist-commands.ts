@@ -14,8 +14,8 @@ import { visibleControls } from "../../src/server/csv";
 import { ENTRY_STATUSES } from "../../src/server/entry";
 import { type ExportFormat, exportParts, openBatches } from "../../src/server/export/rows";
 import { suppressedLeftOut } from "../../src/server/export/store";
-import { previewWave, runWave } from "../../src/server/invitations/wave";
-import { createSmtpMailer } from "../../src/server/mail/mailer";
+import { previewWave, runWave, type WaveReport } from "../../src/server/invitations/wave";
+import { createSmtpMailer, type Mailer } from "../../src/server/mail/mailer";
 import { suppressedMailer } from "../../src/server/suppression";
 import { createVisitStore } from "../../src/server/visits";
 import { SITE } from "../../src/site";
@@ -45,39 +45,50 @@ const day = (iso: string | null) => iso?.slice(0, 10) ?? "";
 
 /** `invite`: a dry run says what a wave would do; with --yes it runs one (src/server/invitations/wave.ts). */
 export async function invite(run: InviteRun): Promise<number> {
-  const { store, source, next, yes, base, counts, starting, people } = run;
   const places = getConfig().referralPlaces;
-  const how = inviteHow();
-  if (!yes && !people) {
-    const preview = await previewWave(store, next, places);
-    const who =
-      preview.count === 0
-        ? `Dry run: nobody to invite: no confirmed sign-up is waiting in ${source}.`
-        : `Dry run: would invite ${preview.count} of ${plural(preview.available, "confirmed sign-up")} waiting in ${source}, who signed up from ${day(preview.first)} to ${day(preview.last)} (UTC), ${how}.`;
-    console.log(who);
-    if (preview.count > 0) {
-      console.log(
-        places > 0
-          ? `In line order (REFERRAL_PLACES=${places}): ${preview.movedUp === 0 ? "nobody" : plural(preview.movedUp, "person", "people")} of them moved up by referrals.`
-          : "In sign-up order (REFERRAL_PLACES=0: referrals move nobody).",
-      );
-    }
-    if (preview.interrupted > 0) {
-      console.log(
-        `An unfinished wave still holds ${plural(preview.interrupted, "person", "people")}: if its process has stopped, --yes completes it first and invites nobody else in that run.`,
-      );
-    }
-    if (preview.count > 0) console.log("Run again with --yes to invite them.");
-    return 0;
+  if (!run.yes && !run.people) return inviteDryRun(run, places);
+  await run.starting?.();
+  const mail = getConfig().mail;
+  const mailer = mail
+    ? suppressedMailer(createSmtpMailer(mail, { pool: true }), getConfig(), async () => run.store)
+    : null;
+  const report = await sendWave(run, places, mailer);
+  mailer?.close();
+  Object.assign(run.counts ?? {}, { invited: report.invited, refused: report.refused, resumed: report.resumed });
+  return waveReported(report, run.source, mailer !== null);
+}
+
+/** What the next wave would do: whom, from which days, in what order, and any unfinished wave it completes first. */
+async function inviteDryRun({ store, source, next }: InviteRun, places: number): Promise<number> {
+  const preview = await previewWave(store, next, places);
+  const who =
+    preview.count === 0
+      ? `Dry run: nobody to invite: no confirmed sign-up is waiting in ${source}.`
+      : `Dry run: would invite ${preview.count} of ${plural(preview.available, "confirmed sign-up")} waiting in ${source}, who signed up from ${day(preview.first)} to ${day(preview.last)} (UTC), ${inviteHow()}.`;
+  console.log(who);
+  if (preview.count > 0) {
+    console.log(
+      places > 0
+        ? `In line order (REFERRAL_PLACES=${places}): ${preview.movedUp === 0 ? "nobody" : plural(preview.movedUp, "person", "people")} of them moved up by referrals.`
+        : "In sign-up order (REFERRAL_PLACES=0: referrals move nobody).",
+    );
   }
+  if (preview.interrupted > 0) {
+    console.log(
+      `An unfinished wave still holds ${plural(preview.interrupted, "person", "people")}: if its process has stopped, --yes completes it first and invites nobody else in that run.`,
+    );
+  }
+  if (preview.count > 0) console.log("Run again with --yes to invite them.");
+  return 0;
+}
+
+/** The wave run, by e-mail, or (mail off) as CSV on standard output, its header first; a progress bar meanwhile. */
+async function sendWave({ store, next, base, people }: InviteRun, places: number, mailer: Mailer | null) {
   const write = (text: string) =>
     new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
-  await starting?.();
-  const mail = getConfig().mail;
-  const mailer = mail ? suppressedMailer(createSmtpMailer(mail, { pool: true }), getConfig(), async () => store) : null;
   if (!mailer) await write("email,name,invite_url\r\n");
   const bar = progressBar("Inviting");
-  const report = await runWave({
+  return runWave({
     store,
     next,
     delivery: mailer ? { kind: "mail", mailer } : { kind: "csv", write },
@@ -88,11 +99,13 @@ export async function invite(run: InviteRun): Promise<number> {
     ...(people ? { people } : {}),
     onProgress: (done, total) => bar.update(done, total),
   }).finally(() => bar.stop());
-  mailer?.close();
-  Object.assign(counts ?? {}, { invited: report.invited, refused: report.refused, resumed: report.resumed });
+}
+
+/** What the wave did, and the exit code: 1 when a server refused someone or could not be used. */
+function waveReported(report: WaveReport, source: string, byMail: boolean): number {
   // With mail off, standard output is the CSV: the summary goes to standard error.
-  const say = mailer ? console.log : console.error;
-  const done = `${plural(report.invited, "person", "people")} invited ${mailer ? "(e-mails accepted by the SMTP server)" : "(their rows are above)"}`;
+  const say = byMail ? console.log : console.error;
+  const done = `${plural(report.invited, "person", "people")} invited ${byMail ? "(e-mails accepted by the SMTP server)" : "(their rows are above)"}`;
   if (report.resumed) {
     say(`Completed an interrupted wave in ${source}: ${done}. Run again for a new wave.`);
   } else if (report.invited + report.refused === 0 && !report.stopped) {

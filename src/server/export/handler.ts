@@ -13,6 +13,8 @@ import { suppressedLeftOut } from "./store";
 /** A mail-csv part's answer says how many suppressed people it left out (the file cannot). */
 export const LEFT_OUT_HEADER = "Waitlist-Suppressed-Left-Out";
 
+const UNAVAILABLE = "The waitlist is unavailable right now. Please try again.";
+
 /**
  * GET /api/waitlist/export: the waitlist as CSV (with each entry's status), streamed, for
  * `Authorization: Bearer <WAITLIST_ADMIN_TOKEN>`; `?confirmed-only` leaves out everyone not confirmed;
@@ -39,61 +41,80 @@ export function createExportHandler(deps: ServerDeps & { partSize?: PartSize }) 
       token: config.adminToken,
       realm: "waitlist",
       event: "waitlist.export",
-      unavailable: "The waitlist is unavailable right now. Please try again.",
+      unavailable: UNAVAILABLE,
       config,
       store: deps.store,
     });
     if (denied) return denied;
-    const query = new URL(req.url).searchParams;
-    const format = (query.get("format") ?? "csv") as ExportFormat;
-    if (!EXPORT_FORMATS.includes(format)) {
-      return json(400, { error: `format must be one of: ${EXPORT_FORMATS.join(", ")}.` });
-    }
-    const asked = query.get("after");
-    const cursor = asked === null ? null : parseCursor(asked);
-    if (asked !== null && !cursor) {
-      return json(400, {
-        error: "after must be a cursor from this export's Link header, as given (such as 1200-50000).",
-      });
-    }
-    const { type, extension } = EXPORT_TYPES[format];
+    const asked = askedOf(req);
+    if (asked instanceof Response) return asked;
+    const { type, extension } = EXPORT_TYPES[asked.format];
     if (req.method === "HEAD") return attachment(null, type, "waitlist", extension);
     try {
-      const store = await deps.store();
-      const ms = config.dbTimeoutMs;
-      const through = cursor?.through ?? (await exportCeiling(store, ms));
-      const after = cursor?.after ?? 0;
-      const part = await nextPart(store, format, after, through, ms, deps.partSize);
-      // No part left (an empty list, or the rest removed meanwhile): the file's header alone, and no next.
-      const options = { confirmedOnly: query.has("confirmed-only"), timeoutMs: ms, after, through: part?.to ?? after };
-      // Audited before a byte goes, and awaited: after the stream closes the platform may freeze the function, and
-      // a download cut off or failed was still the token's use. Its size is the part's rows (all of them: with
-      // confirmed-only, those sent are among them), as the console's download records it.
-      await audit(store.db, ACTOR.adminToken, "export", {
-        via: "http",
-        format,
-        after,
-        to: options.through,
-        rows: part?.rows ?? 0,
-        confirmedOnly: options.confirmedOnly,
-      });
-      const body = await openExport(store, format, options, ({ rows, error }) => {
-        if (error) return log("error", "waitlist.export_failed", { rows, after, ...describeError(error) });
-        log("info", "waitlist.export", { rows, format, after });
-      });
-      const headers: Record<string, string> = {};
-      if (format === "mail-csv") {
-        headers[LEFT_OUT_HEADER] = String(await withTimeout(suppressedLeftOut(store.db, options), ms));
-      }
-      if (part && part.to < through) {
-        const next = new URLSearchParams(query);
-        next.set("after", cursorOf(part.to, through));
-        headers["Link"] = `<${new URL(req.url).pathname}?${next}>; rel="next"`;
-      }
-      return download(req, body, { type, extension }, headers);
+      return await answerPart(req, deps, asked, config.dbTimeoutMs);
     } catch (error) {
       log("error", "waitlist.export_failed", describeError(error));
-      return json(503, { error: "The waitlist is unavailable right now. Please try again." });
+      return json(503, { error: UNAVAILABLE });
     }
   };
+}
+
+/** What the request asks for: its parameters, the format, and where this part starts (null: the first). */
+interface Asked {
+  query: URLSearchParams;
+  format: ExportFormat;
+  cursor: { after: number; through: number } | null;
+}
+
+/** The format and the cursor read from the query, or the 400 that says which is wrong. */
+function askedOf(req: Request): Asked | Response {
+  const query = new URL(req.url).searchParams;
+  const format = (query.get("format") ?? "csv") as ExportFormat;
+  if (!EXPORT_FORMATS.includes(format)) {
+    return json(400, { error: `format must be one of: ${EXPORT_FORMATS.join(", ")}.` });
+  }
+  const after = query.get("after");
+  const cursor = after === null ? null : parseCursor(after);
+  if (after !== null && !cursor) {
+    return json(400, {
+      error: "after must be a cursor from this export's Link header, as given (such as 1200-50000).",
+    });
+  }
+  return { query, format, cursor };
+}
+
+/** The part asked for: its bounds fixed, audited, streamed, with the left-out count and the next part's link. */
+async function answerPart(req: Request, deps: ServerDeps & { partSize?: PartSize }, asked: Asked, ms: number) {
+  const { query, format, cursor } = asked;
+  const store = await deps.store();
+  const through = cursor?.through ?? (await exportCeiling(store, ms));
+  const after = cursor?.after ?? 0;
+  const part = await nextPart(store, format, after, through, ms, deps.partSize);
+  // No part left (an empty list, or the rest removed meanwhile): the file's header alone, and no next.
+  const options = { confirmedOnly: query.has("confirmed-only"), timeoutMs: ms, after, through: part?.to ?? after };
+  // Audited before a byte goes, and awaited: after the stream closes the platform may freeze the function, and
+  // a download cut off or failed was still the token's use. Its size is the part's rows (all of them: with
+  // confirmed-only, those sent are among them), as the console's download records it.
+  await audit(store.db, ACTOR.adminToken, "export", {
+    via: "http",
+    format,
+    after,
+    to: options.through,
+    rows: part?.rows ?? 0,
+    confirmedOnly: options.confirmedOnly,
+  });
+  const body = await openExport(store, format, options, ({ rows, error }) => {
+    if (error) return log("error", "waitlist.export_failed", { rows, after, ...describeError(error) });
+    log("info", "waitlist.export", { rows, format, after });
+  });
+  const headers: Record<string, string> = {};
+  if (format === "mail-csv") {
+    headers[LEFT_OUT_HEADER] = String(await withTimeout(suppressedLeftOut(store.db, options), ms));
+  }
+  if (part && part.to < through) {
+    const next = new URLSearchParams(query);
+    next.set("after", cursorOf(part.to, through));
+    headers["Link"] = `<${new URL(req.url).pathname}?${next}>; rel="next"`;
+  }
+  return download(req, body, EXPORT_TYPES[format], headers);
 }

@@ -44,64 +44,75 @@ export async function suppressedLeftOut(
 const NO_PERSON = { name: null, message: null, organization: null, why: null, connect: null } as const;
 const iso = (value: Date | string | null | undefined) => (value == null ? null : new Date(value).toISOString());
 
-export function createExportStore(db: Db, dataKeys: DataKeys | null) {
-  /** The address of whoever shared the link the entry came by (opened when sealed), or null. */
-  const referrerOf = (r: { ref_email: string | null; ref_key_id: string | null; ref_sealed: string | null }) =>
-    r.ref_email === null
-      ? null
-      : personOf(dataKeys, {
-          ...NO_PERSON,
-          email: r.ref_email,
-          key_id: r.ref_key_id,
-          sealed: r.ref_sealed,
-        }).email;
-  const page = async (after: number, limit: number, since?: Date, options: ListOptions = {}): Promise<ListPage> => {
-    type Row = StoredPerson &
-      Omit<
-        ExportedEntry,
-        keyof PersonalData | "created_at" | "invited_at" | "joined_at" | "confirmed_at" | "referred_by"
-      > & {
-        id: number | string;
-        created_at: Date | string;
-        invited_at: Date | string | null;
-        joined_at: Date | string | null;
-        confirmed_at: Date | string | null;
-        ref_email: string | null;
-        ref_key_id: string | null;
-        ref_sealed: string | null;
-        choices: ExportedEntry["choices"] | string;
-      };
-    const params = [
-      after,
-      since?.toISOString() ?? null,
-      options.confirmedOnly ?? false,
-      limit,
-      options.through ?? null,
-      options.mailable ?? false,
-    ];
-    const rows = await db.query<Row>(EXPORT_SQL.list, params);
-    return {
-      rows: rows.map((r) => ({
-        created_at: new Date(r.created_at).toISOString(),
-        ...personOf(dataKeys, r),
-        status: r.status,
-        invited_at: iso(r.invited_at),
-        joined_at: iso(r.joined_at),
-        source: r.source,
-        medium: r.medium,
-        campaign: r.campaign,
-        referrer: r.referrer,
-        page: r.page,
-        terms_version: r.terms_version,
-        confirmed_at: iso(r.confirmed_at),
-        referral_code: r.referral_code,
-        referred_by: referrerOf(r),
-        referrals: Number(r.referrals),
-        choices: jsonOf(r.choices),
-      })),
-      next: rows.length === limit ? Number(rows[rows.length - 1]?.id) : null,
-    };
+type ExportRow = StoredPerson &
+  Omit<
+    ExportedEntry,
+    keyof PersonalData | "created_at" | "invited_at" | "joined_at" | "confirmed_at" | "referred_by"
+  > & {
+    id: number | string;
+    created_at: Date | string;
+    invited_at: Date | string | null;
+    joined_at: Date | string | null;
+    confirmed_at: Date | string | null;
+    ref_email: string | null;
+    ref_key_id: string | null;
+    ref_sealed: string | null;
+    choices: ExportedEntry["choices"] | string;
   };
+
+/** The address of whoever shared the link the entry came by (opened when sealed), or null. */
+const referrerOf = (dataKeys: DataKeys | null, r: ExportRow) =>
+  r.ref_email === null
+    ? null
+    : personOf(dataKeys, { ...NO_PERSON, email: r.ref_email, key_id: r.ref_key_id, sealed: r.ref_sealed }).email;
+
+/** One row as the export writes it: opened, its times as ISO strings, its referrer's address. */
+const entryOf = (dataKeys: DataKeys | null, r: ExportRow): ExportedEntry => ({
+  created_at: new Date(r.created_at).toISOString(),
+  ...personOf(dataKeys, r),
+  status: r.status,
+  invited_at: iso(r.invited_at),
+  joined_at: iso(r.joined_at),
+  source: r.source,
+  medium: r.medium,
+  campaign: r.campaign,
+  referrer: r.referrer,
+  page: r.page,
+  terms_version: r.terms_version,
+  confirmed_at: iso(r.confirmed_at),
+  referral_code: r.referral_code,
+  referred_by: referrerOf(dataKeys, r),
+  referrals: Number(r.referrals),
+  choices: jsonOf(r.choices),
+});
+
+/** Up to `limit` entries after id `after`, and the id to go on from (null: that was the last). */
+async function exportPage(
+  db: Db,
+  dataKeys: DataKeys | null,
+  after: number,
+  limit: number,
+  since?: Date,
+  options: ListOptions = {},
+): Promise<ListPage> {
+  const params = [
+    after,
+    since?.toISOString() ?? null,
+    options.confirmedOnly ?? false,
+    limit,
+    options.through ?? null,
+    options.mailable ?? false,
+  ];
+  const rows = await db.query<ExportRow>(EXPORT_SQL.list, params);
+  return {
+    rows: rows.map((r) => entryOf(dataKeys, r)),
+    next: rows.length === limit ? Number(rows[rows.length - 1]?.id) : null,
+  };
+}
+
+export function createExportStore(db: Db, dataKeys: DataKeys | null) {
+  const page = (after: number, limit: number, since?: Date, options: ListOptions = {}) =>
+    exportPage(db, dataKeys, after, limit, since, options);
   return {
     listPage: page,
     async list(since?: Date, options: ListOptions = {}): Promise<ExportedEntry[]> {

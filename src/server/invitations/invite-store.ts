@@ -23,11 +23,15 @@ export function newInviteCode(): { code: string; hash: string } {
 }
 
 export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): InviteStore {
+  return { ...waveStart(db), ...waveSending(db, dataKeys), ...redeeming(db, dataKeys) };
+}
+
+const iso = (value: unknown) =>
+  value === null || value === undefined ? null : new Date(value instanceof Date ? value : String(value)).toISOString();
+
+/** A wave begun: whom it would invite, the wave's row, and the people it takes from the line. */
+function waveStart(db: Db): Pick<InviteStore, "preview" | "startWave" | "reserveIds" | "reserve"> {
   const line = (places: number) => createLine(db, places);
-  const iso = (value: unknown) =>
-    value === null || value === undefined
-      ? null
-      : new Date(value instanceof Date ? value : String(value)).toISOString();
   return {
     async preview(next, places) {
       const { ids, movedUp } = await line(places).next(next);
@@ -62,6 +66,23 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
       }
       return 0;
     },
+  };
+}
+
+type SendingMethods =
+  | "members"
+  | "unfinished"
+  | "prepare"
+  | "attempted"
+  | "sent"
+  | "sentAll"
+  | "release"
+  | "finish"
+  | "releaseCancelled";
+
+/** A wave sent: its members, each one's code and fate, and the wave's end (finished, or cancelled and let go). */
+function waveSending(db: Db, dataKeys: DataKeys | null): Pick<InviteStore, SendingMethods> {
+  return {
     async members(wave) {
       type Row = StoredPerson & { id: number; attempted: boolean; confirmed_by_link: boolean };
       const rows = await db.query<Row>(SQL.members, [wave]);
@@ -98,6 +119,12 @@ export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): Inv
     async releaseCancelled(wave, inFlightSeconds) {
       return (await db.query(SQL.releaseCancelled, [wave, inFlightSeconds])).length;
     },
+  };
+}
+
+/** The product's redemption: by the code's hash, or by the status page's derived access code. */
+function redeeming(db: Db, dataKeys: DataKeys | null): Pick<InviteStore, "redeem" | "redeemAccess"> {
+  return {
     async redeem(codeHash) {
       return redemption(SQL.redeem, [codeHash]);
     },

@@ -19,7 +19,7 @@ import { mediaType, readBody } from "../http/request-body";
 import { json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
-import type { Store } from "../store/types";
+import type { RedeemOutcome, Store } from "../store/types";
 import { accessCodePerson, isAccessCode } from "./access-code";
 import { INVITE_CODE_PATTERN } from "./invite-store";
 
@@ -54,54 +54,73 @@ export function createRedeemHandler(deps: RedeemDeps) {
       store: deps.store,
     });
     if (denied) return denied;
-    if (mediaType(req) !== JSON_TYPE) return json(415, { error: `Content-Type must be ${JSON_TYPE}.` });
-    const read = await readBody(req, BODY_LIMITS.json);
-    if ("status" in read) return json(read.status, { error: read.message });
-    let body: unknown;
-    try {
-      body = JSON.parse(read.text);
-    } catch {
-      return json(400, { error: "Request body is not valid JSON." });
-    }
-    const code = (body as { code?: unknown } | null)?.code;
-    if (typeof code !== "string" || !INVITE_CODE_PATTERN.test(code)) {
-      log("info", "invites.redeem", { outcome: "malformed" });
-      return unknown();
-    }
+    const code = await codeOf(req);
+    if (code instanceof Response) return code;
     try {
       const store = await deps.store();
-      // Redeeming marks the person joined before their row is opened: a key that cannot open the rows (wrong, or
-      // missing beside sealed rows) would spend the code on an error. Refused first (a DataKeyError, below), the
-      // code stays usable once the key is right.
-      await withTimeout(store.checkDataKey(), config.dbTimeoutMs);
-      // A code from an e-mail (its hash is kept), else one a status page derived for its person (access-code.ts),
-      // only under SERVER_SECRET: without it no page shows one, and one derived otherwise is a copy's forgery.
-      const key = accessCodeKey(config);
-      const redeem = async () => {
-        const byHash = await store.invites.redeem(hashToken(code));
-        const person = byHash.outcome === "unknown" ? accessCodePerson(code) : null;
-        if (person === null) return byHash;
-        if (!key) return { outcome: "no-server-secret" } as const;
-        return store.invites.redeemAccess(person, (expiresAt) => isAccessCode(key, code, person, expiresAt));
-      };
-      const result = await withTimeout(redeem(), config.dbTimeoutMs);
+      const result = await redeemCode(store, config, code);
       log("info", "invites.redeem", { outcome: result.outcome });
       await audit(store.db, ACTOR.redeemToken, "invite.redeem", { outcome: result.outcome });
-      switch (result.outcome) {
-        case "joined":
-          return json(200, { email: result.email, name: result.name });
-        case "used":
-          return json(409, { error: "This invite code has already been used." });
-        case "expired":
-          return json(410, { error: "This invite code has expired." });
-        case "unknown":
-          return unknown();
-        case "no-server-secret":
-          return json(403, { error: NO_SERVER_SECRET });
-      }
+      return answer(result);
     } catch (error) {
       log("error", "invites.redeem_failed", describeError(error));
       return json(503, { error: UNAVAILABLE });
     }
   };
+}
+
+/** The body's code (content type → size → parse → shape), or the answer that refuses it. */
+async function codeOf(req: Request): Promise<string | Response> {
+  if (mediaType(req) !== JSON_TYPE) return json(415, { error: `Content-Type must be ${JSON_TYPE}.` });
+  const read = await readBody(req, BODY_LIMITS.json);
+  if ("status" in read) return json(read.status, { error: read.message });
+  let body: unknown;
+  try {
+    body = JSON.parse(read.text);
+  } catch {
+    return json(400, { error: "Request body is not valid JSON." });
+  }
+  const code = (body as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !INVITE_CODE_PATTERN.test(code)) {
+    log("info", "invites.redeem", { outcome: "malformed" });
+    return unknown();
+  }
+  return code;
+}
+
+type Redeemed = RedeemOutcome | { outcome: "no-server-secret" };
+
+/** The code redeemed, once the rows can be opened: an e-mailed code (by its hash), else a status page's. */
+async function redeemCode(store: Store, config: ServerConfig, code: string): Promise<Redeemed> {
+  // Redeeming marks the person joined before their row is opened: a key that cannot open the rows (wrong, or
+  // missing beside sealed rows) would spend the code on an error. Refused first (a DataKeyError, thrown), the
+  // code stays usable once the key is right.
+  await withTimeout(store.checkDataKey(), config.dbTimeoutMs);
+  // A code from an e-mail (its hash is kept), else one a status page derived for its person (access-code.ts),
+  // only under SERVER_SECRET: without it no page shows one, and one derived otherwise is a copy's forgery.
+  const key = accessCodeKey(config);
+  const redeem = async (): Promise<Redeemed> => {
+    const byHash = await store.invites.redeem(hashToken(code));
+    const person = byHash.outcome === "unknown" ? accessCodePerson(code) : null;
+    if (person === null) return byHash;
+    if (!key) return { outcome: "no-server-secret" };
+    return store.invites.redeemAccess(person, (expiresAt) => isAccessCode(key, code, person, expiresAt));
+  };
+  return withTimeout(redeem(), config.dbTimeoutMs);
+}
+
+/** What the product is told. */
+function answer(result: Redeemed): Response {
+  switch (result.outcome) {
+    case "joined":
+      return json(200, { email: result.email, name: result.name });
+    case "used":
+      return json(409, { error: "This invite code has already been used." });
+    case "expired":
+      return json(410, { error: "This invite code has expired." });
+    case "unknown":
+      return unknown();
+    case "no-server-secret":
+      return json(403, { error: NO_SERVER_SECRET });
+  }
 }

@@ -17,8 +17,6 @@
  *   spent, then pauses its wave: the wave keeps its people, so no other wave takes them, and is owned by nobody,
  *   so the next request continues it (continueWave), or any later run completes it as it would a dead one.
  */
-import { LINK_PATHS } from "../../lib/waitlist/consent";
-import { newToken } from "../crypto/tokens";
 import {
   type Budget,
   beatJob,
@@ -31,11 +29,11 @@ import {
   spent,
   takeJob,
 } from "../jobs";
-import { invitationEmail } from "../mail/messages";
-import type { Store } from "../store/types";
-import { type Delivery, inviteCsvRow, isRefusal, NoLongerHeld, reason } from "./delivery";
+import type { Store, WaveMember } from "../store/types";
+import { type Delivery, inviteCsvRow } from "./delivery";
 import { newInviteCode } from "./invite-store";
-import { inviteLink, statusLink } from "./links";
+import { inviteLink } from "./links";
+import { mailInvitation } from "./wave-mail";
 
 /** A live wave beats before every e-mail; its silence is judged by the one rule of every long job (jobs/lease.ts). */
 export const WAVE_STALE_SECONDS = JOB_STALE_SECONDS;
@@ -84,66 +82,49 @@ export interface WaveReport {
  * budget ran out (0: everyone was dealt with, or the SMTP server could not be used: see report.stopped).
  */
 async function sendWave(wave: number, options: WaveOptions, owner: string, report: WaveReport, budget: Budget | null) {
-  const { store, delivery, accessUrl, siteUrl, ttlDays } = options;
+  const { store, delivery } = options;
   // Everyone the wave still holds, even those whose e-mail a dead run had under way: only a server's acceptance,
   // heard, makes a person invited (see the top of this file).
   const fresh = await store.invites.members(wave);
-  if (delivery.kind === "csv") {
-    // No SMTP server to wait for: the slice bounds how many rows one answer carries, not the time.
-    const now = budget ? fresh.slice(0, Math.max(1, budget.people - budget.dealt)) : fresh;
-    if (budget) budget.dealt += now.length;
-    const codes = now.map(() => newInviteCode());
-    await delivery.write(
-      now.map((p, i) => inviteCsvRow(p.email, p.name, inviteLink(accessUrl, codes[i]?.code ?? ""))).join(""),
-      now.map((p) => p.id),
-    );
-    const [ids, hashes] = [now.map((p) => p.id), codes.map((c) => c.hash)];
-    report.invited += await store.invites.sentAll(wave, ids, hashes, ttlDays);
-    return fresh.length - now.length;
-  }
+  if (delivery.kind === "csv") return writeWave(wave, fresh, options, delivery, report, budget);
   for (const [index, person] of fresh.entries()) {
     if (spent(budget)) return fresh.length - index;
     // Paused or cancelled meanwhile (or taken over): the run stops before the next e-mail, the rest held.
     if (!(await beatJob(store.db, "wave", wave, owner))) return fresh.length - index;
     if (budget) budget.dealt++;
-    const { code, hash } = newInviteCode();
-    const [leave, status] = [newToken(), newToken()];
-    if (!(await store.invites.prepare(wave, person.id, hash, ttlDays, leave.hash, status.hash))) continue;
-    try {
-      await delivery.mailer.send(
-        person.email,
-        invitationEmail({
-          access: inviteLink(accessUrl, code),
-          remove: `${siteUrl}${LINK_PATHS.remove}?token=${leave.token}`,
-          status: statusLink(siteUrl, status.token),
-          site: siteUrl,
-          ttlDays,
-          confirmedByLink: person.confirmedByLink,
-        }),
-        // Checked and noted once the server has answered DATA, just before the message's last byte goes: someone
-        // who left meanwhile (even while the server weighed their RCPT TO) is not mailed, and a code whose e-mail
-        // may be accepted from now on already redeems. The note invites nobody.
-        {
-          beforeCommit: async () => {
-            if (!(await store.invites.attempted(wave, person.id))) throw new NoLongerHeld("left the wave");
-          },
-        },
-      );
-    } catch (error) {
-      await store.invites.release(wave, person.id, [leave.hash, status.hash]);
-      if (error instanceof NoLongerHeld) continue;
-      if (isRefusal(error)) {
-        report.refused++;
-        options.onProgress?.(index + 1, fresh.length);
-        continue;
-      }
-      report.stopped = reason(error);
+    const mailed = await mailInvitation(wave, person, delivery.mailer, options);
+    if (mailed === "skipped") continue;
+    if (typeof mailed === "object") {
+      report.stopped = mailed.stopped;
       return 0;
     }
-    if (await store.invites.sent(wave, person.id)) report.invited++;
+    if (mailed === "refused") report.refused++;
+    else if (await store.invites.sent(wave, person.id)) report.invited++;
     options.onProgress?.(index + 1, fresh.length);
   }
   return 0;
+}
+
+/** With mail off: the held people's rows written for the team's file, and marked invited. How many are left. */
+async function writeWave(
+  wave: number,
+  fresh: readonly WaveMember[],
+  options: WaveOptions,
+  delivery: Extract<Delivery, { kind: "csv" }>,
+  report: WaveReport,
+  budget: Budget | null,
+) {
+  // No SMTP server to wait for: the slice bounds how many rows one answer carries, not the time.
+  const now = budget ? fresh.slice(0, Math.max(1, budget.people - budget.dealt)) : fresh;
+  if (budget) budget.dealt += now.length;
+  const codes = now.map(() => newInviteCode());
+  await delivery.write(
+    now.map((p, i) => inviteCsvRow(p.email, p.name, inviteLink(options.accessUrl, codes[i]?.code ?? ""))).join(""),
+    now.map((p) => p.id),
+  );
+  const [ids, hashes] = [now.map((p) => p.id), codes.map((c) => c.hash)];
+  report.invited += await options.store.invites.sentAll(wave, ids, hashes, options.ttlDays);
+  return fresh.length - now.length;
 }
 
 /**

@@ -15,6 +15,7 @@
 import { readFile } from "node:fs/promises";
 import type { Context } from "@netlify/functions";
 import { CONFIRMED_PARAM, LEAVE_PARAM, shareLink } from "../../lib/waitlist/referral";
+import type { ServerConfig } from "../config";
 import { accessCodeKey, updatesKey } from "../crypto/keys";
 import type { RootKey } from "../crypto/secret";
 import type { ServerDeps } from "../deps";
@@ -30,7 +31,7 @@ import { createLine } from "../store/line";
 import type { StatusView } from "../store/types";
 import { statusLinkOf } from "../updates";
 import { inBody, isIn } from "./status-in";
-import { type AccessLink, leaveBody, ordinal, statusBody } from "./status-page";
+import { type AccessLink, leaveBody, ordinal, type StatusPageInput, statusBody } from "./status-page";
 import { shareQr } from "./status-share";
 
 /** The slot the built page keeps for the body (its content is what the file says to anyone who opens it bare). */
@@ -103,10 +104,27 @@ export interface StatusPages {
   status: URL;
 }
 
+/** The built page for this handler: read once, and a wrong link's answer (404, the page as it is). */
+interface Built {
+  statusPage: () => Promise<string>;
+  notFound: (head?: boolean) => Promise<Response>;
+}
+
+/** One request as the steps read it. */
+interface Asked {
+  req: Request;
+  context: Context;
+  url: URL;
+  token: string;
+  head: boolean;
+  config: ServerConfig;
+}
+
 export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
   const statusPage = builtPage(pages.status, (html) => SLOT.test(html));
   const notFound = async (head = false) =>
     new Response(head ? null : await statusPage(), { status: 404, headers: PAGE_HEADERS });
+  const built: Built = { statusPage, notFound };
 
   return async (req: Request, context: Context): Promise<Response> => {
     if (req.method !== "GET" && req.method !== "HEAD" && req.method !== "POST") {
@@ -118,68 +136,81 @@ export function createStatusHandler(deps: ServerDeps, pages: StatusPages) {
     const config = deps.config();
     const url = new URL(req.url);
     const token = url.searchParams.get("token") ?? "";
-    const head = req.method === "HEAD";
+    const asked: Asked = { req, context, url, token, head: req.method === "HEAD", config };
     try {
-      if (req.method === "POST") {
-        if (isCrossSite(req, config, context)) {
-          return formErrorPage(403, "Please use the page", "Requests are accepted from this site only.", { back: "/" });
-        }
-        const read = await readFormFields(req, 1024);
-        if (!("fields" in read) || read.fields["action"] !== "leave" || !TOKEN.test(token)) return notFound();
-        const store = await deps.store();
-        const link = statusLinkOf(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
-        const left = link !== null && (await withTimeout(store.referrals.leave(link), config.dbTimeoutMs));
-        log("info", "waitlist.status_leave", { left });
-        return left ? seeOther(LEFT_PAGE) : notFound();
-      }
-      if (!TOKEN.test(token)) return notFound(head);
-      const store = await deps.store();
-      const key = await withTimeout(updatesKey(store), config.dbTimeoutMs);
-      const link = statusLinkOf(key, token);
-      const person = link && (await withTimeout(store.referrals.status(link), config.dbTimeoutMs));
-      if (!person) return notFound(head);
-      const places = config.referralPlaces;
-      const place =
-        person.status === "confirmed"
-          ? await withTimeout(createLine(store.db, places).placeOf(person.id), config.dbTimeoutMs)
-          : null;
-      const site = siteOrigin(config, context, req);
-      const input = {
-        person,
-        place,
-        places,
-        site,
-        self: `${url.pathname}?token=${token}`,
-        token,
-        confirmedNow: url.searchParams.has(CONFIRMED_PARAM),
-        qr: await shareQr(shareLink(site, person.code)),
-        access:
-          person.status === "invited"
-            ? accessOf(
-                config.earlyAccessUrl,
-                // The code only for the person's own stored link (not an update's derived one, updates/status-token.ts),
-                // and only under SERVER_SECRET.
-                "hash" in link ? (accessCodeKey(config) ?? "no-server-secret") : "in-email",
-                person,
-              )
-            : null,
-      };
-      const body = url.searchParams.has(LEAVE_PARAM)
-        ? leaveBody(input)
-        : isIn(person)
-          ? inBody(input)
-          : statusBody(input);
-      const header = `<a href="#main"$1>${headerWords(person, place)}</a>`;
-      const filled = (await statusPage())
-        .replace(SLOT, (_, open: string, close: string) => `${open}${body}${close}`)
-        .replace(JOIN_BUTTON, header);
-      const html = isIn(person) ? filled.replace(TITLE, IN_TITLE) : filled;
-      return new Response(head ? null : html, { headers: PAGE_HEADERS });
+      if (req.method === "POST") return await leave(deps, asked, built);
+      return await statusGet(deps, asked, built);
     } catch (error) {
       log("error", "waitlist.status_failed", describeError(error));
       return formErrorPage(503, "Please try again", "The waitlist is unavailable right now. Please try again.", {
         back: `${url.pathname}${url.search}`,
       });
     }
+  };
+}
+
+/** POST (action=leave): deletes their entry, from this site only, as a removal link does. */
+async function leave(deps: ServerDeps, { req, context, token, config }: Asked, built: Built) {
+  if (isCrossSite(req, config, context)) {
+    return formErrorPage(403, "Please use the page", "Requests are accepted from this site only.", { back: "/" });
+  }
+  const read = await readFormFields(req, 1024);
+  if (!("fields" in read) || read.fields["action"] !== "leave" || !TOKEN.test(token)) return built.notFound();
+  const store = await deps.store();
+  const link = statusLinkOf(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
+  const left = link !== null && (await withTimeout(store.referrals.leave(link), config.dbTimeoutMs));
+  log("info", "waitlist.status_leave", { left });
+  return left ? seeOther(LEFT_PAGE) : built.notFound();
+}
+
+/** GET or HEAD: the person's page, as they stand (waiting, invited or joined), or asking once before leaving. */
+async function statusGet(deps: ServerDeps, asked: Asked, built: Built) {
+  const { config, token, head, url } = asked;
+  if (!TOKEN.test(token)) return built.notFound(head);
+  const store = await deps.store();
+  const link = statusLinkOf(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
+  const person = link && (await withTimeout(store.referrals.status(link), config.dbTimeoutMs));
+  if (!link || !person) return built.notFound(head);
+  const place =
+    person.status === "confirmed"
+      ? await withTimeout(createLine(store.db, config.referralPlaces).placeOf(person.id), config.dbTimeoutMs)
+      : null;
+  const input = await pageInput(asked, person, place, "hash" in link);
+  const body = url.searchParams.has(LEAVE_PARAM) ? leaveBody(input) : isIn(person) ? inBody(input) : statusBody(input);
+  const header = `<a href="#main"$1>${headerWords(person, place)}</a>`;
+  const filled = (await built.statusPage())
+    .replace(SLOT, (_, open: string, close: string) => `${open}${body}${close}`)
+    .replace(JOIN_BUTTON, header);
+  const html = isIn(person) ? filled.replace(TITLE, IN_TITLE) : filled;
+  return new Response(head ? null : html, { headers: PAGE_HEADERS });
+}
+
+/** What the page is made from; `stored`: opened by the person's own stored link, not an update's derived one. */
+async function pageInput(
+  { req, context, url, token, config }: Asked,
+  person: StatusView,
+  place: Place | null,
+  stored: boolean,
+): Promise<StatusPageInput> {
+  const site = siteOrigin(config, context, req);
+  return {
+    person,
+    place,
+    places: config.referralPlaces,
+    site,
+    self: `${url.pathname}?token=${token}`,
+    token,
+    confirmedNow: url.searchParams.has(CONFIRMED_PARAM),
+    qr: await shareQr(shareLink(site, person.code)),
+    access:
+      person.status === "invited"
+        ? accessOf(
+            config.earlyAccessUrl,
+            // The code only for the person's own stored link (not an update's derived one, updates/status-token.ts),
+            // and only under SERVER_SECRET.
+            stored ? (accessCodeKey(config) ?? "no-server-secret") : "in-email",
+            person,
+          )
+        : null,
   };
 }

@@ -24,27 +24,51 @@ export const SEALING_SQL = {
     RETURNING w.id`,
 } as const;
 
+/** How many rows are plain, and how many are sealed under each key. */
+async function sealingOf(db: Db): Promise<Sealing> {
+  const counts: Sealing = { plain: 0, sealed: {} };
+  for (const r of await db.query<{ key_id: string | null; count: number }>(SEALING_SQL.sealing)) {
+    if (r.key_id === null) counts.plain = Number(r.count);
+    else counts.sealed[r.key_id] = Number(r.count);
+  }
+  return counts;
+}
+
+/** Throws a DataKeyError naming the first key a sealed row needs that this process does not hold. */
+async function checkKeys(db: Db, dataKeys: DataKeys | null): Promise<void> {
+  const { sealed } = await sealingOf(db);
+  const known = [dataKeys?.current.id, dataKeys?.previous?.id];
+  for (const [id, count] of Object.entries(sealed)) {
+    if (known.includes(id)) continue;
+    throw new DataKeyError(
+      dataKeys
+        ? `DATA_KEY does not open the ${counted(count, "row")} sealed under key ${id}: set the key they were sealed with (while rotating, the old one as DATA_KEY_PREVIOUS).`
+        : `${counted(count, "row")} ${isAre(count)} sealed under key ${id}, but DATA_KEY is not set: set it to the key they were sealed with.`,
+    );
+  }
+}
+
+/** `waitlist encrypt`'s next batch: up to `limit` rows not under the current key, sealed in one statement. */
+async function sealBatch(db: Db, dataKeys: DataKeys, limit: number) {
+  const rows = await db.query<StoredPerson & { id: number | string }>(SEALING_SQL.unsealed, [
+    dataKeys.current.id,
+    limit,
+  ]);
+  if (rows.length === 0) return { sealed: 0, read: 0 };
+  const sealed = rows.map((r) => columnsOf(dataKeys, personOf(dataKeys, r)));
+  const done = await db.query(SEALING_SQL.seal, [
+    dataKeys.current.id,
+    rows.map((r) => Number(r.id)),
+    sealed.map((c) => c.email),
+    sealed.map((c) => c.sealed),
+    rows.map((r) => r.key_id),
+  ]);
+  return { sealed: done.length, read: rows.length };
+}
+
 export function createSealing(db: Db, dataKeys: DataKeys | null) {
-  const sealing = async (): Promise<Sealing> => {
-    const counts: Sealing = { plain: 0, sealed: {} };
-    for (const r of await db.query<{ key_id: string | null; count: number }>(SEALING_SQL.sealing)) {
-      if (r.key_id === null) counts.plain = Number(r.count);
-      else counts.sealed[r.key_id] = Number(r.count);
-    }
-    return counts;
-  };
-  const checkDataKey = async () => {
-    const { sealed } = await sealing();
-    const known = [dataKeys?.current.id, dataKeys?.previous?.id];
-    for (const [id, count] of Object.entries(sealed)) {
-      if (known.includes(id)) continue;
-      throw new DataKeyError(
-        dataKeys
-          ? `DATA_KEY does not open the ${counted(count, "row")} sealed under key ${id}: set the key they were sealed with (while rotating, the old one as DATA_KEY_PREVIOUS).`
-          : `${counted(count, "row")} ${isAre(count)} sealed under key ${id}, but DATA_KEY is not set: set it to the key they were sealed with.`,
-      );
-    }
-  };
+  const sealing = () => sealingOf(db);
+  const checkDataKey = () => checkKeys(db, dataKeys);
   /**
    * After a sign-up that added nothing while rows are sealed (the statement says so): without DATA_KEY, the reason is
    * those rows, not a duplicate, and a DataKeyError says which key is missing. The caller answers it as an outage,
@@ -69,20 +93,7 @@ export function createSealing(db: Db, dataKeys: DataKeys | null) {
   const sealNext = async (limit: number) => {
     if (!dataKeys) throw new DataKeyError("DATA_KEY is not set: there is no key to seal with.");
     await keyChecked();
-    const rows = await db.query<StoredPerson & { id: number | string }>(SEALING_SQL.unsealed, [
-      dataKeys.current.id,
-      limit,
-    ]);
-    if (rows.length === 0) return { sealed: 0, read: 0 };
-    const sealed = rows.map((r) => columnsOf(dataKeys, personOf(dataKeys, r)));
-    const done = await db.query(SEALING_SQL.seal, [
-      dataKeys.current.id,
-      rows.map((r) => Number(r.id)),
-      sealed.map((c) => c.email),
-      sealed.map((c) => c.sealed),
-      rows.map((r) => r.key_id),
-    ]);
-    return { sealed: done.length, read: rows.length };
+    return sealBatch(db, dataKeys, limit);
   };
   return { sealing, checkDataKey, keyChecked, refusedInClear, sealNext };
 }

@@ -109,7 +109,8 @@ export const SUPPRESSION_SQL = {
 const iso = (value: unknown) =>
   value === null || value === undefined ? null : new Date(value as string).toISOString();
 
-export function createSuppressionStore(db: Db) {
+/** The list itself: whether an address is on it, putting it there (at once, or by soft bounces), its row, lifting. */
+function theList(db: Db) {
   return {
     async isSuppressed(keys: ListKeys): Promise<boolean> {
       return (await db.query(SUPPRESSION_SQL.suppressed, [keys.address, keys.mailbox])).length > 0;
@@ -127,6 +128,27 @@ export function createSuppressionStore(db: Db) {
       const [row] = await db.query<{ bounces: number }>(SUPPRESSION_SQL.softBounce, [key, evidence]);
       return Number(row?.bounces ?? 1);
     },
+    async get(keys: ListKeys): Promise<Suppression | null> {
+      const [row] = await db.query<Record<string, unknown>>(SUPPRESSION_SQL.get, [keys.address, keys.mailbox]);
+      if (!row) return null;
+      return {
+        reason: row["reason"] as SuppressionReason,
+        evidence: String(row["evidence"]),
+        source: String(row["source"]),
+        suppressedAt: iso(row["suppressed_at"]) ?? "",
+        liftedAt: iso(row["lifted_at"]),
+        liftedBy: (row["lifted_by"] as string | null) ?? null,
+      };
+    },
+    async lift(keys: ListKeys, by: string): Promise<boolean> {
+      return (await db.query(SUPPRESSION_SQL.lift, [keys.address, keys.mailbox, by])).length > 0;
+    },
+  };
+}
+
+/** Messages sent, kept 90 days so that what comes back can be matched to them. */
+function sentMessages(db: Db) {
+  return {
     async sent(
       messageId: string,
       providerId: string | null,
@@ -148,6 +170,15 @@ export function createSuppressionStore(db: Db) {
       const updateId = row.update_id === null ? null : Number(row.update_id);
       return { addressKey: row.address_key, mailboxKey: row.mailbox_key, updateId };
     },
+    async prune(): Promise<void> {
+      await db.query(SUPPRESSION_SQL.prune);
+    },
+  };
+}
+
+/** What came back: each provider event once, an update's reputation, and the consent a complaint withdraws. */
+function mailEvents(db: Db) {
+  return {
     async event(
       provider: string,
       eventId: string,
@@ -157,21 +188,6 @@ export function createSuppressionStore(db: Db) {
       evidence: string,
     ): Promise<boolean> {
       return (await db.query(SUPPRESSION_SQL.event, [provider, eventId, kind, key, updateId, evidence])).length > 0;
-    },
-    async get(keys: ListKeys): Promise<Suppression | null> {
-      const [row] = await db.query<Record<string, unknown>>(SUPPRESSION_SQL.get, [keys.address, keys.mailbox]);
-      if (!row) return null;
-      return {
-        reason: row["reason"] as SuppressionReason,
-        evidence: String(row["evidence"]),
-        source: String(row["source"]),
-        suppressedAt: iso(row["suppressed_at"]) ?? "",
-        liftedAt: iso(row["lifted_at"]),
-        liftedBy: (row["lifted_by"] as string | null) ?? null,
-      };
-    },
-    async lift(keys: ListKeys, by: string): Promise<boolean> {
-      return (await db.query(SUPPRESSION_SQL.lift, [keys.address, keys.mailbox, by])).length > 0;
     },
     async reputation(updateId: number): Promise<UpdateReputation> {
       const [row] = await db.query<Record<string, number>>(SUPPRESSION_SQL.reputation, [updateId]);
@@ -186,10 +202,12 @@ export function createSuppressionStore(db: Db) {
     async withdrawConsent(address: string | null, words: string, mailbox: string | null = null): Promise<number> {
       return (await db.query(SUPPRESSION_SQL.withdraw, [address, words, mailbox])).length;
     },
-    async prune(): Promise<void> {
-      await db.query(SUPPRESSION_SQL.prune);
-    },
   };
+}
+
+/** The store, by concern. */
+export function createSuppressionStore(db: Db) {
+  return { ...theList(db), ...sentMessages(db), ...mailEvents(db) };
 }
 
 export type SuppressionStore = ReturnType<typeof createSuppressionStore>;

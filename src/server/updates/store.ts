@@ -45,10 +45,17 @@ export interface Audience {
   people: readonly number[];
 }
 
-export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
+type CreatedRow = { id: number | null; recipients: number; existing: number | null };
+
+/** A created update's id and recipients, or the first one of its ticket when that already existed. */
+const created = (row: CreatedRow | undefined) =>
+  row?.id != null
+    ? { id: n(row.id), recipients: n(row.recipients), created: true }
+    : { id: n(row?.existing), recipients: 0, created: false };
+
+/** Starting an update: its audience, the update itself (once per ticket), and the same words found again. */
+function creation(db: Db) {
   return {
-    /** The database, for the long-job core's lease (jobs/), which every update's run holds. */
-    db,
     async audience(): Promise<number> {
       return n((await db.query<{ audience: number }>(UPDATE_SQL.audience))[0]?.audience);
     },
@@ -60,12 +67,8 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
       ticket: string | null,
       audience: Audience | null = null,
     ) {
-      const [row] = await db.query<{ id: number | null; recipients: number; existing: number | null }>(
-        UPDATE_SQL.create,
-        [subject, body, author, ticket, audience?.segment ?? null, audience?.people ?? null],
-      );
-      if (row?.id != null) return { id: n(row.id), recipients: n(row.recipients), created: true };
-      return { id: n(row?.existing), recipients: 0, created: false };
+      const params = [subject, body, author, ticket, audience?.segment ?? null, audience?.people ?? null];
+      return created((await db.query<CreatedRow>(UPDATE_SQL.create, params))[0]);
     },
     /** How many in the audience now have not received an update with these words. */
     async againAudience(subject: string, body: string, audience: Audience | null = null): Promise<number> {
@@ -74,12 +77,8 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
     },
     /** The same words again, to those who have not received them; the first one of this ticket when it exists. */
     async createAgain(subject: string, body: string, author: string, ticket: string, audience: Audience | null = null) {
-      const [row] = await db.query<{ id: number | null; recipients: number; existing: number | null }>(
-        UPDATE_SQL.createAgain,
-        [subject, body, author, ticket, audience?.segment ?? null, audience?.people ?? null],
-      );
-      if (row?.id != null) return { id: n(row.id), recipients: n(row.recipients), created: true };
-      return { id: n(row?.existing), recipients: 0, created: false };
+      const params = [subject, body, author, ticket, audience?.segment ?? null, audience?.people ?? null];
+      return created((await db.query<CreatedRow>(UPDATE_SQL.createAgain, params))[0]);
     },
     async byTicket(ticket: string): Promise<number | null> {
       const [row] = await db.query<{ id: number }>(UPDATE_SQL.byTicket, [ticket]);
@@ -94,6 +93,12 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
         ? { id: n(row.id), finished: row.finished, createdAt: new Date(row.created_at as string), sent: n(row.sent) }
         : null;
     },
+  };
+}
+
+/** Reading updates: one by id with its counts, and the past ones for the console. */
+function reads(db: Db) {
+  return {
     async get(id: number, staleSeconds: number): Promise<UpdateRow | null> {
       const [row] = await db.query<UpdateRow>(UPDATE_SQL.get, [id, staleSeconds]);
       return row
@@ -107,6 +112,26 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
           }
         : null;
     },
+    async list(limit: number): Promise<PastUpdate[]> {
+      const rows = await db.query<Omit<PastUpdate, "createdAt"> & { created_at: unknown }>(UPDATE_SQL.list, [limit]);
+      return rows.map((r) => ({
+        id: n(r.id),
+        subject: r.subject,
+        createdAt: new Date(r.created_at as string).toISOString(),
+        finished: r.finished,
+        owner: r.owner,
+        sent: n(r.sent),
+        failed: n(r.failed),
+        remaining: n(r.remaining),
+        unsubscribed: n(r.unsubscribed),
+      }));
+    },
+  };
+}
+
+/** Sending: the next recipients, and each one's fate, recorded only while run `owner` holds the update. */
+function sending(db: Db, dataKeys: DataKeys | null) {
+  return {
     /** The next `limit` recipients still to be dealt with, fewest tries first, but those in `except`. */
     async next(id: number, limit: number, except: readonly number[] = []) {
       const rows = await db.query<StoredPerson & { id: number; state: string; still: boolean }>(UPDATE_SQL.next, [
@@ -134,20 +159,12 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
     async done(id: number, person: number, fate: Fate, error: string | null, owner: string): Promise<boolean> {
       return (await db.query(UPDATE_SQL.done, [id, person, fate, error, owner])).length === 1;
     },
-    async list(limit: number): Promise<PastUpdate[]> {
-      const rows = await db.query<Omit<PastUpdate, "createdAt"> & { created_at: unknown }>(UPDATE_SQL.list, [limit]);
-      return rows.map((r) => ({
-        id: n(r.id),
-        subject: r.subject,
-        createdAt: new Date(r.created_at as string).toISOString(),
-        finished: r.finished,
-        owner: r.owner,
-        sent: n(r.sent),
-        failed: n(r.failed),
-        remaining: n(r.remaining),
-        unsubscribed: n(r.unsubscribed),
-      }));
-    },
+  };
+}
+
+/** A person's choices: yes or no by status link, unsubscribe and back by an update's link, leaving the list. */
+function choices(db: Db) {
+  return {
     /** A person's choice by their status link: a stored one (its hash) or an update's (its person). */
     async choose(link: StatusLink, yes: boolean, words: string): Promise<boolean> {
       const [sql, key] = "person" in link ? [UPDATE_SQL.chooseById, link.person] : [UPDATE_SQL.choose, link.hash];
@@ -168,6 +185,11 @@ export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
       return (await db.query(UPDATE_SQL.leave, [update, person])).length === 1;
     },
   };
+}
+
+/** The store, by concern; `db` too, for the long-job core's lease (jobs/), which every update's run holds. */
+export function createUpdateStore(db: Db, dataKeys: DataKeys | null) {
+  return { db, ...creation(db), ...reads(db), ...sending(db, dataKeys), ...choices(db) };
 }
 
 export type UpdateStore = ReturnType<typeof createUpdateStore>;

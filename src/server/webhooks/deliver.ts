@@ -6,22 +6,15 @@
  * attempt; redirects not followed; at most 1 KB of the answer kept. A 2xx is the acknowledgement; anything else is
  * tried again on the schedule (store.ts); a 410 Gone pauses every delivery until the team re-enables them.
  *
- * `data` is the person as the change left them (the snapshot the database took), opened with DATA_KEY when sealed:
- * the receiver is the team's own tool, so it gets the address and name in clear, over https, signed.
+ * `data` is the person as the change left them, opened with DATA_KEY when sealed (payload.ts): the receiver is the
+ * team's own tool, so it gets the address and name in clear, over https, signed.
  */
 import { Webhook } from "standardwebhooks";
-import { mergedAnswers } from "../answers";
 import type { WebhookTarget } from "../config/webhooks";
-import { DataKeyError, type DataKeys, personOf } from "../data-key";
+import { DataKeyError, type DataKeys } from "../data-key";
 import { describeError, log } from "../log";
 import { answerOf } from "./answer";
-import {
-  WEBHOOK_TEST_TYPE,
-  type WebhookEventType,
-  type WebhookPayload,
-  type WebhookPerson,
-  type WebhookSuppression,
-} from "./events";
+import { eventBody } from "./payload";
 import { MAX_ATTEMPTS, type OutboxEvent, RETRY_SECONDS, type WebhookStore } from "./store";
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -63,61 +56,6 @@ export interface DeliveryReport {
   gone: boolean;
 }
 
-type Person = Record<string, unknown>;
-
-const text = (value: unknown) => (typeof value === "string" ? value : null);
-
-/** The person as the receiver reads them: their sealed columns opened. */
-function personData(person: Person, dataKeys: DataKeys | null): WebhookPerson {
-  const { email, name, answers } = personOf(dataKeys, {
-    email: text(person["email"]),
-    name: text(person["name"]),
-    message: null,
-    organization: null,
-    why: null,
-    connect: null,
-    answers: (person["answers"] as Record<string, string> | null | undefined) ?? null,
-    key_id: text(person["key_id"]),
-    sealed: text(person["sealed"]),
-  });
-  return {
-    email,
-    name,
-    status: person["status"],
-    source: person["source"] ?? null,
-    medium: person["medium"] ?? null,
-    campaign: person["campaign"] ?? null,
-    referrer: person["referrer"] ?? null,
-    page: person["page"] ?? null,
-    signed_up_at: person["created_at"] ? new Date(String(person["created_at"])).toISOString() : null,
-    referral_code: person["referral_code"] ?? null,
-    referrals: person["referrals"] ?? 0,
-    answers: mergedAnswers(answers, person["choices"]),
-  };
-}
-
-/** The event's body, exactly as it is signed and sent (events.ts: its type). */
-export function eventBody(event: OutboxEvent, dataKeys: DataKeys | null): string {
-  const timestamp = event.occurredAt;
-  let payload: WebhookPayload;
-  if (event.type === WEBHOOK_TEST_TYPE) {
-    payload = { type: WEBHOOK_TEST_TYPE, timestamp, data: { message: "A test event from the waitlist console." } };
-  } else {
-    const person = event.person ?? {};
-    const data: Extract<WebhookPayload, { data: { id: unknown } }>["data"] = {
-      id: event.waitlistId,
-      ...personData(person, dataKeys),
-    };
-    const referred = person["referred"];
-    if (referred && typeof referred === "object") data.referred = personData(referred as Person, dataKeys);
-    const suppression = person["suppression"];
-    if (suppression && typeof suppression === "object") data.suppression = suppression as WebhookSuppression;
-    // The database writes the types (migration 0013); webhook-events.test.ts holds them equal to events.ts's.
-    payload = { type: event.type as WebhookEventType, timestamp, data };
-  }
-  return JSON.stringify(payload);
-}
-
 /** When to try again after attempt `attempts` failed (seconds), or null: no tries left. */
 export const retryAfter = (attempts: number) =>
   attempts >= MAX_ATTEMPTS ? null : (RETRY_SECONDS[attempts - 1] ?? null);
@@ -144,22 +82,48 @@ async function record<T>(write: (answer: string | null) => Promise<T>, answer: s
 /** What an attempt came to: go on with the next event, or stop this run. */
 type Outcome = "next" | "stop";
 
+/** What the receiver said: its status and answer, or why there was none. */
+interface Answered {
+  status: number | null;
+  answer: string | null;
+  error: string | null;
+}
+
 /** One attempt at one event; records what came of it. */
 async function attempt(event: OutboxEvent, run: Delivery, report: DeliveryReport): Promise<Outcome> {
-  const { store, worker } = run;
   let body: string;
   try {
     body = eventBody(event, run.dataKeys);
   } catch (error) {
-    // A sealed snapshot this process cannot open (DATA_KEY unset, or not the key it was sealed with): nothing was
-    // sent, so the claim's try is given back, and a process that holds the key delivers it (in UNREADABLE_RETRY_SECONDS
-    // at the latest). Counted, a process without the key would spend every try and fail events it never sent.
-    // Its message names the key, never the row's contents.
-    const why = error instanceof DataKeyError ? error.message : describeError(error)["error"];
-    await store.release(event.id, worker, UNREADABLE_RETRY_SECONDS, `unreadable: ${why}`);
-    report.retrying++;
-    return "next";
+    return unreadable(event, run, report, error);
   }
+  const answered = await post(event, run, body);
+  const { status } = answered;
+  if (status !== null && status >= 200 && status < 300) return acknowledged(event, run, report, status, answered);
+  if (status === 410) return gone(event, run, report, answered);
+  const next = retryAfter(event.attempts);
+  const why = answered.error ?? (status !== null ? `answered ${status}` : null);
+  await record((kept) => run.store.missed(event.id, run.worker, status, kept, next, why), answered.answer);
+  if (next === null) report.failed++;
+  else report.retrying++;
+  return "next";
+}
+
+/**
+ * A sealed snapshot this process cannot open (DATA_KEY unset, or not the key it was sealed with): nothing was
+ * sent, so the claim's try is given back, and a process that holds the key delivers it (in UNREADABLE_RETRY_SECONDS
+ * at the latest). Counted, a process without the key would spend every try and fail events it never sent.
+ * Its message names the key, never the row's contents.
+ */
+async function unreadable(event: OutboxEvent, run: Delivery, report: DeliveryReport, error: unknown) {
+  const why = error instanceof DataKeyError ? error.message : describeError(error)["error"];
+  await run.store.release(event.id, run.worker, UNREADABLE_RETRY_SECONDS, `unreadable: ${why}`);
+  report.retrying++;
+  return "next" as const;
+}
+
+/** The signed POST, within the attempt's timeout, redirects not followed. */
+async function post(event: OutboxEvent, run: Delivery, body: string): Promise<Answered> {
   const at = new Date();
   const headers = {
     "Content-Type": "application/json",
@@ -168,9 +132,6 @@ async function attempt(event: OutboxEvent, run: Delivery, report: DeliveryReport
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
     "webhook-signature": new Webhook(run.webhook.secret).sign(event.id, at, body),
   };
-  let status: number | null = null;
-  let answer: string | null = null;
-  let error: string | null = null;
   try {
     const response = await (run.fetch ?? fetch)(run.webhook.url, {
       method: "POST",
@@ -179,44 +140,48 @@ async function attempt(event: OutboxEvent, run: Delivery, report: DeliveryReport
       redirect: "manual",
       signal: AbortSignal.timeout(run.timeoutMs ?? ATTEMPT_TIMEOUT_MS),
     });
-    status = response.status;
-    answer = await answerOf(response);
+    return { status: response.status, answer: await answerOf(response), error: null };
   } catch (failure) {
     const name = (failure as Error).name;
     const timedOut = name === "TimeoutError" || name === "AbortError";
-    error = timedOut ? `no answer within ${(run.timeoutMs ?? ATTEMPT_TIMEOUT_MS) / 1000} s` : "could not connect";
+    const error = timedOut ? `no answer within ${(run.timeoutMs ?? ATTEMPT_TIMEOUT_MS) / 1000} s` : "could not connect";
+    return { status: null, answer: null, error };
   }
-  if (status !== null && status >= 200 && status < 300) {
-    const acknowledged = status;
-    // The receiver has it: from here only the record is tried again, never the POST. Should the database refuse
-    // every try, the event keeps this run's lease (LEASE_SECONDS) and the run stops claiming; only a database
-    // that stays down past the lease lets another run send it again, with the same webhook-id, by which receivers
-    // drop a repeat (Standard Webhooks is at least once).
-    try {
-      if (await record((kept) => store.delivered(event.id, worker, acknowledged, kept ?? ""), answer)) {
-        report.delivered++;
-      }
-      return "next";
-    } catch (refusal) {
-      log("error", "webhooks.record_failed", { id: event.id, status, ...describeError(refusal) });
+}
+
+/**
+ * The receiver has it: from here only the record is tried again, never the POST. Should the database refuse
+ * every try, the event keeps this run's lease (LEASE_SECONDS) and the run stops claiming; only a database that
+ * stays down past the lease lets another run send it again, with the same webhook-id, by which receivers drop a
+ * repeat (Standard Webhooks is at least once).
+ */
+async function acknowledged(
+  event: OutboxEvent,
+  run: Delivery,
+  report: DeliveryReport,
+  status: number,
+  { answer }: Answered,
+): Promise<Outcome> {
+  try {
+    if (await record((kept) => run.store.delivered(event.id, run.worker, status, kept ?? ""), answer)) {
       report.delivered++;
-      return "stop";
     }
-  }
-  if (status === 410) {
-    // The receiver says it is gone for good: nothing more goes until the team re-enables deliveries.
-    await record((kept) => store.missed(event.id, worker, status, kept, 0, "410 Gone: deliveries paused"), answer);
-    await store.pause("The receiver answered 410 Gone.");
-    report.gone = true;
-    log("warn", "webhooks.gone");
+    return "next";
+  } catch (refusal) {
+    log("error", "webhooks.record_failed", { id: event.id, status, ...describeError(refusal) });
+    report.delivered++;
     return "stop";
   }
-  const next = retryAfter(event.attempts);
-  const why = error ?? (status !== null ? `answered ${status}` : null);
-  await record((kept) => store.missed(event.id, worker, status, kept, next, why), answer);
-  if (next === null) report.failed++;
-  else report.retrying++;
-  return "next";
+}
+
+/** The receiver says it is gone for good: nothing more goes until the team re-enables deliveries. */
+async function gone(event: OutboxEvent, run: Delivery, report: DeliveryReport, { answer }: Answered) {
+  const { store, worker } = run;
+  await record((kept) => store.missed(event.id, worker, 410, kept, 0, "410 Gone: deliveries paused"), answer);
+  await store.pause("The receiver answered 410 Gone.");
+  report.gone = true;
+  log("warn", "webhooks.gone");
+  return "stop" as const;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Store } from "../store/types";
 import { type DeliveryReport, deliverDue } from "./deliver";
 import { createWebhookStore } from "./store";
 
-export { ATTEMPT_TIMEOUT_MS, type DeliveryReport, deliverDue, eventBody } from "./deliver";
+export { ATTEMPT_TIMEOUT_MS, type DeliveryReport, deliverDue } from "./deliver";
 export {
   SNAPSHOT_KEYS,
   WEBHOOK_EVENT_TYPES,
@@ -23,6 +23,7 @@ export {
   type WebhookPerson,
 } from "./events";
 export type { EventRow } from "./log-store";
+export { eventBody } from "./payload";
 export { createWebhookStore, MAX_ATTEMPTS, RETRY_SECONDS, type WebhookStore } from "./store";
 
 /**

@@ -86,7 +86,8 @@ export const WEBHOOK_SQL = {
     SELECT (SELECT count(*)::int FROM gone) AS deleted, (SELECT count(*)::int FROM forgotten) AS forgotten`,
 } as const;
 
-export function createWebhookStore(db: Db) {
+/** Delivery on or off, and paused by itself (a 410, say) with its reason, or resumed. */
+function deliverySwitch(db: Db) {
   return {
     async setEnabled(enabled: boolean): Promise<void> {
       await db.query(WEBHOOK_SQL.setEnabled, [enabled]);
@@ -107,6 +108,12 @@ export function createWebhookStore(db: Db) {
     async resume(): Promise<void> {
       await db.query(WEBHOOK_SQL.resume);
     },
+  };
+}
+
+/** The outbox: an event claimed under a lease by one worker, then delivered, missed (retried later) or let go. */
+function outbox(db: Db) {
+  return {
     async claim(worker: string): Promise<OutboxEvent | null> {
       const [row] = await db.query<{
         id: string;
@@ -142,6 +149,12 @@ export function createWebhookStore(db: Db) {
     async release(id: string, worker: string, retryInSeconds: number, error: string): Promise<void> {
       await db.query(WEBHOOK_SQL.release, [id, worker, retryInSeconds, error]);
     },
+  };
+}
+
+/** What is kept: the DATA_KEY ids waiting events are sealed under, and events past their days let go. */
+function keeping(db: Db) {
+  return {
     async sealedKeys(): Promise<string[]> {
       return (await db.query<{ key_id: string }>(WEBHOOK_SQL.sealedKeys)).map((row) => row.key_id);
     },
@@ -152,8 +165,12 @@ export function createWebhookStore(db: Db) {
       ]);
       return { deleted: Number(row?.deleted ?? 0), forgotten: Number(row?.forgotten ?? 0) };
     },
-    ...webhookLog(db),
   };
+}
+
+/** The store, by concern, and the console's log (log-store.ts). */
+export function createWebhookStore(db: Db) {
+  return { ...deliverySwitch(db), ...outbox(db), ...keeping(db), ...webhookLog(db) };
 }
 
 export type WebhookStore = ReturnType<typeof createWebhookStore>;
