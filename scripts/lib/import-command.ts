@@ -117,9 +117,10 @@ function printReport(report: ImportReport, refusedPath: string) {
  * The CLI's heap kept near its size at the start, for memory that does not follow the file's length. Every row
  * passes through short-lived objects, and a batch of them lives while the one before is written: V8 then doubles
  * its young generation whenever as much has survived as it holds (up to 64 MB), and lets the old one grow to
- * several times what is live between full collections, so the peak grew with the time an import took (+30 MB from
- * 20,000 rows to 100,000, none of it live). Neither growth buys time here (docs/performance.md, "Import").
- * As scripts/serve.ts does for a download; set in the process, as NODE_OPTIONS takes neither flag.
+ * several times what is live between full collections, so the peak grew with the time an import took: +70 MB from
+ * 20,000 rows to 100,000, none of it live (+30 MB with the old generation held alone; +7 MB with both). Neither
+ * growth bought time: 5.1 CPU seconds for 100,000 rows either way (docs/performance.md, "Import"). As
+ * scripts/serve.ts does for a download; set in the process, as NODE_OPTIONS takes neither flag.
  */
 export function keepHeapSteady() {
   setFlagsFromString("--semi-space-growth-factor=1");
