@@ -37,7 +37,7 @@ import { formatEntries } from "../src/server/export/rows";
 import { logToStandardError } from "../src/server/log";
 import { explainDbError } from "./lib/db-errors";
 import { doctor } from "./lib/doctor-command";
-import { importCommand } from "./lib/import-command";
+import { importCommand, keepHeapSteady } from "./lib/import-command";
 import { reminders } from "./lib/reminders-command";
 import { filterWords, inviteFiltered, isCliFilter } from "./lib/segment-commands";
 import { update } from "./lib/update-command";
@@ -189,6 +189,7 @@ try {
     if (config.dataKeys) await starting("encrypt", { key: config.dataKeys.current.id })();
     exitCode = await encrypt(store, config, source, refuse);
   } else if (command === "import") {
+    keepHeapSteady();
     exitCode = await importCommand({
       store,
       source,

@@ -26,8 +26,7 @@ INSERT INTO waitlist_import (file_hash, file_name, format, consent, source, acto
 WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::int[], $26::int[]) AS i(name, email, message, organization, why, connect, answers, key_id, sealed, terms_version, status, source, medium, campaign, referrer, page, mailbox_key, address_key, choices, created_at, confirmed_at, k1, k2, k3, part, line)),
     added AS (INSERT INTO waitlist (name, email, message, organization, why, connect, answers, key_id, sealed, terms_version, status, source, medium, campaign, referrer, page, mailbox_key, address_key, choices, created_at, confirmed_at)
       SELECT i.name, i.email, i.message, i.organization, i.why, i.connect, i.answers::jsonb, i.key_id, i.sealed, i.terms_version, i.status, i.source, i.medium, i.campaign, i.referrer, i.page, i.mailbox_key, i.address_key, i.choices::jsonb, i.created_at::timestamptz, i.confirmed_at::timestamptz FROM input i
-      WHERE NOT EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = i.k2)
-        AND NOT EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = i.k3)
+      WHERE NOT EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = ANY(ARRAY[i.k2, i.k3]))
         AND ($27::boolean OR NOT EXISTS (SELECT 1 FROM waitlist_tally WHERE key_id <> '' AND count > 0))
       ORDER BY i.created_at::timestamptz, i.part, i.line
       ON CONFLICT ((lower(email))) DO NOTHING
@@ -49,7 +48,7 @@ INSERT INTO waitlist_import_row (import_id, part, line, outcome, reason)
     ON CONFLICT (import_id, part, line) DO NOTHING;
 
 -- IMPORT_SQL.listed
-SELECT k FROM unnest($1::text[]) AS k WHERE EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = k);
+SELECT lower(email) AS k FROM waitlist WHERE lower(email) = ANY($1::text[]);
 
 -- IMPORT_SQL.rowsDone
 UPDATE waitlist_import SET rows_done_at = coalesce(rows_done_at, now()), format = $3,

@@ -8,13 +8,14 @@ import { buildMessage } from "../entry";
 import { addressKey, storedMailboxKey } from "../mail/mailbox";
 import type { ImportedEntry } from "../signup/store";
 import type { Format } from "./formats";
+import type { AddressesMet } from "./met";
 import { type CheckedRow, checkRow } from "./row";
 import { FIRST_REASONS, type ImportOptions, type Refusal } from "./types";
 
 /** What a batch holds, by what becomes of each row. */
 export interface Batch {
   add: Array<ImportedEntry & { evidence: { what: string; at: Date | null } | null }>;
-  suppress: Array<{ part: number; line: number; email: string; reason: string }>;
+  suppress: Array<{ part: number; line: number; address: string; reason: string }>;
   refuse: Array<{ part: number; line: number; reason: string }>;
 }
 export const emptyBatch = (): Batch => ({ add: [], suppress: [], refuse: [] });
@@ -27,14 +28,24 @@ export interface Tally {
   firstReasons: Refusal[];
 }
 
-/** Where the reading stands: the options, the keys, the tally, and the addresses met (a duplicate's first line). */
+/**
+ * Where the reading stands: the options, the keys, the tally, the addresses met (a duplicate's first line) and
+ * the names of the parts read so far (that line's file).
+ */
 export interface Reading {
   options: ImportOptions;
   now: Date;
   importId: number | null;
   database: Awaited<ReturnType<typeof databaseKey>>;
-  seen: Map<string, string>;
+  met: AddressesMet;
+  partNames: string[];
   tally: Tally;
+}
+
+/** Where an address was first met, as a refusal names it: its line, and its file when the import has several. */
+function firstLine(reading: Reading, first: { part: number; line: number }) {
+  const name = reading.partNames[first.part] ?? "";
+  return `line ${first.line}${first.part > 0 || name !== reading.options.file.name ? ` of ${name}` : ""}`;
 }
 
 const attributionOf = (row: CheckedRow, source: string | null): Attribution => ({
@@ -65,15 +76,12 @@ export function place(
   const checked = checkRow(format.read(by(cells)), reading.now);
   if ("refused" in checked) return refuse(checked.refused);
   const { row } = checked;
-  const key = row.email.toLowerCase();
-  const first = reading.seen.get(key);
-  if (first !== undefined) return refuse(`the same address as ${first}`);
-  reading.seen.set(
-    key,
-    `line ${line}${part.index > 0 || part.name !== reading.options.file.name ? ` of ${part.name}` : ""}`,
-  );
+  const address = addressKey(reading.database, row.email);
+  reading.partNames[part.index] = part.name;
+  const first = reading.met.firstOrKeep(address, part.index, line);
+  if (first) return refuse(`the same address as ${firstLine(reading, first)}`);
   if (row.suppress) {
-    batch.suppress.push({ part: part.index, line, email: row.email, reason: row.suppress });
+    batch.suppress.push({ part: part.index, line, address, reason: row.suppress });
     return;
   }
   const confirmed = reading.options.consent === "confirmed";
@@ -93,7 +101,7 @@ export function place(
       connect: row.connect,
       attribution: attributionOf(row, reading.options.source),
       mailboxKey: storedMailboxKey(reading.database, row.email),
-      addressKey: addressKey(reading.database, row.email),
+      addressKey: address,
     },
     status: confirmed ? "confirmed" : "pending",
     createdAt,

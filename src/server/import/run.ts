@@ -10,11 +10,11 @@ import { type AuditedAction, audit, auditStart } from "../audit";
 import { databaseKey } from "../crypto/keys";
 import { addressKeys } from "../data-key";
 import { NO_OWNER } from "../jobs";
-import { addressKey } from "../mail/mailbox";
 import { insertManyValues } from "../signup/store";
 import { createSuppressionStore } from "../suppression";
 import { partsOf, sha256 } from "./file";
 import { cellsBy, type Format, recogniseFormat } from "./formats";
+import { AddressesMet } from "./met";
 import { type Batch, emptyBatch, place, type Reading, type Tally } from "./place";
 import { type FileRecord, readRecords, UnreadableFile } from "./read";
 import { report } from "./report";
@@ -40,7 +40,7 @@ async function writeBatch(reading: Reading, batch: Batch) {
   const list = createSuppressionStore(store.db);
   for (const row of batch.suppress) {
     const evidence = `imported: ${row.reason}`.slice(0, 1000);
-    await list.suppress(addressKey(reading.database, row.email), "imported", evidence, "import");
+    await list.suppress(row.address, "imported", evidence, "import");
   }
   const others = [
     ...batch.suppress.map((row) => ({ ...row, outcome: "suppressed", reason: row.reason })),
@@ -131,7 +131,8 @@ export async function importFile(options: ImportOptions): Promise<ImportReport> 
   const parts = await partsOf(file);
   const database = await databaseKey(store);
   const tally: Tally = { added: 0, existing: 0, suppressed: 0, refused: 0, firstReasons: [] };
-  const reading: Reading = { options, now, importId: null, database, seen: new Map(), tally };
+  const met = new AddressesMet();
+  const reading: Reading = { options, now, importId: null, database, met, partNames: [], tally };
   const [found] = await store.db.query<Record<string, unknown>>(IMPORT_SQL.find, [fileHash]);
   if (found && (found["consent"] !== options.consent || found["source"] !== (options.source ?? "import"))) {
     throw new ImportRefused(

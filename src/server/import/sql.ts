@@ -50,8 +50,11 @@ export const IMPORT_SQL = {
     SELECT $1, r.part, r.line, r.outcome, r.reason
     FROM unnest($2::int[], $3::int[], $4::text[], $5::text[]) AS r(part, line, outcome, reason)
     ON CONFLICT (import_id, part, line) DO NOTHING`,
-  /** Which of the keys `$1` (every key of every address of a batch) are on the list: the dry run's read. */
-  listed: `SELECT k FROM unnest($1::text[]) AS k WHERE EXISTS (SELECT 1 FROM waitlist w WHERE lower(w.email) = k)`,
+  /**
+   * Which of the keys `$1` (every key of every address of a batch) are on the list: the dry run's read. Probes
+   * the address index for each key; a join would read the whole list once a batch.
+   */
+  listed: "SELECT lower(email) AS k FROM waitlist WHERE lower(email) = ANY($1::text[])",
   /**
    * Every line of import `$1` read and recorded: the import is done reading. Asking consent, its e-mails are a job
    * due at once (`$2`: NO_OWNER, its heartbeat an hour back); with consent confirmed, nothing is owed and it is

@@ -21,7 +21,8 @@ const CATALOG = `
   SELECT 'trigger ' || pg_get_triggerdef(t.oid) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
     WHERE NOT t.tgisinternal AND c.relnamespace = $1::regnamespace
   UNION ALL
-  SELECT 'function ' || proname || ' ' || md5(prosrc) FROM pg_proc WHERE pronamespace = $1::regnamespace
+  SELECT 'function ' || proname || ' ' || md5(prosrc) || ' ' || coalesce(array_to_string(proconfig, ' '), '')
+    FROM pg_proc WHERE pronamespace = $1::regnamespace
   ORDER BY 1`;
 
 let db: PGlite;
