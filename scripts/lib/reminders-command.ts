@@ -26,7 +26,7 @@ export async function reminders(store: Store, config: ServerConfig, source: stri
     return 0;
   }
   const due = await remindersDue(store, config);
-  const reminded = createReminderStore(store.db);
+  const reminded = store.of(createReminderStore);
   const [confirmed, joined] = await Promise.all([reminded.outcome(), reminded.inviteOutcome()]);
   const sofar = `so far ${counted(confirmed.confirmed, "person", "people")} of ${confirmed.reminded.toLocaleString("en")} reminded confirmed after their reminder, ${joined.joined.toLocaleString("en")} of ${joined.reminded.toLocaleString("en")} joined after an invitation's`;
   const kinds = [

@@ -6,7 +6,6 @@
  */
 import { isChoice, QUESTIONS } from "../../src/lib/waitlist/questions";
 import type { Store } from "../../src/server/app/store";
-import { createConsoleList } from "../../src/server/console/people/list";
 import { type AnswerSplit, createMatching, filterKey, type Purpose } from "../../src/server/console/people/matching";
 import { NO_FILTER, type PeopleFilter } from "../../src/server/console/people/people-filter";
 import { visibleControls } from "../../src/server/csv";
@@ -49,7 +48,7 @@ export function splitLines(split: readonly AnswerSplit[], total: number): string
 
 /** Everyone `filter` matches for `purpose` (at most `limit`), and how they split by every choice question. */
 export async function matched(store: Store, filter: CliFilter, purpose: Purpose, limit?: number) {
-  const matching = createMatching(store.db, store.dataKeys, createConsoleList(store.db, store.dataKeys));
+  const matching = store.of(createMatching);
   const ids = await matching.ids(peopleFilter(filter), purpose, limit);
   const split = await matching.split(ids, QUESTIONS.filter(isChoice));
   return { ids, split };

@@ -68,7 +68,7 @@ export async function update(command: UpdateCommand): Promise<number> {
   if ("problem" in checked) return fail(`${checked.problem} Nothing was sent.`);
   const { draft } = checked;
   if (!config.mail) return fail("updates need e-mail: set SMTP_URL and MAIL_FROM. Nothing was sent.");
-  const updates = createUpdateStore(store.db, store.dataKeys);
+  const updates = store.of(createUpdateStore);
   const segment = command.filter && isCliFilter(command.filter) ? await audienceOf(store, command.filter) : null;
   const among = command.filter && segment ? `, ${filterWords(command.filter)}` : "";
   const same = await findSameUpdate(updates, draft, segment);

@@ -165,8 +165,8 @@ const CONVERSION_SHOWN = 10;
  */
 export async function conversionBySource(store: Store, today = new Date().toISOString().slice(0, 10)) {
   const funnel = withVisitors(
-    await createFunnelStore(store.db).funnel("30"),
-    await createVisitStore(store.db).byField(today, 30),
+    await store.of(createFunnelStore).funnel("30"),
+    await store.of(createVisitStore).byField(today, 30),
   );
   const line = (name: string, row: FunnelRow) => {
     const share = percent(row.signedUp, row.visitors ?? 0);

@@ -39,7 +39,7 @@ describe.each(backends("segments"))("segments on %s", (_name, available, open) =
   const tools = () => {
     const { db, dataKeys } = backend.store;
     const list = createConsoleList(db, dataKeys);
-    return { list, matching: createMatching(db, dataKeys, list) };
+    return { list, matching: createMatching(db, dataKeys) };
   };
   const names = async (ids: readonly number[]) =>
     (await tools().matching.named(ids)).map((person) => person.email.split("@")[0]);

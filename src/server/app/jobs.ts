@@ -12,8 +12,7 @@ import { runUpdate } from "../updates/job";
 import { runDrain } from "../webhooks/job";
 
 /** A background run's counts on its wave's row (invitations count themselves: none invited here). */
-const recordWave: WaveRecorder = (store, id, counts) =>
-  waveRecords(store.db, store.dataKeys).record(id, { invited: 0, ...counts }, []);
+const recordWave: WaveRecorder = (store, id, counts) => store.of(waveRecords).record(id, { invited: 0, ...counts }, []);
 
 export const JOBS: JobTable = {
   update: { run: runUpdate },

@@ -16,17 +16,24 @@ import { createPurgeStore } from "../links/purge-store";
 import { createReferralStore } from "../referrals/store";
 import { createSignupStore } from "../signup/store";
 import { createAllowance } from "../store/allowance";
+import { createLine } from "../store/line";
 import { createSealing } from "../store/sealing";
 import { createSecretReader } from "../store/server-secret";
-import type { Store } from "../store/types";
+import type { Store, StoreFactory } from "../store/types";
 
 export * from "../store/types";
 
 export function createStore(db: Db, dataKeys: DataKeys | null = null): Store {
   const sealing = createSealing(db, dataKeys);
+  const made = new Map<StoreFactory<unknown>, unknown>();
   return {
+    of<T>(make: StoreFactory<T>): T {
+      if (!made.has(make)) made.set(make, make(db, dataKeys));
+      return made.get(make) as T;
+    },
     db,
     dataKeys,
+    line: (places) => createLine(db, places),
     consent: createConsentStore(db, dataKeys),
     invites: createInviteStore(db, dataKeys),
     referrals: createReferralStore(db, dataKeys),

@@ -103,7 +103,7 @@ async function visitRoute(req: Request, context: Context, deps: ConsoleDeps, gat
   const store = await deps.store();
   const identity = await withTimeout(adminIdentity(config, store), config.dbTimeoutMs);
   const cookie = cookieValue(req);
-  const stored = cookie ? await withTimeout(createSessions(store.db).find(cookie), config.dbTimeoutMs) : null;
+  const stored = cookie ? await withTimeout(store.of(createSessions).find(cookie), config.dbTimeoutMs) : null;
   // An address taken off ADMIN_EMAILS, or a token replaced by a new one, loses its sessions at once.
   const who = identity.whoIs(stored, mode === "token");
   const route = (isGet ? PAGES : ACTIONS)[path];

@@ -151,7 +151,7 @@ export const ACTIONS: Record<string, Route> = {
   [CONSOLE_PATHS.signOut]: {
     open: true,
     run: async ({ cookie, who, store, origin, logId }) => {
-      if (cookie) await createSessions(store.db).end(cookie);
+      if (cookie) await store.of(createSessions).end(cookie);
       if (who) {
         log("info", "admin.sign_out", { admin: logId(who) });
         await audit(store.db, who, "sign-out");

@@ -37,7 +37,7 @@ async function countBatch(reading: Reading, batch: Batch) {
 async function writeBatch(reading: Reading, batch: Batch) {
   const { store } = reading.options;
   const id = reading.importId as number;
-  const list = createSuppressionStore(store.db);
+  const list = store.of(createSuppressionStore);
   for (const row of batch.suppress) {
     const evidence = `imported: ${row.reason}`.slice(0, 1000);
     await list.suppress(row.address, "imported", evidence, "import");

@@ -27,7 +27,6 @@ import { withTimeout } from "../http/timeout";
 import { accessCode, earlyAccessBase, inviteLink } from "../invitations";
 import { describeError, log } from "../log";
 import type { Place } from "../store/line";
-import { createLine } from "../store/line";
 import type { StatusView } from "../store/types";
 import { statusLinkOf } from "../updates";
 import { inBody, isIn } from "./status-in";
@@ -173,7 +172,7 @@ async function statusGet(deps: ServerDeps, asked: Asked, built: Built) {
   if (!link || !person) return built.notFound(head);
   const place =
     person.status === "confirmed"
-      ? await withTimeout(createLine(store.db, config.referralPlaces).placeOf(person.id), config.dbTimeoutMs)
+      ? await withTimeout(store.line(config.referralPlaces).placeOf(person.id), config.dbTimeoutMs)
       : null;
   const input = await pageInput(asked, person, place, "hash" in link);
   const body = url.searchParams.has(LEAVE_PARAM) ? leaveBody(input) : isIn(person) ? inBody(input) : statusBody(input);

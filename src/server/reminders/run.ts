@@ -59,7 +59,7 @@ function inviteReminderBase(config: ReminderConfig): URL | null {
 /** How many are due a reminder now, of each kind (the CLI's dry run); 0 for a kind that is off. */
 export async function remindersDue(store: Store, config: ReminderConfig): Promise<{ confirm: number; invite: number }> {
   const { confirmReminderHours: hours, inviteReminderDays: days } = config.reminders;
-  const reminders = createReminderStore(store.db);
+  const reminders = store.of(createReminderStore);
   return {
     confirm: hours > 0 ? await reminders.count(hours) : 0,
     invite: inviteReminderBase(config) ? await reminders.inviteCount(days) : 0,
@@ -94,7 +94,7 @@ async function remindEach<Row extends StoredPerson & { id: number }>(
   due: () => Promise<Row[]>,
   remind: (row: Row, email: string) => Promise<void>,
 ): Promise<void> {
-  const reminders = createReminderStore(run.store.db);
+  const reminders = run.store.of(createReminderStore);
   for (;;) {
     if (out(run)) return;
     const batch = await due();
@@ -110,7 +110,7 @@ async function sendConfirmReminders(run: ReminderRun, mailer: Mailer, report: Re
   const hours = run.config.reminders.confirmReminderHours;
   if (hours <= 0) return;
   const { store, site } = run;
-  const reminders = createReminderStore(store.db);
+  const reminders = store.of(createReminderStore);
   // The mailbox's day is counted under the server's root, as every e-mail's is (crypto/keys.ts).
   const root = await rootKey(run.config, store);
   await remindEach(
@@ -134,7 +134,7 @@ async function sendInviteReminders(run: ReminderRun, mailer: Mailer, report: Rem
   if (!base) return;
   const days = run.config.reminders.inviteReminderDays;
   const { store, site } = run;
-  const reminders = createReminderStore(store.db);
+  const reminders = store.of(createReminderStore);
   await remindEach(
     run,
     "invite",

@@ -201,3 +201,4 @@ export function createLine(db: Db, places: number) {
     },
   };
 }
+export type Line = ReturnType<typeof createLine>;

@@ -5,6 +5,7 @@ import type { Answers } from "../../lib/waitlist/rules";
 import type { DataKeys, PersonalData } from "../data-key";
 import type { Db } from "../db/types";
 import type { EntryStatus, WaitlistEntry } from "../entry";
+import type { Line } from "./line";
 import type { ReferralStore } from "./referral-types";
 
 export type { ReferralStore, ReferralSummary, StatusView } from "./referral-types";
@@ -116,8 +117,18 @@ export interface Store {
    * window's so far, and `retryAfter` when a peek passes again.
    */
   peek(clientKey: string, window: RateWindow, allowance: number): Promise<RateCount>;
+  /**
+   * A feature's own store over this database and keys, made on first use and kept: every feature reaches its SQL
+   * through the Store (`store.of(createUpdateStore)`), never by building one from `store.db` itself.
+   */
+  of<T>(make: StoreFactory<T>): T;
+  /** The line (store/line.ts) as `places` per counted referral move people in it. */
+  line(places: number): Line;
   close(): Promise<void>;
 }
+
+/** How a feature makes its store: from the database, and the keys when its rows are sealed. */
+export type StoreFactory<T> = (db: Db, dataKeys: DataKeys | null) => T;
 
 export interface ListOptions {
   confirmedOnly?: boolean;

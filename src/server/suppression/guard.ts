@@ -24,8 +24,11 @@ export const listKeysOf = (database: DatabaseKey, email: string): ListKeys => ({
   mailbox: storedMailboxKey(database, email),
 });
 
-export function mailGuard(store: Pick<Store, "db" | "secret">, config: Pick<ServerConfig, "reputation">): MailGuard {
-  const list = createSuppressionStore(store.db);
+export function mailGuard(
+  store: Pick<Store, "db" | "secret" | "of">,
+  config: Pick<ServerConfig, "reputation">,
+): MailGuard {
+  const list = store.of(createSuppressionStore);
   // Kept to be compared later, by any process: under the database's secret (crypto/keys.ts), as waitlist's keys.
   const keyOf = async (email: string) => listKeysOf(await databaseKey(store), email);
   return {
@@ -68,7 +71,7 @@ export function mailGuard(store: Pick<Store, "db" | "secret">, config: Pick<Serv
  * `open` gives (opened when the first e-mail goes, so a handler that sends nothing opens nothing).
  */
 type MailConfig = Pick<ServerConfig, "reputation" | "siteUrl" | "mail">;
-type Opened = () => Promise<Pick<Store, "db" | "secret">>;
+type Opened = () => Promise<Pick<Store, "db" | "secret" | "of">>;
 export function suppressedMailer(mailer: Mailer, config: MailConfig, open: Opened): Mailer;
 export function suppressedMailer(mailer: Mailer | null, config: MailConfig, open: Opened): Mailer | null;
 export function suppressedMailer(mailer: Mailer | null, config: MailConfig, open: Opened): Mailer | null {

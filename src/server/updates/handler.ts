@@ -125,7 +125,7 @@ async function unsubscribePost(deps: ServerDeps, posted: Posted, donePage: () =>
   const asked = fields["updates"] === "yes" ? "again" : fields["action"] === "leave" ? "leave" : null;
   if (asked && !oneClick) return await pageForm(posted, store, named, asked);
   if (named) {
-    const updates = createUpdateStore(store.db, store.dataKeys);
+    const updates = store.of(createUpdateStore);
     const words = oneClick ? ONE_CLICK : UNSUBSCRIBE_PAGE_WORDS;
     const stopped = await withTimeout(updates.unsubscribe(named.update, named.person, words), config.dbTimeoutMs);
     log("info", "updates.unsubscribe", { stopped, oneClick });
@@ -142,7 +142,7 @@ async function pageForm(posted: Posted, store: Store, named: Named | null, asked
   const { config } = posted;
   if (isCrossSite(posted.req, config, posted.context)) return crossSite();
   if (!named) return seeOther("/waitlist/link-invalid");
-  const updates = createUpdateStore(store.db, store.dataKeys);
+  const updates = store.of(createUpdateStore);
   if (asked === "again") {
     const again = await withTimeout(
       updates.resubscribe(named.update, named.person, UPDATES_WORDS_VERSION),
@@ -163,7 +163,7 @@ async function choose(deps: ServerDeps, posted: Posted) {
   const choice = posted.fields["updates"];
   if (!TOKEN.test(token) || (choice !== "yes" && choice !== "no")) return seeOther("/waitlist/link-invalid");
   const store = await deps.store();
-  const updates = createUpdateStore(store.db, store.dataKeys);
+  const updates = store.of(createUpdateStore);
   // A stored status link, or the one an update carries (status-token.ts).
   const link = statusLinkOf(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
   const chosen =
@@ -181,7 +181,7 @@ async function unsubscribeGet(deps: ServerDeps, page: () => Promise<string>, url
     const store = await deps.store();
     const named = readUnsubscribeToken(await withTimeout(updatesKey(store), config.dbTimeoutMs), token);
     if (named) {
-      const updates = createUpdateStore(store.db, store.dataKeys);
+      const updates = store.of(createUpdateStore);
       const consent = await withTimeout(updates.consentOf(named.person), config.dbTimeoutMs);
       const self = `${url.pathname}?token=${token}`;
       if (consent !== undefined) {

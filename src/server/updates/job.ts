@@ -15,7 +15,7 @@ export const runUpdate: JobRunner = (id, run) =>
     run,
     async (mailer) => {
       const report = await sendUpdate(id, {
-        updates: createUpdateStore(run.store.db, run.store.dataKeys),
+        updates: run.store.of(createUpdateStore),
         mailer,
         root: await updatesKey(run.store),
         site: run.origin,

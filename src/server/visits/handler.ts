@@ -83,7 +83,7 @@ export function createVisitHandler(deps: VisitDeps) {
     const day = now().toISOString().slice(0, 10);
     try {
       const store = await deps.store();
-      const visits = createVisitStore(store.db);
+      const visits = store.of(createVisitStore);
       const cached = salts.get(store.db);
       const salt =
         cached?.day === day ? cached.salt : await withTimeout(visits.salt(day, newSalt()), config.dbTimeoutMs);

@@ -44,13 +44,13 @@ export const deliveryWorker = (role: string) => `${role}-${randomBytes(6).toStri
  * operator who gives webhooks up for good says so once: `npm run waitlist -- webhooks off` (stopWebhookEvents).
  */
 export async function recordWebhookEvents(store: Store): Promise<void> {
-  await createWebhookStore(store.db).setEnabled(true);
+  await store.of(createWebhookStore).setEnabled(true);
 }
 
 /** The operator's explicit "no more events": refused to a process that itself has WEBHOOK_URL. */
 export async function stopWebhookEvents(store: Store, config: ServerConfig): Promise<boolean> {
   if (config.webhook) return false;
-  await createWebhookStore(store.db).setEnabled(false);
+  await store.of(createWebhookStore).setEnabled(false);
   return true;
 }
 
@@ -60,7 +60,7 @@ export async function stopWebhookEvents(store: Store, config: ServerConfig): Pro
  */
 export async function missingWebhookKeys(store: Store): Promise<string[]> {
   const held = [store.dataKeys?.current.id, store.dataKeys?.previous?.id];
-  return (await createWebhookStore(store.db).sealedKeys()).filter((id) => !held.includes(id));
+  return (await store.of(createWebhookStore).sealedKeys()).filter((id) => !held.includes(id));
 }
 
 /** Delivers what is due, every attempt ended within `ms`; nothing when webhooks are off. */
@@ -73,7 +73,7 @@ export async function deliverNow(
 ): Promise<DeliveryReport | null> {
   if (!config.webhook) return null;
   return deliverDue({
-    store: createWebhookStore(store.db),
+    store: store.of(createWebhookStore),
     dataKeys: store.dataKeys,
     webhook: config.webhook,
     worker: deliveryWorker(role),
@@ -126,7 +126,7 @@ export type WebhookHealth =
  * last answer heard. `now`: the clock (ms), which tests set.
  */
 export async function webhookHealth(store: Store, now = Date.now()): Promise<WebhookHealth> {
-  const hooks = createWebhookStore(store.db);
+  const hooks = store.of(createWebhookStore);
   const [state, health] = await Promise.all([hooks.state(), hooks.health(HEALTH_ATTEMPTS)]);
   const last = health.recent.find((attempt) => !attempt.delivered);
   const lastAnswer = last

@@ -23,7 +23,7 @@ export async function auditPage(store: Store, config: ServerConfig, admin: strin
   const before = url.searchParams.get("before") ?? "";
   const from = /^[1-9]\d{0,18}$/.test(before) ? Number(before) : null;
   const read = async () => {
-    const entries = await createAuditLog(store.db).actions(PER_PAGE + 1, from);
+    const entries = await store.of(createAuditLog).actions(PER_PAGE + 1, from);
     return { entries, names: await auditNames(store.db, entries.slice(0, PER_PAGE)) };
   };
   const { entries, names } = await withTimeout(read(), config.dbTimeoutMs);

@@ -51,7 +51,7 @@ export function atRestWarning(config: ServerConfig, sealing: Sealing): string | 
 
 /** What the reminders won back so far: reminded to confirm and confirmed after, reminded of an invitation and joined after. */
 async function reminderOutcome(store: Store) {
-  const reminders = createReminderStore(store.db);
+  const reminders = store.of(createReminderStore);
   const [confirm, invite] = await Promise.all([reminders.outcome(), reminders.inviteOutcome()]);
   return { confirm, invite };
 }
@@ -65,8 +65,8 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
   }
   const range = url.searchParams.get("range") === "90" ? 90 : 30;
   const funnel = funnelRange(url.searchParams.get("funnel"));
-  const overview = createOverviewStore(store.db);
-  const visits = createVisitStore(store.db);
+  const overview = store.of(createOverviewStore);
+  const visits = store.of(createVisitStore);
   // Today in UTC, as the rollups and the tallies count days.
   const today = new Date().toISOString().slice(0, 10);
   const load = async () => ({
@@ -81,7 +81,7 @@ export async function dashboard(store: Store, config: ServerConfig, admin: strin
     funnel: await funnelFromVisitors(store.db, funnel, today),
     referrals: await store.referrals.summary(REFERRAL_WINDOW_DAYS),
     reminders: await reminderOutcome(store),
-    files: await waveRecords(store.db, store.dataKeys).pendingFiles(),
+    files: await store.of(waveRecords).pendingFiles(),
     sent: await loadSentWork(store.db),
     // Notices come from the wave's row, by its id: a number typed into the address shows nothing it did not do.
     notice: (await waveNotice(store, url.searchParams)) ?? removalNotice(url.searchParams),

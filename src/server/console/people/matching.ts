@@ -10,7 +10,7 @@ import { type DataKeys, PERSON_COLUMNS, personOf, type StoredPerson } from "../.
 import type { Db } from "../../db/types";
 import { AVAILABLE } from "../../invitations";
 import { ANSWER_PARAM, answerRows } from "../../segments";
-import { type ConsoleList, MATCH } from "./list";
+import { createConsoleList, MATCH } from "./list";
 import { type PeopleFilter, peopleParams } from "./people-filter";
 
 /** The most one wave or update by filter takes: past any list this project is built for (bench: a million). */
@@ -49,7 +49,8 @@ export interface AnswerSplit {
   values: Array<{ value: string; count: number }>;
 }
 
-export function createMatching(db: Db, dataKeys: DataKeys | null, list: ConsoleList) {
+export function createMatching(db: Db, dataKeys: DataKeys | null) {
+  const list = createConsoleList(db, dataKeys);
   return {
     /** The ids of everyone `filter` matches for `purpose`, at most `limit` (a wave's: oldest sign-up first). */
     async ids(filter: PeopleFilter, purpose: Purpose, limit = MATCHING_MAX): Promise<number[]> {

@@ -85,7 +85,7 @@ async function readChosen(visit: BulkVisit, back: string, backQuery: string): Pr
         : "Nobody was selected: tick the box beside each person first.";
     return bulkPage(400, "Select people first", <Notice tone="error">{said}</Notice>, admin, back);
   }
-  const people = await withTimeout(peopleData(store.db, store.dataKeys).people(ids), config.dbTimeoutMs);
+  const people = await withTimeout(store.of(peopleData).people(ids), config.dbTimeoutMs);
   if (people.length === 0) {
     const said = <Notice tone="error">Everyone you chose has left the list.</Notice>;
     return bulkPage(404, "Nobody left to act on", said, admin, back);
@@ -174,7 +174,7 @@ async function inviteReady(visit: BulkVisit, ready: ChosenPerson[], selected: nu
   const owner = waveOwner(`console-${randomBytes(4).toString("hex")}`);
   const entry = await auditStart(store.db, admin, "invite-selected", { selected, invitable: ready.length });
   const wave = await store.invites.startWave(owner, ready.length);
-  await waveRecords(store.db, store.dataKeys).startedBy(wave, visit.logId);
+  await store.of(waveRecords).startedBy(wave, visit.logId);
   const report = await runWave({
     store,
     next: ready.length,

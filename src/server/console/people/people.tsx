@@ -46,8 +46,8 @@ export function listParams(query: Pick<PeopleQuery, "filter" | "sort" | "positio
 async function loadPeople(store: Store, config: ServerConfig, query: PeopleQuery, keep: Kept) {
   const { filter, sort, position } = query;
   const filtered = isFiltered(filter);
-  const list = createConsoleList(store.db, store.dataKeys);
-  const data = peopleData(store.db, store.dataKeys);
+  const list = store.of(createConsoleList);
+  const data = store.of(peopleData);
   const removedId = keep.removed === undefined ? null : Number(keep.removed);
   /** How many match: the tallies' total unfiltered; a first page that holds them all is its own count. */
   const matching = async (shown: ListedPage) => {
@@ -64,9 +64,7 @@ async function loadPeople(store: Store, config: ServerConfig, query: PeopleQuery
     wave: filter.wave === null ? null : await data.wave(filter.wave),
     removed: removedId === null ? null : await data.removed(removedId),
     answers: await data.answers(),
-    invitable: filtered
-      ? (await createMatching(store.db, store.dataKeys, list).ids(filter, "invite", MATCH_CAP + 1)).length
-      : 0,
+    invitable: filtered ? (await store.of(createMatching).ids(filter, "invite", MATCH_CAP + 1)).length : 0,
   });
   // Eight short reads in a row: they share a deadline of two statements' time, not one each.
   return withTimeout(list.page(filter, position, sort).then(load), config.dbTimeoutMs * 2);

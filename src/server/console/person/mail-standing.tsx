@@ -74,7 +74,7 @@ export async function mailStandingAction(
   email: string,
   action: "lift" | "suppress",
 ): Promise<Response> {
-  const list = createSuppressionStore(store.db);
+  const list = store.of(createSuppressionStore);
   const keys = await listKeysOfPerson(store, email);
   if (action === "lift") {
     if (await list.lift(keys, admin)) await audit(store.db, admin, "mail.lifted", { person: id });

@@ -13,7 +13,6 @@ import { seeOther } from "../../http/responses";
 import { withTimeout } from "../../http/timeout";
 import { runWave, waveOwner } from "../../invitations";
 import { describeError, log } from "../../log";
-import { createLine } from "../../store/line";
 import { message, page } from "../pages";
 import { CONSOLE_PATHS } from "../paths";
 import { ConfirmForm, Section } from "../ui/parts";
@@ -68,10 +67,7 @@ export async function personAction(visit: PersonVisit): Promise<Response> {
 
 /** The question before inviting one person: who, where they stand in line, what they get. Changes nothing. */
 async function inviteConfirmPage(visit: PersonVisit, id: number, email: string, ttlDays: number) {
-  const place = await withTimeout(
-    createLine(visit.store.db, visit.config.referralPlaces).placeOf(id),
-    visit.config.dbTimeoutMs,
-  );
+  const place = await withTimeout(visit.store.line(visit.config.referralPlaces).placeOf(id), visit.config.dbTimeoutMs);
   const line = place
     ? place.place === 1
       ? `They are first in line, of ${counted(place.waiting, "person", "people")} waiting.`

@@ -85,7 +85,7 @@ export async function resendConfirmation(visit: PersonVisit, id: number, email: 
   const { store, config, admin } = visit;
   const back = (outcome: SendOutcome) => seeOther(`${personHref(id)}&done=${DONE_WORD[outcome]}`);
   const keys = await listKeysOfPerson(store, email);
-  if (isActive(await createSuppressionStore(store.db).get(keys))) {
+  if (isActive(await store.of(createSuppressionStore).get(keys))) {
     await audit(store.db, admin, "resend-confirmation", { person: id, outcome: "suppressed" });
     return back("suppressed");
   }

@@ -105,7 +105,7 @@ async function signInByToken({ origin, store, config, mode }: SignInDeps, token:
     return signInPage(mode, { error: "That token is not right.", next: target }, 401);
   }
   const identity = await adminIdentity(config, store);
-  const id = await createSessions(store.db).open(identity.ofToken(config.adminToken ?? ""));
+  const id = await store.of(createSessions).open(identity.ofToken(config.adminToken ?? ""));
   log("info", "admin.sign_in", { admin: identity.logId("token"), by: "token" });
   await audit(store.db, ACTOR.adminToken, "sign-in", { by: "token" });
   return signedIn(origin, id, target);
@@ -122,7 +122,7 @@ async function sendSignInLink({ origin, store, config }: SignInDeps, mailer: Mai
       log("warn", "admin.sign_in_link_limited", { admin: identity.logId(email) });
       return;
     }
-    const token = await createSessions(store.db).issueSignIn(admin);
+    const token = await store.of(createSessions).issueSignIn(admin);
     // The page first asked for rides in the link, checked again when the link is used (confirmSignIn).
     const next = isDeepTarget(target) ? target : null;
     const link = `${origin}${consoleHref(CONSOLE_PATHS.confirm, { token, [RETURN_FIELD]: next })}`;
@@ -151,7 +151,7 @@ export async function confirmSignIn({
   origin: string;
   logId: (admin: string) => string;
 }): Promise<Response> {
-  const sessions = createSessions(store.db);
+  const sessions = store.of(createSessions);
   const identity = await withTimeout(adminIdentity(config, store), config.dbTimeoutMs);
   const token = url.searchParams.get("token") ?? fields["token"] ?? "";
   const admin = identity.whoIs(await withTimeout(sessions.redeemSignIn(token), config.dbTimeoutMs), false);

@@ -19,7 +19,7 @@ export async function reputationSection(
   past: PastUpdate[],
 ): Promise<ReactNode> {
   if (past.length === 0) return null;
-  const list = createSuppressionStore(store.db);
+  const list = store.of(createSuppressionStore);
   const counted = await Promise.all(past.map(async (u) => ({ u, r: await list.reputation(u.id) })));
   const banners = counted
     .filter(({ u }) => !u.finished)

@@ -6,7 +6,6 @@
  */
 import type { Store } from "../../store/types";
 import type { Audience } from "../../updates";
-import { createConsoleList } from "../people/list";
 import { createMatching, filterKey } from "../people/matching";
 import { isFiltered, type PeopleFilter, readPeopleQuery } from "../people/people-filter";
 import { filterWords } from "../people/people-matching";
@@ -27,9 +26,6 @@ export async function updateSegment(store: Store, params: URLSearchParams): Prom
   if ("refused" in read) return undefined;
   const { filter } = read;
   if (!isFiltered(filter)) return null;
-  const people = await createMatching(store.db, store.dataKeys, createConsoleList(store.db, store.dataKeys)).ids(
-    filter,
-    "update",
-  );
+  const people = await store.of(createMatching).ids(filter, "update");
   return { filter, words: filterWords(filter), audience: { segment: filterKey(filter), people } };
 }

@@ -16,8 +16,8 @@ export async function updateSentParts(
   id: number,
 ) {
   const [row, came] = await Promise.all([
-    createUpdateStore(visit.store.db, null).get(id, 0),
-    createSuppressionStore(visit.store.db).reputation(id),
+    visit.store.of(createUpdateStore).get(id, 0),
+    visit.store.of(createSuppressionStore).reputation(id),
   ]);
   if (!row) return null;
   const sample = sampleEmail({ subject: row.subject, body: row.body }, visit.origin);

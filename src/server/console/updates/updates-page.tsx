@@ -63,7 +63,7 @@ export function DraftFields(props: {
  * has them already (sent to another filter: nobody is sent them twice).
  */
 export const audienceCount = (visit: UpdateVisit, draft?: Draft) => {
-  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+  const updates = visit.store.of(createUpdateStore);
   if (draft) return updates.againAudience(draft.subject, draft.body, visit.segment?.audience ?? null);
   return visit.segment ? Promise.resolve(visit.segment.audience.people.length) : updates.audience();
 };
@@ -134,7 +134,7 @@ export async function composePage(
   note: { error?: string } = {},
   status = 200,
 ): Promise<Response> {
-  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+  const updates = visit.store.of(createUpdateStore);
   const load = async () => {
     const [audience, past] = await Promise.all([audienceCount(visit), updates.list(PAST)]);
     // Only an update not finished has a state beyond its counts: its job's (running, paused…).

@@ -43,7 +43,7 @@ export const UPDATES_MAX_BODY = 4 * 1024 * 1024;
  * its page. A start the platform did not take is not lost: the every-minute scheduler starts it.
  */
 async function sendStep(visit: UpdateVisit, id: number): Promise<Response> {
-  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+  const updates = visit.store.of(createUpdateStore);
   const row = await withTimeout(updates.get(id, 0), visit.config.dbTimeoutMs);
   const entry = await auditStart(visit.store.db, visit.admin, "update", { update: id, subject: row?.subject ?? null });
   const taken = await startJob(visit, "update", id);
@@ -88,7 +88,7 @@ export async function updatesAction(given: UpdateVisit): Promise<Response> {
 const DRAFT_STEPS: Record<string, DraftStep> = {
   /** The confirmation: how many it reaches; words already started are that update, shown, not confirmed again. */
   async confirm(visit, draft, audienceOf) {
-    const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+    const updates = visit.store.of(createUpdateStore);
     const audience = await withTimeout(audienceCount(visit, draft), visit.config.dbTimeoutMs);
     const same = await withTimeout(findSameUpdate(updates, draft, audienceOf), visit.config.dbTimeoutMs);
     if (same) return sameWords(visit, draft, same.id);
@@ -102,7 +102,7 @@ const DRAFT_STEPS: Record<string, DraftStep> = {
   async send(visit, draft, audienceOf) {
     if (!isTicket(visit.fields["ticket"] ?? ""))
       return message(400, "Updates", "Send from the preview's confirmation.", visit.admin);
-    const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+    const updates = visit.store.of(createUpdateStore);
     const audience = await withTimeout(audienceCount(visit, draft), visit.config.dbTimeoutMs);
     const same = await withTimeout(findSameUpdate(updates, draft, audienceOf), visit.config.dbTimeoutMs);
     if (!same && audience === 0)
@@ -116,7 +116,7 @@ const DRAFT_STEPS: Record<string, DraftStep> = {
   async again(visit, draft, audienceOf) {
     const after = visit.fields["after"] ?? "";
     if (!isId(after)) return message(400, "Updates", "That update does not exist.", visit.admin);
-    const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+    const updates = visit.store.of(createUpdateStore);
     const again = await withTimeout(
       sendAgain(updates, draft, visit.logId, Number(after), audienceOf),
       visit.config.dbTimeoutMs,
@@ -128,7 +128,7 @@ const DRAFT_STEPS: Record<string, DraftStep> = {
 
 /** The page for words already started: that update, finished or not, and the explicit "send it again". */
 async function sameWords(visit: UpdateVisit, draft: Draft, id: number): Promise<Response> {
-  const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+  const updates = visit.store.of(createUpdateStore);
   const [row, same, left] = await withTimeout(
     Promise.all([
       updates.get(id, 0),

@@ -26,7 +26,7 @@ import { CONSOLE_PATH, message } from "../pages";
 export async function waveNotice(store: Store, params: URLSearchParams): Promise<string | null> {
   const id = params.get("wave") ?? "";
   if (!isId(id)) return null;
-  const record = await waveRecords(store.db, store.dataKeys).read(Number(id));
+  const record = await store.of(waveRecords).read(Number(id));
   if (!record) return null;
   const { invited, refused } = record;
   const people = counted(invited, "person", "people");
@@ -43,7 +43,7 @@ export async function waveNotice(store: Store, params: URLSearchParams): Promise
 export async function waveFile(store: Store, config: ServerConfig, admin: string, fields: Record<string, string>) {
   const id = fields["file"] ?? "";
   if (!isId(id)) return message(400, "Invitation files", "That wave does not exist: start from the console.", admin);
-  const records = waveRecords(store.db, store.dataKeys);
+  const records = store.of(waveRecords);
   if (fields["action"] === "arrived") {
     const entry = await auditStart(store.db, admin, "wave-file-arrived", { wave: Number(id) });
     await records.arrived(Number(id));

@@ -19,7 +19,6 @@ import type { Store } from "../../store/types";
 import { type JobDeps, jobPath, startJob } from "../jobs/jobs";
 import { message, page } from "../pages";
 import { CONSOLE_PATHS, consoleHref } from "../paths";
-import { createConsoleList } from "../people/list";
 import { createMatching, type Matching } from "../people/matching";
 import { type PeopleFilter, peopleParams, readPeopleQuery } from "../people/people-filter";
 import { filterWords } from "../people/people-matching";
@@ -59,13 +58,13 @@ export async function inviteMatching(request: MatchingRequest): Promise<Response
       admin,
     );
   }
-  const matching = createMatching(store.db, store.dataKeys, createConsoleList(store.db, store.dataKeys));
+  const matching = store.of(createMatching);
   if (fields["confirm"] !== "yes") return askMatching(request, filter, matching);
   const ticket = fields["ticket"];
   if (!isTicket(ticket)) return message(400, TITLE, "That wave does not exist: start from the People page.", admin);
   const ids = await matching.ids(filter, "invite");
   const owner = waveOwner(`console-${randomBytes(4).toString("hex")}`);
-  const records = waveRecords(store.db, store.dataKeys);
+  const records = store.of(waveRecords);
   const identity = await adminIdentity(config, store);
   const entry = await auditStart(store.db, admin, "wave", { size: ids.length, filter: filterWords(filter) });
   const claim = await records.claim(ticket, owner, ids.length);

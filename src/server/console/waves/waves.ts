@@ -104,7 +104,7 @@ export async function invite(request: WaveRequest): Promise<Response> {
   const owner = waveOwner(`console-${randomBytes(4).toString("hex")}`);
   // In the log before its first effect (the claim, then reservations or rows); completed once handed over or done.
   const entry = await auditStart(store.db, admin, "wave", { size: next });
-  const claim = await waveRecords(store.db, store.dataKeys).claim(ticket, owner, next);
+  const claim = await store.of(waveRecords).claim(ticket, owner, next);
   if (!claim.claimed) {
     // A second confirmation of one preview (a double click, two tabs): that preview's wave, on its page.
     await entry.end({ size: next, wave: claim.wave, invited: 0, note: "this confirmation's wave was already started" });
@@ -126,7 +126,7 @@ interface Started {
 async function startMailWave(request: WaveRequest, next: number, { wave, owner, entry, logId }: Started) {
   const { store, config } = request;
   const reserved = await reserveWave(store, wave, next, config.referralPlaces);
-  await waveRecords(store.db, store.dataKeys).startedBy(wave, logId);
+  await store.of(waveRecords).startedBy(wave, logId);
   // Held for nobody now: the background run takes it (or, nobody reserved, it ends here).
   await releaseJob(store.db, "wave", wave, owner, reserved === 0);
   log("info", "admin.invite", { admin: logId, wave, reserved });
@@ -160,7 +160,7 @@ async function fileWave(request: WaveRequest, { next, base }: WaveAsk, { wave, o
   };
   const report = await runWave(options);
   // What this request did goes on the wave's row: the one the dashboard, and a repeated confirmation, read.
-  await waveRecords(store.db, store.dataKeys).record(wave, { ...report, stopped: report.stopped !== null }, fileIds);
+  await store.of(waveRecords).record(wave, { ...report, stopped: report.stopped !== null }, fileIds);
   log("info", "admin.invite", { admin: logId, invited: report.invited, refused: report.refused });
   await entry.end({ size: next, wave, invited: report.invited, refused: report.refused });
   // The file is the answer. Its people are invited now, so if it never reaches the browser the dashboard offers it

@@ -105,7 +105,7 @@ export async function webhooksPage(
   notice = "",
   params = new URLSearchParams(),
 ): Promise<Response> {
-  const hooks = createWebhookStore(store.db);
+  const hooks = store.of(createWebhookStore);
   const show = params.get("show");
   const position = logPosition(params);
   if (!position) {

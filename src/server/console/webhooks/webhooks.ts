@@ -37,7 +37,7 @@ export async function webhooksAction(
   // Own keys only: "toString" is not an action.
   const run = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
   if (!run) return message(400, "Webhooks", "Use the page's buttons.", admin);
-  return run({ store, config, admin, fields, visit, hooks: createWebhookStore(store.db) });
+  return run({ store, config, admin, fields, visit, hooks: store.of(createWebhookStore) });
 }
 
 const ACTIONS: Record<string, (given: HookAction) => Promise<Response>> = {
