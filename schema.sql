@@ -839,3 +839,31 @@ CREATE TABLE visit_seen (
   mark bytea NOT NULL,
   CONSTRAINT visit_seen_key PRIMARY KEY (day, mark)
 );
+-- The site's arrivals and visitors by day and by month, in all and by each source field's value (migration 0028): the
+-- console reads it, never the rollups. Kept by the count statement; purged with the rollups; refilled from them by
+-- visit_tally_refill().
+CREATE TABLE visit_tally (
+  span text NOT NULL CONSTRAINT visit_tally_span_check CHECK (span IN ('day', 'month')),
+  field text NOT NULL CONSTRAINT visit_tally_field_check
+    CHECK (field IN ('all', 'source', 'medium', 'campaign', 'referrer', 'share')),
+  day date NOT NULL,
+  value text NULL,
+  views bigint NOT NULL,
+  visitors bigint NOT NULL,
+  CONSTRAINT visit_tally_key UNIQUE NULLS NOT DISTINCT (span, field, day, value)
+);
+CREATE FUNCTION visit_tally_refill() RETURNS void LANGUAGE sql AS $fn$
+  LOCK TABLE visit_rollup IN SHARE ROW EXCLUSIVE MODE;
+  LOCK TABLE visit_tally IN SHARE ROW EXCLUSIVE MODE;
+  DELETE FROM visit_tally;
+  INSERT INTO visit_tally (span, field, day, value, views, visitors)
+  SELECT 'day', f.field, r.day, f.value, sum(r.views), sum(r.visitors) FROM visit_rollup r
+  CROSS JOIN LATERAL (VALUES ('all', NULL), ('source', r.source), ('medium', r.medium), ('campaign', r.campaign),
+    ('referrer', r.referrer), ('share', NULL)) AS f(field, value)
+  WHERE r.page = '*' AND (f.field <> 'share' OR r.by_share_link)
+  GROUP BY f.field, r.day, f.value;
+  INSERT INTO visit_tally (span, field, day, value, views, visitors)
+  SELECT 'month', field, date_trunc('month', day::timestamp)::date, value, sum(views), sum(visitors)
+  FROM visit_tally WHERE span = 'day'
+  GROUP BY field, date_trunc('month', day::timestamp)::date, value;
+$fn$;

@@ -60,12 +60,26 @@ export function marksFillSql(views: number, visitors: number, days: number): str
   ];
 }
 
+/**
+ * The tally of the rollups filled (migration 0028), made as the migration made it from the rollups there: the same
+ * rows the count statement would have kept view by view (tests/integration/visits/visit-tally.test.ts).
+ */
+export const TALLY_FILL_SQL = "SELECT visit_tally_refill()";
+
+/** Whether the tally's site-wide days are the '*' rollups' sums (after beacons the count statement kept both). */
+export const TALLY_CHECK_SQL = `SELECT
+    (SELECT coalesce(sum(visitors), 0) FROM visit_rollup WHERE page = '*')::bigint AS rollups,
+    (SELECT coalesce(sum(visitors), 0) FROM visit_tally WHERE span = 'day' AND field = 'all')::bigint AS day_tally,
+    (SELECT coalesce(sum(visitors), 0) FROM visit_tally WHERE span = 'month' AND field = 'all')::bigint AS month_tally`;
+
 /** What was stored: rows, and bytes on disk of each visits table (pg_total_relation_size: heap, indexes, TOAST). */
 export const VISITS_SIZE_SQL = `SELECT
     (SELECT count(*) FROM visit_rollup)::bigint AS rollup_rows,
+    (SELECT count(*) FROM visit_tally)::bigint AS tally_rows,
     (SELECT count(*) FROM visit_seen)::bigint AS seen_rows,
     (SELECT coalesce(sum(views), 0) FROM visit_rollup WHERE page <> '*')::bigint AS views,
     (SELECT coalesce(sum(visitors), 0) FROM visit_rollup WHERE page = '*')::bigint AS visitors,
     pg_total_relation_size('visit_rollup') AS rollup_bytes,
+    pg_total_relation_size('visit_tally') AS tally_bytes,
     pg_total_relation_size('visit_seen') AS seen_bytes,
     pg_total_relation_size('visit_salt') AS salt_bytes`;

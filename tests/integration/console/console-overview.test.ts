@@ -75,6 +75,8 @@ describe("the funnel's CSV", () => {
       (${today}, '*', 'hn', NULL, NULL, NULL, false, 10, 8),
       (${today}, '*', NULL, NULL, NULL, NULL, false, 3, 2),
       (${today} - 40, '*', 'old', NULL, NULL, NULL, false, 60, 50)`);
+    // Rollups written by hand: their tally made as migration 0028 made it from the rollups there.
+    await h.store.db.query("SELECT visit_tally_refill()");
     const cookie = await signInByLink();
     expect((await (await call("/admin/funnel.csv", { cookie })).text()).split("\r\n")).toEqual([
       HEADER,

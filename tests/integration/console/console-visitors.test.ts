@@ -56,6 +56,7 @@ describe("the overview from visitors", () => {
 
   it("with no visit counted, says so: no visitors column, line or 0% conversion", async () => {
     await h.store.db.query("DELETE FROM visit_rollup");
+    await h.store.db.query("DELETE FROM visit_tally");
     await h.store.db.query("DELETE FROM waitlist");
     await h.store.db.query(
       "INSERT INTO waitlist (email, status, source, created_at) VALUES ('a@example.com', 'confirmed', 'newsletter', now())",

@@ -222,6 +222,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0025_invitation_resent" },
           { name: "0026_update_drafts" },
           { name: "0027_segments" },
+          { name: "0028_visit_tallies" },
           { name: "0029_tally_without_jit" },
         ]);
       } finally {

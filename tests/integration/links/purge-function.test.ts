@@ -61,16 +61,33 @@ it("refuses a PURGE_PENDING_AFTER_DAYS below 7 (a confirmation link's life): del
   expect(await emails()).toContain("week-old@example.com");
 });
 
-it("deletes visits' rollups older than 25 months, and every salt and mark from before yesterday", async () => {
+it("deletes visits' rollups and their tally older than 25 months, and every salt and mark from before yesterday", async () => {
   const store = await getStore();
   const today = "(now() AT TIME ZONE 'UTC')::date";
   await store.db.query(`INSERT INTO visit_rollup VALUES
     ((${today} - interval '25 months' - interval '1 day')::date, '/', NULL, NULL, NULL, NULL, false, 9, 4),
-    ((${today} - interval '25 months' + interval '1 day')::date, '/', NULL, NULL, NULL, NULL, false, 7, 3)`);
+    ((${today} - interval '25 months' - interval '1 day')::date, '*', NULL, NULL, NULL, NULL, false, 9, 4),
+    ((${today} - interval '25 months' + interval '1 day')::date, '/', NULL, NULL, NULL, NULL, false, 7, 3),
+    ((${today} - interval '25 months' + interval '1 day')::date, '*', NULL, NULL, NULL, NULL, false, 7, 3)`);
+  await store.db.query("SELECT visit_tally_refill()");
   await store.db.query(`INSERT INTO visit_salt VALUES (${today} - 2, decode(repeat('ab', 32), 'hex')),
     (${today} - 1, decode(repeat('cd', 32), 'hex'))`);
   expect((await purge()).status).toBe(204);
   const left = await store.db.query<{ views: number }>("SELECT views::int FROM visit_rollup");
-  expect(left).toEqual([{ views: 7 }]);
+  expect(left).toEqual([{ views: 7 }, { views: 7 }]);
   expect(await store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM visit_salt")).toEqual([{ n: 1 }]);
+  // The tally keeps the day left and its month only (whether or not the two days were in one month), and is what
+  // the rollups left make of it.
+  const tally = () =>
+    store.db.query<Record<string, unknown>>(
+      "SELECT span, field, day::text, value, views::int, visitors::int FROM visit_tally ORDER BY span, field",
+    );
+  const kept = await tally();
+  expect(kept.map((row) => [row["span"], row["field"], row["views"], row["visitors"]])).toEqual(
+    ["day", "month"].flatMap((span) =>
+      ["all", "campaign", "medium", "referrer", "source"].map((field) => [span, field, 7, 3]),
+    ),
+  );
+  await store.db.query("SELECT visit_tally_refill()");
+  expect(await tally()).toEqual(kept);
 });

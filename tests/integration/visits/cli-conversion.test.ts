@@ -18,6 +18,8 @@ it("prints visitors, sign-ups and conversion by source for the last 30 days", as
     (${today} - 1, '*', NULL, NULL, NULL, NULL, false, 5, 4),
     (${today} - 40, '*', 'old', NULL, NULL, NULL, false, 50, 50),
     (${today}, '/', 'newsletter', NULL, NULL, NULL, false, 9, 8)`);
+  // Rollups written by hand: their tally made as migration 0028 made it from the rollups there.
+  await store.db.query("SELECT visit_tally_refill()");
   await store.db.query(
     `INSERT INTO waitlist (email, status, source) VALUES ('a@example.com', 'confirmed', 'newsletter'),
       ('b@example.com', 'pending', 'newsletter'), ('c@example.com', 'pending', 'forum')`,

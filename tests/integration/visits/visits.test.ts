@@ -38,7 +38,7 @@ describe.each(backends("visits"))("on %s", (_name, available, open) => {
   const handler = createVisitHandler({ store: async () => backend.store, config: () => config, now: () => clock });
 
   afterEach(async () => {
-    for (const table of ["visit_rollup", "visit_seen", "visit_salt"])
+    for (const table of ["visit_rollup", "visit_tally", "visit_seen", "visit_salt"])
       await backend.store.db.query(`DELETE FROM ${table}`);
     clock = new Date("2026-11-29T10:00:00Z");
   });
@@ -192,7 +192,12 @@ describe.each(backends("visits"))("on %s", (_name, available, open) => {
         `INSERT INTO visit_rollup VALUES ('2024-10-31', '/', NULL, NULL, NULL, NULL, false, 5, 3),
         ('2024-11-01', '/', NULL, NULL, NULL, NULL, false, 7, 4)`,
       );
-      expect(await createVisitStore(backend.store.db).purge("2026-12-01")).toEqual({ rollups: 1, salts: 2, marks: 4 });
+      expect(await createVisitStore(backend.store.db).purge("2026-12-01")).toEqual({
+        rollups: 1,
+        salts: 2,
+        marks: 4,
+        tally: 0,
+      });
       expect(await salts()).toEqual([]);
       expect((await rows()).map((r) => r.day).filter((d) => d < "2025")).toEqual(["2024-11-01"]);
     },

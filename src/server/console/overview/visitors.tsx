@@ -1,8 +1,9 @@
 /**
  * The overview's first figures (issue 51): today's and the last 30 days' visitors, and how many of them signed up. A
  * day's visitors are the site's distinct visitors of each combination of source fields that day (src/server/visits/;
- * no cookie: the same person on two days is two visitors); sign-ups are the funnel's tally by day (migration 0018).
- * Both are tallies: one read, as fast at 10,000,000 visits as at ten.
+ * no cookie: the same person on two days is two visitors), read from the visits' tally by day (migration 0028);
+ * sign-ups are the funnel's tally by day (migration 0018). Both are tallies: one read, as fast at 10,000,000 visits as
+ * at ten.
  */
 
 import { counted } from "../../../lib/plural";
@@ -11,9 +12,10 @@ import { Section } from "../ui/parts";
 import { percent } from "./funnel-store";
 
 export const VISITOR_FIGURES_SQL = `SELECT
-    (SELECT coalesce(sum(visitors), 0) FROM visit_rollup WHERE page = '*' AND day = $1::date)::bigint AS visitors_today,
-    (SELECT coalesce(sum(visitors), 0) FROM visit_rollup
-      WHERE page = '*' AND day > $1::date - 30 AND day <= $1::date)::bigint AS visitors_30,
+    (SELECT coalesce(sum(visitors), 0) FROM visit_tally
+      WHERE span = 'day' AND field = 'all' AND day = $1::date)::bigint AS visitors_today,
+    (SELECT coalesce(sum(visitors), 0) FROM visit_tally
+      WHERE span = 'day' AND field = 'all' AND day > $1::date - 30 AND day <= $1::date)::bigint AS visitors_30,
     (SELECT coalesce(sum(count), 0) FROM waitlist_funnel_tally WHERE field = 'all' AND day = $1::date)::bigint
       AS signed_up_today,
     (SELECT coalesce(sum(count), 0) FROM waitlist_funnel_tally
