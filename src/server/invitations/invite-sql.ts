@@ -80,7 +80,7 @@ export const INVITE_SQL = {
     WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id`,
   /**
    * An SMTP server accepted person `$1`'s invitation (its answer to the final "." was read): they are invited (by
-   * wave `$2`, kept in invited_wave_id once the wave lets go of them), and counted on their wave's row at once (its
+   * wave `$2`, kept in invited_wave_id once the wave has finished with them), and counted on their wave's row at once (its
    * progress page reads it while the wave runs).
    */
   sent: `WITH invited AS (

@@ -80,7 +80,7 @@ type SendingMethods =
   | "finish"
   | "releaseCancelled";
 
-/** A wave sent: its members, each one's code and fate, and the wave's end (finished, or cancelled and let go). */
+/** A wave sent: its members, each one's code and fate, and the wave's end (finished, or cancelled and its people freed). */
 function waveSending(db: Db, dataKeys: DataKeys | null): Pick<InviteStore, SendingMethods> {
   return {
     async members(wave) {

@@ -1,5 +1,5 @@
 /**
- * A cancelled wave's people back to the line (wave.ts runs waves; this lets go of those a cancelled one holds).
+ * A cancelled wave's people back to the line (wave.ts runs waves; this frees those a cancelled one holds).
  */
 import type { Store } from "../store/types";
 

@@ -54,7 +54,7 @@ export interface WaveOptions {
   owner?: string;
   /** A new wave already made for this run (by the console's one-time ticket, wave-record.ts), owned by `owner`. */
   wave?: number;
-  /** How much one run may do before it lets go of its wave (none: it goes to the end, as the CLI does). */
+  /** How much one run may do before it stops and releases its wave (none: it goes to the end, as the CLI does). */
   slice?: JobSlice;
   /** REFERRAL_PLACES: how the line is ordered (store/line.ts); 0 (the default): sign-up order. */
   referralPlaces?: number;

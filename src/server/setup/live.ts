@@ -186,7 +186,7 @@ export function checkSiteAndSender(config: ServerConfig): Check {
   );
 }
 
-/** Every live check, in order; the database is let go before this returns. */
+/** Every live check, in order; the database is closed before this returns. */
 export async function liveChecks(config: ServerConfig, openEmbedded: OpenEmbedded): Promise<Check[]> {
   const { db, check } = await openForCheck(config, openEmbedded);
   const checks = [check];

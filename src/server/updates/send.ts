@@ -41,7 +41,7 @@ export interface UpdateRun {
   /** The site's origin: unsubscribe and status links, and the Message-ID's domain. */
   site: string;
   owner: string;
-  /** How much one run may do before it lets go (a background invocation's time); none: to the end (the CLI). */
+  /** How much one run may do before it stops and releases the job (a background invocation's time); none: to the end (the CLI). */
   slice?: JobSlice;
   /** MAIL_RATE_PER_SECOND; 0: unpaced. */
   ratePerSecond: number;

@@ -2,7 +2,7 @@
  * Updates' SQL: the audience, an update and its recipients recorded in one statement (the audience of that moment,
  * nobody added or lost later), who is sending it, each recipient's fate, the choices people make, and the list of
  * past updates with their counts. Every statement stands alone (Neon's HTTP driver has no session); what keeps two
- * senders apart is the update's owner, taken and let go by the long-job core (jobs/lease.ts). store.ts runs them.
+ * senders apart is the update's owner, taken and released by the long-job core (jobs/lease.ts). store.ts runs them.
  */
 import { PERSON_COLUMNS } from "../data-key";
 

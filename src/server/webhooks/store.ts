@@ -111,7 +111,7 @@ function deliverySwitch(db: Db) {
   };
 }
 
-/** The outbox: an event claimed under a lease by one worker, then delivered, missed (retried later) or let go. */
+/** The outbox: an event claimed under a lease by one worker, then delivered, missed (retried later) or released. */
 function outbox(db: Db) {
   return {
     async claim(worker: string): Promise<OutboxEvent | null> {
@@ -152,7 +152,7 @@ function outbox(db: Db) {
   };
 }
 
-/** What is kept: the DATA_KEY ids waiting events are sealed under, and events past their days let go. */
+/** What is kept: the DATA_KEY ids waiting events are sealed under, and events past their days deleted. */
 function keeping(db: Db) {
   return {
     async sealedKeys(): Promise<string[]> {
