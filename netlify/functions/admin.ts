@@ -1,3 +1,5 @@
+// First: React loads its production build (react-production.ts says why).
+import "../../src/server/app/react-production";
 import type { Config } from "@netlify/functions";
 import { configured } from "../../src/server/app/configured";
 import { getStore } from "../../src/server/app/instance";
