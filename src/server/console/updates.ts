@@ -76,7 +76,13 @@ export async function updatesAction(given: UpdateVisit): Promise<Response> {
   const checked = checkDraft(typed.subject, typed.body);
   if ("problem" in checked) return composePage(visit, typed, { error: `${checked.problem} Nothing was sent.` }, 400);
   const { draft } = checked;
-  if (action === "preview") return previewPage(visit, draft);
+  if (action === "preview") {
+    // Words already started are that update (updates/start.ts), here as at the confirmation: its page, not a
+    // preview whose audience (those who have not had them) is empty and would say nobody said yes.
+    const updates = createUpdateStore(visit.store.db, visit.store.dataKeys);
+    const same = await withTimeout(findSameUpdate(updates, draft, audienceOf), visit.config.dbTimeoutMs);
+    return same ? sameWords(visit, draft, same.id) : previewPage(visit, draft);
+  }
   if (!visit.config.mail || !visit.mailer) {
     return composePage(visit, draft, { error: MAIL_OFF }, 400);
   }
