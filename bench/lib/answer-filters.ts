@@ -7,7 +7,7 @@
  * (people-split.ts), its SQL timed apart from the rest and its slowest statement's plan read.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -32,7 +32,10 @@ export const FILLED_QUESTIONS = [
 
 /** What a server (or a process) needs to ask FILLED_QUESTIONS: its environment and its node flags. */
 export function askingFilledQuestions(): { env: Record<string, string>; nodeFlags: string[] } {
-  const file = join(mkdtempSync(join(tmpdir(), "bench-questions-")), "questions.json");
+  const dir = mkdtempSync(join(tmpdir(), "bench-questions-"));
+  // Removed as the bench ends: every server and process that reads it ends before.
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "questions.json");
   writeFileSync(file, `${JSON.stringify(FILLED_QUESTIONS)}\n`);
   return { env: { TEST_QUESTIONS_FILE: file }, nodeFlags: ["--import", "./tests/support/questions-hook.mjs"] };
 }
