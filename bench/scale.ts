@@ -7,6 +7,10 @@
  * server's peak memory, and every row accounted for), a sign-up, and the CLI's `count` and a dry run of a wave of
  * 1,000, each a whole command. The table, with each budget, goes to docs/performance.md (section "scale").
  *
+ * The after code's server asks the two questions the fill answered, and the People page filtered by each answer is
+ * timed too, in a section of its own (bench/lib/answer-run.ts). `--answers` runs only that: the fill (1,000,000 unless
+ * --sizes says) and those pages; `--keep` keeps its database, and `--database <url>` measures a kept one again.
+ *
  * `--before <worktree>` runs the same against another checkout first (the code before the console was made flat:
  * `git worktree add /tmp/before 4aa1bac`, node_modules linked in, built once), each size with that checkout's own
  * migrations. That code does not change, so its figures are kept in the section (a JSON comment) and shown again by
@@ -22,7 +26,8 @@ import { type RunningServer, startServer } from "../scripts/lib/server-process";
 import { newToken } from "../src/server/crypto/tokens";
 import { ordinal } from "../src/server/referrals/status-page";
 import { createTestDatabase } from "../tests/support/postgres";
-import { type AnswerTiming, timeAnswerFilters, withFilledQuestions } from "./lib/answer-filters";
+import { askingFilledQuestions } from "./lib/answer-filters";
+import { type AnswerRun, answersOnly, timeAnswers, writeAnswersSection } from "./lib/answer-run";
 import { median, signIn, BENCH_TOKEN as TOKEN } from "./lib/console-session";
 import {
   consoleDownload,
@@ -129,8 +134,8 @@ interface RunResult {
   referrals?: ReferralRun;
   /** What went wrong beside the figures (a command's failure), for the reader of the table. */
   notes: string[];
-  /** "People whose answer to Q is V" as raw SQL (after code only: its schema has the answers). */
-  answers?: Record<string, AnswerTiming>;
+  /** The People page by answer (after code only: the before code asks no questions), answer-run.ts. */
+  answers?: Pick<AnswerRun, "uptime" | "pages">;
 }
 
 /**
@@ -167,10 +172,15 @@ async function timed(n: number, step: () => Promise<boolean>, warmUp = true, bud
  * The server from `tree`'s scripts/serve.ts, as bench/*.ts start it. startServer spawns relative to the working
  * directory (synchronously, before its first await), so the directory is switched around that call alone.
  */
-function serveFrom(tree: string, env: Record<string, string>, dataDir: string): Promise<RunningServer> {
+function serveFrom(
+  tree: string,
+  env: Record<string, string>,
+  dataDir: string,
+  nodeFlags: string[] = [],
+): Promise<RunningServer> {
   process.chdir(tree);
   try {
-    return startServer(env, dataDir);
+    return startServer(env, dataDir, nodeFlags);
   } finally {
     process.chdir(MAIN);
   }
@@ -294,7 +304,6 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
     // The referrals and status links, on the after code's schema only (the before code's has no such tables).
     let referralFill: Omit<ReferralRun, "status" | "shareSignUp"> | undefined;
     let people: StatusPerson[] = [];
-    let answers: Record<string, AnswerTiming> | undefined;
     try {
       let started = performance.now();
       await client.query(fillSql(size, treeName === "after"));
@@ -305,7 +314,6 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
       await client.query("VACUUM ANALYZE");
       analyzeSeconds = (performance.now() - started) / 1000;
       if (referralFill) people = await statusPeople(client, size);
-      if (treeName === "after") answers = await timeAnswerFilters(client);
     } finally {
       await client.end();
     }
@@ -319,11 +327,12 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
     }
 
     const env = { DATABASE_URL: database.url, WAITLIST_ADMIN_TOKEN: TOKEN, EARLY_ACCESS_URL, SMTP_URL: "" };
-    // The after code asks the two questions the fill answered (read as it starts): a column each in the downloads.
+    // The after code asks the two questions the fill answered (read as it starts): a column each in the downloads,
+    // and a filter each on the People page.
+    const asking = askingFilledQuestions();
     server = await (treeName === "after"
-      ? withFilledQuestions(tree, () => serveFrom(tree, env, join(dataDir, "data")))
+      ? serveFrom(tree, { ...env, ...asking.env }, join(dataDir, "data"), asking.nodeFlags)
       : serveFrom(tree, env, join(dataDir, "data")));
-    if (answers) console.log(`  answers (raw SQL): ${JSON.stringify(answers)}`);
     const base = server.url;
     const cookie = await signIn(base);
     const get = async (path: string) => {
@@ -385,6 +394,8 @@ async function measure(treeName: RunResult["tree"], tree: string, size: number):
       pages[label] = timing;
       console.log(`  ${label}: ${ms(timing.median)} ms median, ${ms(timing.max)} ms max`);
     }
+    // The People page by each answer, before any sign-up below (answer-run.ts).
+    const answers = treeName === "after" ? await timeAnswers(base, cookie, database.url) : undefined;
 
     // The downloads before any sign-up below, so every row they should carry is one the fill made.
     // Both measured from the server's idle before the first: Node keeps what a download grew its heap to, so the
@@ -581,6 +592,16 @@ function downloadFaults(d: DownloadReport, size: number): string[] {
   return faults;
 }
 
+// ── the People page by answer alone (issue 50): the fill and these pages, nothing else ──
+if (args.includes("--answers")) {
+  const failures: string[] = [];
+  for (const size of option("--sizes") ? SIZES : [1_000_000]) {
+    const run = await answersOnly({ size, keep: args.includes("--keep"), database: option("--database") });
+    failures.push(...writeAnswersSection(run, "npm run bench -- scale --answers"));
+  }
+  process.exit(failures.length > 0 ? 1 : 0);
+}
+
 // ── the runs ──
 const SECTION = "scale";
 const DOC = "docs/performance.md";
@@ -649,23 +670,6 @@ const measureRows = (
   const cells = columns.map((run) => `${ms(of(run).median)} (${ms(of(run).max)})${of(run).ok ? "" : " ✗"}`);
   return `| ${label} | ${cells.join(" | ")} | ≤ ${ms(budget)} ms: ${faults.length ? `✗ ${faults.join("; ")}` : "✓"} |`;
 });
-
-// Answers (issue 50): raw SQL on the after code's runs.
-const answerRows = Object.keys(after[0]?.answers ?? {}).flatMap((label) =>
-  (["pageMs", "countMs"] as const).map((which) => {
-    const what = which === "pageMs" ? "first page of 26" : "matches counted to 1,001";
-    const faults = after.flatMap((run) => {
-      const t = run.answers?.[label];
-      return t && t[which] > BUDGET.pageMedianMs ? [`${sizeName(run.size)} ${ms(t[which])} ms`] : [];
-    });
-    failures.push(...faults.map((fault) => `answer ${label}, ${what}: ${fault}`));
-    const cells = after.map((run) => {
-      const t = run.answers?.[label];
-      return t ? `${ms(t[which])} · ${t.matches > 1000 ? "> 1,000" : t.matches}${t.index ? " · GIN" : ""}` : "—";
-    });
-    return `| ${label}, ${what} | ${cells.join(" | ")} | ≤ ${BUDGET.pageMedianMs} ms: ${faults.length ? `✗ ${faults.join("; ")}` : "✓"} |`;
-  }),
-);
 
 // Referrals and status pages: the after code's runs only (the before code has no such pages).
 const referralRuns = after.filter((run) => run.referrals);
@@ -765,20 +769,8 @@ const body = [
   `| --- | ${columns.map(() => "---:").join(" | ")} | --- |`,
   ...measureRows,
   "",
-  ...(answerRows.length
-    ? [
-        "People whose answer to a choice question is a value (issue 50), as raw SQL from one client: this tree has no",
-        "People filter by answer yet, so the statement is the one such a filter would make on `choices` (migration",
-        "0022, its GIN index `waitlist_choices_idx`), read the way the People list reads a filter. The fill answers two",
-        "questions (`team-size`: 50+ for 2%, 2–10 for 40%; `role`: a fifth each), asked by the server for the run so",
-        "each download has a column per question. Cells: ms median of 5 · matches · GIN when the plan reads the index.",
-        "",
-        `| answer filter | ${after.map(head).join(" | ")} | budget |`,
-        `| --- | ${after.map(() => "---:").join(" | ")} | --- |`,
-        ...answerRows,
-        "",
-      ]
-    : []),
+  "The People page by each answer the fill gave: its own section below (`scale-answers`).",
+  "",
   ...(referralRuns.length
     ? [
         "### Status pages and share links (after code)",
@@ -823,4 +815,10 @@ const body = [
 
 console.log(`\n${body.replace(/\n<!-- scale-before .*-->$/s, "")}`);
 writeSection(SECTION, body);
+// The People page by answer at the largest size: a section of its own, as `--answers` writes it alone.
+if (largest?.answers) {
+  const fill = { seconds: largest.fillSeconds, analyzeSeconds: largest.analyzeSeconds };
+  const run = { size: largest.size, date: largest.date, code: largest.code, fill, ...largest.answers };
+  failures.push(...writeAnswersSection(run, "npm run bench -- scale"));
+}
 if (failures.length > 0) process.exitCode = 1;

@@ -82,21 +82,6 @@ const CHOICES_FILL = `jsonb_build_object(
         ELSE 'Just me' END,
       'role', (ARRAY['Engineer', 'Researcher', 'Founder', 'Student', 'Other'])[1 + g / 7 % 5])`;
 
-/** "People whose answer to Q is V" as raw SQL (no People filter by answer exists in this tree): $1 the choices. */
-export const ANSWER_SQL = {
-  /** The newest page of 26, as the People list reads a filter's first page. */
-  page: `SELECT id, created_at FROM waitlist WHERE choices @> $1::jsonb ORDER BY created_at DESC, id DESC LIMIT 26`,
-  /** How many match, counted up to 1,001, as the People list counts a filter. */
-  count: `SELECT count(*)::int AS n FROM (SELECT 1 FROM waitlist WHERE choices @> $1::jsonb LIMIT 1001) m`,
-} as const;
-
-/** The answer filters timed: a common answer, a rare one, and two questions together. */
-export const ANSWER_FILTERS: Array<[label: string, choices: Record<string, string>]> = [
-  ["team-size is 2–10 (40%)", { "team-size": "2–10" }],
-  ["team-size is 50+ (2%)", { "team-size": "50+" }],
-  ["team-size is 50+ and role is Founder", { "team-size": "50+", role: "Founder" }],
-];
-
 /**
  * Referrals and status links as a list that has had them for its 180 days holds them (migration 0011), for the
  * tree whose schema has them, run after fillSql. Statements in order:

@@ -27,12 +27,14 @@ export interface RunningServer {
 /**
  * Starts `scripts/serve.ts` (the `npm start` server, without the build) with its own database, on a port the
  * OS picks (PORT=0: no port is chosen and released first, so none can be taken in between). Resolves once it
- * serves and its database is open, with the URL it printed.
+ * serves and its database is open, with the URL it printed. `cwd`: the tree it serves (another copy of the site,
+ * built: tests/support/questions-site.ts), by default this one.
  */
 export async function startServer(
   env: Record<string, string> = {},
   dataDir = join(mkdtempSync(join(tmpdir(), "e2e-server-")), "data"),
   nodeFlags: string[] = [],
+  cwd?: string,
 ): Promise<RunningServer> {
   // One process (node with tsx's loader), so a signal reaches the server itself.
   const child: ChildProcess = spawn(
@@ -50,6 +52,7 @@ export async function startServer(
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
+      ...(cwd ? { cwd } : {}),
     },
   );
   let output = "";

@@ -60,8 +60,11 @@ export async function openMenuIfMobile(page: Page) {
 
 /** Rows a test writes before its own server starts. */
 export type Seed = (store: Store) => Promise<void>;
-/** Starts a server of the test's own with the given environment, on a fresh database (`seed` written first). */
-export type OwnServer = (env?: Record<string, string>, seed?: Seed) => Promise<RunningServer>;
+/**
+ * Starts a server of the test's own with the given environment, on a fresh database (`seed` written first); `cwd`:
+ * another copy of the site to serve (tests/support/questions-site.ts), by default this one.
+ */
+export type OwnServer = (env?: Record<string, string>, seed?: Seed, cwd?: string) => Promise<RunningServer>;
 
 /**
  * The browser tests' `test`: the shared build server comes from playwright.config.ts's webServer; a test that
@@ -93,7 +96,7 @@ export const test = base.extend<
   },
   ownServer: async ({ page: _page, emptyDatabase }, use) => {
     const started: RunningServer[] = [];
-    await use(async (env = {}, seed) => {
+    await use(async (env = {}, seed, cwd) => {
       const dataDir = copyDatabase(emptyDatabase, "e2e-server-");
       if (seed) {
         // Rows written before the server starts (it then owns the folder).
@@ -101,7 +104,7 @@ export const test = base.extend<
         await seed(store);
         await store.close();
       }
-      const server = await startServer(env, dataDir);
+      const server = await startServer(env, dataDir, [], cwd);
       started.push(server);
       return server;
     });

@@ -108,8 +108,16 @@ export function QuestionFields({
       );
     }
     const ticked = Array.isArray(given) ? given : typeof given === "string" ? [given] : [];
+    const radio = question.type === "choice";
+    // ARIA allows aria-invalid and aria-required on a radio group, not on a plain group (a fieldset): the boxes
+    // of a `multiple` question are each marked instead, and the group keeps only its description.
+    const groupState = radio
+      ? { role: "radiogroup", ...state, ...(question.required ? { "aria-required": true } : {}) }
+      : described
+        ? { "aria-describedby": described }
+        : {};
     return (
-      <fieldset key={question.id} {...state} {...(question.required ? { "aria-required": true } : {})}>
+      <fieldset key={question.id} {...groupState}>
         <legend className="text-sm font-semibold text-ink-900">
           {question.label}
           <span className="font-normal text-ink-600"> {note}</span>
@@ -117,7 +125,6 @@ export function QuestionFields({
         <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
           {question.options.map((option, n) => {
             const optionId = `${id}-${n}`;
-            const radio = question.type === "choice";
             return (
               <div key={option} className="flex items-center gap-2">
                 <input
@@ -127,6 +134,7 @@ export function QuestionFields({
                   value={option}
                   className={BOX}
                   {...(limits && radio && question.required ? { required: true } : {})}
+                  {...(wrong && !radio ? { "aria-invalid": true } : {})}
                   {...(controlled ? { checked: ticked.includes(option) } : {})}
                   onChange={(event) =>
                     set(

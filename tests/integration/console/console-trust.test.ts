@@ -62,6 +62,9 @@ it("an update confirmed twice is sent once; its words again reach only those who
   const third = text(await (await form("/admin/updates", { ...DRAFT, action: "confirm" }, { cookie })).text());
   expect(third).toContain("6 people sent it. Nobody was sent it again.");
   expect(third).toContain("Everyone who said yes to updates has received these words.");
+  // Previewed again, the same: that update, not a preview saying nobody has said yes to updates.
+  const previewed = text(await (await form("/admin/updates", { ...DRAFT, action: "preview" }, { cookie })).text());
+  expect(previewed).toContain("6 people sent it. Nobody was sent it again.");
   expect(updateMail()).toHaveLength(6);
   expect(await h.store.db.query("SELECT count(*)::int AS n FROM waitlist_update")).toEqual([{ n: 1 }]);
 

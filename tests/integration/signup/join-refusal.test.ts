@@ -140,4 +140,16 @@ describe("the team's questions are asked again with the answers given", () => {
     const group = refusedJoinHtml(PAGE, sent, { ...refusal, field: "answer:team-size" }, QUESTIONS);
     expect(group).toContain('<a href="#join-q-team-size-0"');
   });
+
+  it("marks a group as ARIA allows: a choice's radio group itself, a multiple's boxes each", () => {
+    const radios = refusedJoinHtml(PAGE, sent, { ...refusal, field: "answer:team-size" }, QUESTIONS);
+    expect(radios).toContain(
+      '<fieldset role="radiogroup" aria-describedby="join-q-team-size-error" aria-invalid="true" aria-required="true">',
+    );
+    const boxes = refusedJoinHtml(PAGE, sent, { ...refusal, field: "answer:uses" }, QUESTIONS);
+    expect(boxes).toContain('<fieldset aria-describedby="join-q-uses-error">');
+    for (const n of [0, 1, 2]) expect(tagOf(boxes, `join-q-uses-${n}`)).toContain('aria-invalid="true"');
+    expect(html).toContain('<fieldset role="radiogroup" aria-required="true">');
+    expect(html).toContain("<fieldset>");
+  });
 });

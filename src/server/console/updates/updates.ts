@@ -76,7 +76,13 @@ export async function updatesAction(given: UpdateVisit): Promise<Response> {
   const checked = checkDraft(typed.subject, typed.body);
   if ("problem" in checked) return composePage(visit, typed, { error: `${checked.problem} Nothing was sent.` }, 400);
   const { draft } = checked;
-  if (action === "preview") return previewPage(visit, draft);
+  if (action === "preview") {
+    // Words already started are that update (updates/start.ts), here as at the confirmation: its page, not a
+    // preview whose audience (those who have not had them) is empty and would say nobody said yes.
+    const updates = visit.store.of(createUpdateStore);
+    const same = await withTimeout(findSameUpdate(updates, draft, segment?.audience ?? null), visit.config.dbTimeoutMs);
+    return same ? sameWords(visit, draft, same.id) : previewPage(visit, draft);
+  }
   if (!visit.config.mail || !visit.mailer) return composePage(visit, draft, { error: MAIL_OFF }, 400);
   if (action === "test") return testStep(visit, draft, visit.mailer);
   // Own keys only: "toString" is not a step.
