@@ -761,6 +761,9 @@ CREATE INDEX waitlist_suppressed_idx ON waitlist (created_at, id) WHERE mail_sup
 CREATE INDEX waitlist_invited_wave_idx ON waitlist (invited_wave_id, created_at, id) WHERE invited_wave_id IS NOT NULL;
 CREATE INDEX waitlist_referrals_idx ON waitlist (referrals, created_at, id) WHERE referrals > 0;
 CREATE INDEX waitlist_choices_idx ON waitlist USING gin (choices jsonb_path_ops);
+-- The choices of the people a wave may take (0030): Invite everyone matching's count of a rare answer.
+CREATE INDEX waitlist_invitable_choices_idx ON waitlist USING gin (choices jsonb_path_ops)
+  WHERE status = 'confirmed' AND invite_wave_id IS NULL AND NOT mail_suppressed;
 
 -- A list brought from another tool (migration 0023, src/server/import/).
 -- An import is its file: one row per file (by its SHA-256), so the same file run again is the same import and goes

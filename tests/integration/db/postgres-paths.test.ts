@@ -224,6 +224,7 @@ describe.skipIf(!reachable)("Postgres paths on PostgreSQL 15", () => {
           { name: "0027_segments" },
           { name: "0028_visit_tallies" },
           { name: "0029_tally_without_jit" },
+          { name: "0030_invitable_choices" },
         ]);
       } finally {
         await fresh.drop();

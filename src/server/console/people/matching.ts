@@ -19,6 +19,11 @@ export const MATCHING_MAX = 10_000_000;
 export const MATCHING_SQL = {
   /** The first `$1` people the filter ($2–$17) matches whom a wave may invite, in sign-up order. */
   invitable: `SELECT id FROM waitlist WHERE ${MATCH} AND ${AVAILABLE} ORDER BY created_at, id LIMIT $1`,
+  /**
+   * How many a wave may invite, up to `$1`: unordered, so that a rare answer is counted from 0030's index of the
+   * invitable people's choices rather than by walking everyone confirmed in sign-up order.
+   */
+  invitableCount: `SELECT count(*)::int AS count FROM (SELECT 1 FROM waitlist WHERE ${MATCH} AND ${AVAILABLE} LIMIT $1) AS s`,
   /** The first `$1` people the filter matches who would be sent an update (confirmed, said yes). */
   writable: `SELECT id FROM waitlist WHERE ${MATCH} AND status = 'confirmed' AND updates_consent
     ORDER BY id LIMIT $1`,
@@ -57,6 +62,12 @@ export function createMatching(db: Db, dataKeys: DataKeys | null) {
       const sql = purpose === "invite" ? MATCHING_SQL.invitable : MATCHING_SQL.writable;
       const rows = await db.query<{ id: number | string }>(sql, [limit, ...(await list.matchParams(filter))]);
       return rows.map((row) => Number(row.id));
+    },
+    /** How many `filter` matches whom a wave may invite, at most `limit`. */
+    async invitableCount(filter: PeopleFilter, limit: number): Promise<number> {
+      const params = [limit, ...(await list.matchParams(filter))];
+      const [row] = await db.query<{ count: number }>(MATCHING_SQL.invitableCount, params);
+      return Number(row?.count ?? 0);
     },
     /** How people `ids` split by the answers to `questions` (every choice question asked, unless told). */
     async split(ids: readonly number[], questions = QUESTIONS.filter(isChoice)): Promise<AnswerSplit[]> {

@@ -64,7 +64,7 @@ async function loadPeople(store: Store, config: ServerConfig, query: PeopleQuery
     wave: filter.wave === null ? null : await data.wave(filter.wave),
     removed: removedId === null ? null : await data.removed(removedId),
     answers: await data.answers(),
-    invitable: filtered ? (await store.of(createMatching).ids(filter, "invite", MATCH_CAP + 1)).length : 0,
+    invitable: filtered ? await store.of(createMatching).invitableCount(filter, MATCH_CAP + 1) : 0,
   });
   // Eight short reads in a row: they share a deadline of two statements' time, not one each.
   return withTimeout(list.page(filter, position, sort).then(load), config.dbTimeoutMs * 2);
