@@ -8,7 +8,7 @@
  */
 import { createStore } from "../../src/server/app/store";
 import { readConfig } from "../../src/server/config";
-import { peopleGet } from "../../src/server/console/people";
+import { peopleGet } from "../../src/server/console/people/people";
 import { createPgDb } from "../../src/server/db/pg";
 import type { Db } from "../../src/server/db/types";
 import { median } from "./console-session";
