@@ -4,7 +4,15 @@
  * functions (full zod stays out of both); they read the file through questions.ts.
  */
 import { z } from "astro/zod";
-import { MAX_QUESTIONS, QUESTION_TYPES, type Question, type QuestionEntry, withDefaults } from "./questions";
+import {
+  EXPORT_COLUMNS,
+  MAX_QUESTIONS,
+  NO_LONGER_ASKED,
+  QUESTION_TYPES,
+  type Question,
+  type QuestionEntry,
+  withDefaults,
+} from "./questions";
 import { LINE_BREAK, UNSTORABLE } from "./rules";
 
 export class QuestionsFileError extends Error {
@@ -13,33 +21,10 @@ export class QuestionsFileError extends Error {
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /**
- * Names an export already uses for its own columns (src/server/export/rows.ts; a test holds the two equal): a
- * question under one of them would give a file two columns of one name.
+ * Names an export already uses for its own columns (`answers`: the JSON export's key for them all): a question under
+ * one of them would give a file two columns of one name.
  */
-export const RESERVED_IDS = [
-  "created_at",
-  "name",
-  "email",
-  "message",
-  "status",
-  "invited_at",
-  "joined_at",
-  "source",
-  "medium",
-  "campaign",
-  "referrer",
-  "page",
-  "organization",
-  "why",
-  "connect",
-  "terms_version",
-  "confirmed_at",
-  "referral_code",
-  "referred_by",
-  "referrals",
-  "answers",
-  "answers_no_longer_asked",
-] as const;
+export const RESERVED_IDS = [...EXPORT_COLUMNS, "answers", NO_LONGER_ASKED] as const;
 const line = (what: string, max: number) =>
   z
     .string({ error: `${what} must be text` })

@@ -5,6 +5,7 @@
  * answer reads this list by question id: adding a question is editing that one file.
  */
 import file from "../../content/questions.json" with { type: "json" };
+import { ATTRIBUTION_FIELDS } from "./attribution";
 
 export const QUESTION_TYPES = ["choice", "multiple", "text"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
@@ -48,6 +49,36 @@ export const withDefaults = (entries: readonly QuestionEntry[]): Question[] =>
     ...(entry.hint ? { hint: entry.hint } : {}),
     max: entry.max ?? TEXT_ANSWER_MAX,
   }));
+
+/**
+ * The export's own columns, before one per question (src/server/export/rows.ts writes them). New columns go at the
+ * end, so a reader of the earlier ones keeps working: `status` (double opt-in), when the person was invited and
+ * joined, where the sign-up came from, then the answers on their own and the consent record (the terms agreed to at
+ * created_at, and when the address was confirmed), then referrals (the person's share code, the address of whoever
+ * shared the link they came by, and how many of their own referrals count). A question's id heads its own column,
+ * so it may be none of these (questions-file.ts).
+ */
+export const EXPORT_COLUMNS = [
+  "created_at",
+  "name",
+  "email",
+  "message",
+  "status",
+  "invited_at",
+  "joined_at",
+  ...ATTRIBUTION_FIELDS,
+  "organization",
+  "why",
+  "connect",
+  "terms_version",
+  "confirmed_at",
+  "referral_code",
+  "referred_by",
+  "referrals",
+] as const;
+
+/** The export's column after the questions': answers to questions since removed, as JSON by id. */
+export const NO_LONGER_ASKED = "answers_no_longer_asked";
 
 /** The questions asked today (an empty file: none, and the form is the brief's alone). */
 export const QUESTIONS: readonly Question[] = withDefaults(file as unknown as QuestionEntry[]);

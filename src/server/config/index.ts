@@ -143,7 +143,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       env["MAIL_RATE_PER_SECOND"]?.trim() === "unlimited" ? 0 : read.whole("MAIL_RATE_PER_SECOND", 10, 0),
     ...webhookConfig(env),
     ...reputationConfig(env, read),
-    ...remindersConfig(env, read),
+    ...remindersConfig(read),
     auditDays: read.whole("AUDIT_DAYS", 365),
     adminEmails: (env["ADMIN_EMAILS"] ?? "")
       .split(",")

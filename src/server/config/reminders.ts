@@ -1,5 +1,5 @@
 /** The reminders' settings, as config/index.ts reads them: src/server/reminders/ sends them. */
-import { type SettingsReader, settingsReader } from "./parse";
+import type { SettingsReader } from "./parse";
 
 export interface ReminderSettings {
   /** Hours after sign-up a pending person gets one reminder (CONFIRM_REMINDER_HOURS, default 24; 0: off). */
@@ -8,14 +8,10 @@ export interface ReminderSettings {
   inviteReminderDays: number;
 }
 
-export function remindersConfig(
-  env: Record<string, string | undefined>,
-  read: SettingsReader = settingsReader(env),
-): { reminders: ReminderSettings } {
-  return {
-    reminders: {
-      confirmReminderHours: read.whole("CONFIRM_REMINDER_HOURS", 24, 0),
-      inviteReminderDays: read.whole("INVITE_REMINDER_DAYS", 3, 0),
-    },
-  };
-}
+/** Read by config/index.ts's reader, so a value it cannot read is listed with the others. */
+export const remindersConfig = (read: SettingsReader): { reminders: ReminderSettings } => ({
+  reminders: {
+    confirmReminderHours: read.whole("CONFIRM_REMINDER_HOURS", 24, 0),
+    inviteReminderDays: read.whole("INVITE_REMINDER_DAYS", 3, 0),
+  },
+});

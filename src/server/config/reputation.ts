@@ -4,7 +4,7 @@
  * Each endpoint exists only while its secret is set (unset: 404, nothing listens).
  */
 
-import { type SettingsReader, settingsReader } from "./parse";
+import type { SettingsReader } from "./parse";
 
 export interface ReputationSettings {
   /** RESEND_WEBHOOK_SECRET (`whsec_…`, Svix's): POST /api/mail-events/resend; null: off. */
@@ -42,9 +42,10 @@ function postmarkConfig(env: Record<string, string | undefined>) {
   return { postmarkWebhook: user && password ? { user, password } : null, postmarkWebhookProblem: null };
 }
 
+/** The secrets as given; the rates by config/index.ts's reader, so a value it cannot read is listed with the others. */
 export function reputationConfig(
   env: Record<string, string | undefined>,
-  read: SettingsReader = settingsReader(env),
+  read: SettingsReader,
 ): { reputation: ReputationSettings } {
   return {
     reputation: {

@@ -3,37 +3,14 @@
  * own time limit) and written as they come, so an export of any size holds one batch in memory and never meets
  * a statement timeout. The function, the console and the CLI all export through here.
  */
-import { ATTRIBUTION_FIELDS } from "../../lib/waitlist/attribution";
-import { QUESTIONS, type Question } from "../../lib/waitlist/questions";
+import { EXPORT_COLUMNS, NO_LONGER_ASKED, QUESTIONS, type Question } from "../../lib/waitlist/questions";
 import { answerText, mergedAnswers } from "../answers";
 import { csvCell, csvRow, visibleControls } from "../csv";
 import { withTimeout } from "../http/timeout";
 import type { ExportedEntry, ListOptions, ListPage, Store } from "../store/types";
 
-/**
- * New columns go at the end, so a reader of the earlier ones keeps working: `status` (double opt-in), when the
- * person was invited and joined, where the sign-up came from, then the answers on their own and the consent
- * record (the terms agreed to at created_at, and when the address was confirmed), then referrals (the person's
- * share code, the address of whoever shared the link they came by, and how many of their own referrals count).
- */
-export const EXPORT_COLUMNS = [
-  "created_at",
-  "name",
-  "email",
-  "message",
-  "status",
-  "invited_at",
-  "joined_at",
-  ...ATTRIBUTION_FIELDS,
-  "organization",
-  "why",
-  "connect",
-  "terms_version",
-  "confirmed_at",
-  "referral_code",
-  "referred_by",
-  "referrals",
-] as const satisfies ReadonlyArray<keyof ExportedEntry>;
+/** The export's own columns (questions.ts lists them and says their order), each a field of the entry. */
+const COLUMNS = EXPORT_COLUMNS satisfies ReadonlyArray<keyof ExportedEntry>;
 
 /**
  * After the fixed columns: one per question asked today, headed by its id (a `multiple` answer's options joined
@@ -43,9 +20,8 @@ export const EXPORT_COLUMNS = [
  * scan of the list first, so with an empty questions.json removed answers are in the JSON export and on the
  * person page only.
  */
-export const NO_LONGER_ASKED = "answers_no_longer_asked";
 export const csvColumns = (questions: readonly Question[] = QUESTIONS): string[] =>
-  questions.length === 0 ? [...EXPORT_COLUMNS] : [...EXPORT_COLUMNS, ...questions.map((q) => q.id), NO_LONGER_ASKED];
+  questions.length === 0 ? [...COLUMNS] : [...COLUMNS, ...questions.map((q) => q.id), NO_LONGER_ASKED];
 
 /** The entry's answers as export cells: by question id, and the removed questions' as JSON (null: none). */
 export function answerCells(entry: ExportedEntry, questions: readonly Question[] = QUESTIONS) {
@@ -120,7 +96,7 @@ function* slices<T>(rows: readonly T[], size = 16): Generator<readonly T[]> {
 /** A JSON entry: the fixed columns, then `answers` by question id (removed questions' too) when there are any. */
 const jsonEntry = (entry: ExportedEntry) => {
   const { all } = answerCells(entry);
-  const fields = Object.fromEntries(EXPORT_COLUMNS.map((column) => [column, entry[column]]));
+  const fields = Object.fromEntries(COLUMNS.map((column) => [column, entry[column]]));
   const answers = Object.keys(all).length > 0 ? { answers: all } : {};
   return JSON.stringify({ ...fields, ...answers }, null, 2).replace(/^/gm, "  ");
 };

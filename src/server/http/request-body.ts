@@ -54,6 +54,20 @@ export async function readBody(
   }
 }
 
+/** A request body parsed as JSON (any value), or readBody's refusal, or 400 when it is not JSON. */
+export async function readJson(
+  request: Request,
+  limit: number,
+): Promise<{ body: unknown } | { status: 400 | 413; message: string }> {
+  const read = await readBody(request, limit);
+  if ("status" in read) return read;
+  try {
+    return { body: JSON.parse(read.text) };
+  } catch {
+    return { status: 400, message: "Request body is not valid JSON." };
+  }
+}
+
 /** The request's media type without parameters, lowercased (`application/json`); undefined when absent. */
 export function mediaType(request: Request): string | undefined {
   return request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();

@@ -19,12 +19,15 @@ export interface ReadRow {
   suppress: string | null;
 }
 
+/** A row's cell by its column's name (any case, trimmed): "" when the column is absent (cellsBy). */
+type Cell = (column: string) => string;
+
 export interface Format {
   /** The tool and which of its files (e.g. "Mailchimp (unsubscribed)"). */
   label: string;
   /** The columns it reads, as the header names them (for the report and the docs). */
   reads: readonly string[];
-  read(cell: (column: string) => string): ReadRow;
+  read(cell: Cell): ReadRow;
 }
 
 const norm = (column: string) => column.trim().toLowerCase();
@@ -37,50 +40,87 @@ const joined = (...parts: string[]) =>
       .join(" "),
   );
 const yes = (value: string) => /^(true|yes|1|y|verified|confirmed)$/i.test(value.trim());
+/** The first of the columns that is not empty, as written ("" when none is). */
+const first = (cell: Cell, columns: readonly string[]) => columns.map(cell).find(Boolean) ?? "";
+/** A sign-up's time, from the first of the columns that is not empty. */
+function timeIn(...columns: string[]) {
+  return (cell: Cell) => text(first(cell, columns));
+}
+
+/**
+ * Another tool's export: where its rows hold the address (the first of `email` that is not empty), the name (the
+ * `name` columns joined; none: no name) and the sign-up's time; and what a row says, in the tool's words, of the
+ * person's consent (what shows it, and its time) and of why not to mail them. The tool's name goes before both.
+ * A tool's file has no source and no answers of ours.
+ */
+interface Tool {
+  tool: string;
+  label?: string;
+  reads: readonly string[];
+  email: readonly string[];
+  name: readonly string[];
+  signedUpAt: (cell: Cell) => string | null;
+  /** Consent: what shows it, and its time; left: why not to mail them. */
+  says(cell: Cell, signedUpAt: string | null): { consent: [string, string | null] | null; left: string | null };
+}
+
 const NO_ANSWERS = { organization: null, why: null, connect: null };
+const toolFormat = (tool: Tool): Format => ({
+  label: tool.label ?? tool.tool,
+  reads: tool.reads,
+  read: (cell) => {
+    const signedUpAt = tool.signedUpAt(cell);
+    const { consent, left } = tool.says(cell, signedUpAt);
+    return {
+      email: first(cell, tool.email),
+      name: joined(...tool.name.map(cell)),
+      signedUpAt,
+      source: null,
+      answers: NO_ANSWERS,
+      evidence: consent ? { what: `${tool.tool} ${consent[0]}`, at: consent[1] } : null,
+      suppress: left ? `${tool.tool}: ${left}` : null,
+    };
+  },
+});
 
 /** Answers to the sign-up's questions, from columns named like their ids (the hook for a question registry). */
 const ANSWER_COLUMNS = ["organization", "why", "connect"] as const;
-const answersOf = (cell: (column: string) => string) => ({
+const answersOf = (cell: Cell) => ({
   organization: text(cell("organization")),
   why: text(cell("why")),
   connect: text(cell("connect")),
 });
 
-const mailchimp = (kind: "subscribed" | "unsubscribed" | "cleaned"): Format => ({
-  label: `Mailchimp (${kind})`,
-  reads: [
-    "Email Address",
-    "First Name",
-    "Last Name",
-    "OPTIN_TIME",
-    "CONFIRM_TIME",
-    ...(kind === "unsubscribed" ? ["UNSUB_TIME", "UNSUB_REASON"] : kind === "cleaned" ? ["CLEAN_TIME"] : []),
-  ],
-  read: (cell) => {
-    const confirm = text(cell("confirm_time"));
-    const optin = text(cell("optin_time"));
-    const reason = text(cell("unsub_reason"));
-    return {
-      email: cell("email address"),
-      name: joined(cell("first name"), cell("last name")),
-      signedUpAt: optin ?? confirm,
-      source: null,
-      answers: NO_ANSWERS,
-      evidence: confirm
-        ? { what: "Mailchimp CONFIRM_TIME", at: confirm }
-        : optin
-          ? { what: "Mailchimp OPTIN_TIME", at: optin }
-          : null,
-      suppress:
-        kind === "unsubscribed"
-          ? `Mailchimp: unsubscribed${reason ? ` (${reason})` : ""}`
-          : kind === "cleaned"
-            ? "Mailchimp: cleaned (bounced)"
-            : null,
-    };
-  },
-});
+const mailchimp = (kind: "subscribed" | "unsubscribed" | "cleaned") =>
+  toolFormat({
+    tool: "Mailchimp",
+    label: `Mailchimp (${kind})`,
+    reads: [
+      "Email Address",
+      "First Name",
+      "Last Name",
+      "OPTIN_TIME",
+      "CONFIRM_TIME",
+      ...(kind === "unsubscribed" ? ["UNSUB_TIME", "UNSUB_REASON"] : kind === "cleaned" ? ["CLEAN_TIME"] : []),
+    ],
+    email: ["email address"],
+    name: ["first name", "last name"],
+    signedUpAt: (cell) => text(cell("optin_time")) ?? text(cell("confirm_time")),
+    says: (cell) => {
+      const confirm = text(cell("confirm_time"));
+      const optin = text(cell("optin_time"));
+      const reason = text(cell("unsub_reason"));
+      return {
+        consent: confirm ? ["CONFIRM_TIME", confirm] : optin ? ["OPTIN_TIME", optin] : null,
+        left:
+          kind === "unsubscribed"
+            ? `unsubscribed${reason ? ` (${reason})` : ""}`
+            : kind === "cleaned"
+              ? "cleaned (bounced)"
+              : null,
+      };
+    },
+  });
 
 /** Buttondown's subscriber types that mean the address was confirmed, and those that mean "do not mail". */
 const BUTTONDOWN_CONFIRMED = new Set(["regular", "premium", "gifted", "trialed", "churning", "paused", "past_due"]);
@@ -92,111 +132,72 @@ const BUTTONDOWN_LEFT: Record<string, string> = {
   spammy: "marked spammy",
 };
 
-const buttondown: Format = {
-  label: "Buttondown",
+const buttondown = toolFormat({
+  tool: "Buttondown",
   reads: ["email (or email_address)", "creation_date", "subscriber_type (or type)", "unsubscription_date", "notes"],
-  read: (cell) => {
+  email: ["email", "email_address"],
+  name: [],
+  signedUpAt: timeIn("creation_date"),
+  says: (cell, created) => {
     const type = norm(cell("subscriber_type") || cell("type"));
-    const created = text(cell("creation_date"));
-    const left = BUTTONDOWN_LEFT[type] ?? (text(cell("unsubscription_date")) ? "unsubscribed" : null);
     return {
-      email: cell("email") || cell("email_address"),
-      name: null,
-      signedUpAt: created,
-      source: null,
-      answers: NO_ANSWERS,
-      evidence: BUTTONDOWN_CONFIRMED.has(type) ? { what: `Buttondown subscriber_type ${type}`, at: created } : null,
-      suppress: left ? `Buttondown: ${left}` : null,
+      consent: BUTTONDOWN_CONFIRMED.has(type) ? [`subscriber_type ${type}`, created] : null,
+      left: BUTTONDOWN_LEFT[type] ?? (text(cell("unsubscription_date")) ? "unsubscribed" : null),
     };
   },
-};
+});
 
-const listmonk: Format = {
-  label: "listmonk",
+const listmonk = toolFormat({
+  tool: "listmonk",
   reads: ["email", "name", "status", "subscription_status", "created_at", "updated_at"],
-  read: (cell) => {
-    const status = norm(cell("status"));
+  email: ["email"],
+  name: ["name"],
+  signedUpAt: timeIn("created_at"),
+  says: (cell, created) => {
     const subscription = norm(cell("subscription_status") || cell("list_status"));
-    const created = text(cell("created_at"));
+    const blocked = norm(cell("status")) === "blocklisted";
     return {
-      email: cell("email"),
-      name: text(cell("name")),
-      signedUpAt: created,
-      source: null,
-      answers: NO_ANSWERS,
-      evidence:
-        subscription === "confirmed"
-          ? { what: "listmonk subscription_status confirmed", at: text(cell("updated_at")) ?? created }
-          : null,
-      suppress:
-        status === "blocklisted"
-          ? "listmonk: blocklisted"
-          : subscription === "unsubscribed"
-            ? "listmonk: unsubscribed"
-            : null,
+      consent:
+        subscription === "confirmed" ? ["subscription_status confirmed", text(cell("updated_at")) ?? created] : null,
+      left: blocked ? "blocklisted" : subscription === "unsubscribed" ? "unsubscribed" : null,
     };
   },
-};
+});
 
-const getwaitlist: Format = {
-  label: "GetWaitlist",
+const getwaitlist = toolFormat({
+  tool: "GetWaitlist",
   reads: ["email", "first_name", "last_name", "created_at", "verified"],
-  read: (cell) => {
-    const created = text(cell("created_at"));
-    return {
-      email: cell("email"),
-      name: joined(cell("first_name"), cell("last_name")),
-      signedUpAt: created,
-      source: null,
-      answers: NO_ANSWERS,
-      evidence: yes(cell("verified")) ? { what: "GetWaitlist verified", at: created } : null,
-      suppress: null,
-    };
-  },
-};
+  email: ["email"],
+  name: ["first_name", "last_name"],
+  signedUpAt: timeIn("created_at"),
+  says: (cell, created) => ({ consent: yes(cell("verified")) ? ["verified", created] : null, left: null }),
+});
 
-const waitlister: Format = {
-  label: "Waitlister",
+const waitlister = toolFormat({
+  tool: "Waitlister",
   reads: ["email", "name", "signup_date (or created_at)", "email_verified (or verified)"],
-  read: (cell) => {
-    const created = text(cell("signup_date") || cell("created_at") || cell("joined_at"));
-    return {
-      email: cell("email"),
-      name: text(cell("name")),
-      signedUpAt: created,
-      source: null,
-      answers: NO_ANSWERS,
-      evidence: yes(cell("email_verified") || cell("verified"))
-        ? { what: "Waitlister email verified", at: created }
-        : null,
-      suppress: null,
-    };
-  },
-};
+  email: ["email"],
+  name: ["name"],
+  signedUpAt: timeIn("signup_date", "created_at", "joined_at"),
+  says: (cell, created) => ({
+    consent: yes(cell("email_verified") || cell("verified")) ? ["email verified", created] : null,
+    left: null,
+  }),
+});
 
-const KIT_LEFT: Record<string, string> = {
-  cancelled: "unsubscribed",
-  bounced: "bounced",
-  complained: "complained",
-};
+const KIT_LEFT: Record<string, string> = { cancelled: "unsubscribed", bounced: "bounced", complained: "complained" };
 
-const kit: Format = {
-  label: "Kit",
+const kit = toolFormat({
+  tool: "Kit",
   reads: ["email_address", "first_name", "state (or status)", "created_at"],
-  read: (cell) => {
+  email: ["email_address"],
+  name: ["first_name"],
+  signedUpAt: timeIn("created_at"),
+  says: (cell, created) => {
     const state = norm(cell("state") || cell("status"));
-    const created = text(cell("created_at"));
-    return {
-      email: cell("email_address"),
-      name: text(cell("first_name")),
-      signedUpAt: created,
-      source: null,
-      answers: NO_ANSWERS,
-      evidence: state === "active" ? { what: "Kit state active", at: created } : null,
-      suppress: KIT_LEFT[state] ? `Kit: ${KIT_LEFT[state]}` : null,
-    };
+    return { consent: state === "active" ? ["state active", created] : null, left: KIT_LEFT[state] ?? null };
   },
-};
+});
 
 const generic: Format = {
   label: "a CSV with an email column",
@@ -235,7 +236,7 @@ export function recogniseFormat(header: readonly string[]): Format | null {
 }
 
 /** A reader of one record's cells by column name (any case, trimmed): "" when the column is absent. */
-export function cellsBy(header: readonly string[]): (cells: readonly string[]) => (column: string) => string {
+export function cellsBy(header: readonly string[]): (cells: readonly string[]) => Cell {
   const index = new Map<string, number>();
   header.forEach((column, i) => {
     if (!index.has(norm(column))) index.set(norm(column), i);

@@ -15,7 +15,7 @@ import { accessCodeKey } from "../crypto/keys";
 import { hashToken } from "../crypto/tokens";
 import { guardBearer, refusedToken } from "../http/bearer";
 import { BODY_LIMITS } from "../http/limits";
-import { mediaType, readBody } from "../http/request-body";
+import { mediaType, readJson } from "../http/request-body";
 import { json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
@@ -72,15 +72,9 @@ export function createRedeemHandler(deps: RedeemDeps) {
 /** The body's code (content type → size → parse → shape), or the answer that refuses it. */
 async function codeOf(req: Request): Promise<string | Response> {
   if (mediaType(req) !== JSON_TYPE) return json(415, { error: `Content-Type must be ${JSON_TYPE}.` });
-  const read = await readBody(req, BODY_LIMITS.json);
+  const read = await readJson(req, BODY_LIMITS.json);
   if ("status" in read) return json(read.status, { error: read.message });
-  let body: unknown;
-  try {
-    body = JSON.parse(read.text);
-  } catch {
-    return json(400, { error: "Request body is not valid JSON." });
-  }
-  const code = (body as { code?: unknown } | null)?.code;
+  const code = (read.body as { code?: unknown } | null)?.code;
   if (typeof code !== "string" || !INVITE_CODE_PATTERN.test(code)) {
     log("info", "invites.redeem", { outcome: "malformed" });
     return unknown();

@@ -10,7 +10,7 @@ import { VISIT_PAGE_PARAM } from "../../lib/visits/pages";
 import { isDryRun } from "../db/connection";
 import type { ServerDeps } from "../deps";
 import { siteOrigin } from "../http/origin";
-import { mediaType, readBody } from "../http/request-body";
+import { mediaType, readJson } from "../http/request-body";
 import { json } from "../http/responses";
 import { withTimeout } from "../http/timeout";
 import { describeError, log } from "../log";
@@ -50,14 +50,9 @@ async function viewOf(req: Request): Promise<{ page: unknown; query: string; ref
   if (!BEACON_TYPES.has(mediaType(req) ?? "")) {
     return json(415, { error: "Content-Type must be text/plain or application/json." });
   }
-  const read = await readBody(req, BEACON_LIMIT);
+  const read = await readJson(req, BEACON_LIMIT);
   if ("status" in read) return json(read.status, { error: read.message });
-  let body: unknown;
-  try {
-    body = JSON.parse(read.text);
-  } catch {
-    return json(400, { error: "Request body is not valid JSON." });
-  }
+  const { body } = read;
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return json(400, { error: "Request body must be a JSON object." });
   }

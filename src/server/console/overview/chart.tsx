@@ -101,10 +101,25 @@ function Bars({ days, most }: { days: readonly ChartDay[]; most: number }) {
   );
 }
 
-/** The running total, point to point at each day's middle (a polyline cannot take percentages: lines can). */
-function RunningLine({ days, total }: { days: readonly ChartDay[]; total: number }) {
+/**
+ * A value of each day's, point to point at each day's middle (a polyline cannot take percentages: lines can), on
+ * the scale whose top is `top`; `dash` draws it dashed.
+ */
+function DayLine({
+  days,
+  value,
+  top,
+  colour,
+  dash,
+}: {
+  days: readonly ChartDay[];
+  value: (day: ChartDay) => number;
+  top: number;
+  colour: string;
+  dash?: string;
+}) {
   const slot = 100 / days.length;
-  const y = (n: number) => px(BASE - (n / total) * PLOT);
+  const y = (day: ChartDay | undefined) => px(BASE - ((day ? value(day) : 0) / top) * PLOT);
   return (
     <g>
       {days.slice(1).map((day, i) => (
@@ -112,33 +127,11 @@ function RunningLine({ days, total }: { days: readonly ChartDay[]; total: number
           key={day.day}
           x1={pct((i + 0.5) * slot)}
           x2={pct((i + 1.5) * slot)}
-          y1={y(days[i]?.running ?? 0)}
-          y2={y(day.running)}
-          stroke={LINE_COLOUR}
+          y1={y(days[i])}
+          y2={y(day)}
+          stroke={colour}
           strokeWidth={2}
-          strokeLinecap="round"
-        />
-      ))}
-    </g>
-  );
-}
-
-/** The site's visitors per day, dashed, on the per-day scale: how many came, beside how many signed up. */
-function VisitorsLine({ days, most }: { days: readonly ChartDay[]; most: number }) {
-  const slot = 100 / days.length;
-  const y = (n: number) => px(BASE - (n / most) * PLOT);
-  return (
-    <g>
-      {days.slice(1).map((day, i) => (
-        <line
-          key={day.day}
-          x1={pct((i + 0.5) * slot)}
-          x2={pct((i + 1.5) * slot)}
-          y1={y(days[i]?.visitors ?? 0)}
-          y2={y(day.visitors ?? 0)}
-          stroke={VISITORS_COLOUR}
-          strokeWidth={2}
-          strokeDasharray="5 3"
+          strokeDasharray={dash}
           strokeLinecap="round"
         />
       ))}
@@ -223,8 +216,12 @@ export function GrowthChart({
           <Bars days={days} most={most} />
           <Marks days={days} marks={marks} />
           <line x1="0" x2="100%" y1={BASE} y2={BASE} stroke={AXIS_COLOUR} />
-          <RunningLine days={days} total={total} />
-          {visitors ? <VisitorsLine days={days} most={most} /> : null}
+          {/* The running total on its own scale; the site's visitors, dashed, on the per-day scale (how many came,
+              beside how many signed up). */}
+          <DayLine days={days} value={(d) => d.running} top={total} colour={LINE_COLOUR} />
+          {visitors ? (
+            <DayLine days={days} value={(d) => d.visitors ?? 0} top={most} colour={VISITORS_COLOUR} dash="5 3" />
+          ) : null}
           <Days days={days} />
         </svg>
       ) : null}

@@ -39,3 +39,45 @@ export function CardTable({ className = "cards", children }: { className?: strin
     </div>
   );
 }
+
+/**
+ * One column of a RowsTable: `label` heads it and names its cell on a phone's card (data-label), `head` when the
+ * header says more ("Started (UTC)"); a numeric column's figures align right; `when`: a time.
+ */
+export interface RowColumn<T> {
+  label: string;
+  head?: string;
+  numeric?: true;
+  when?: true;
+  cell: (row: T) => ReactNode;
+}
+
+/** A CardTable of rows, one cell per column, its header from the same columns. */
+export function RowsTable<T>({
+  rows,
+  rowKey,
+  columns,
+}: {
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  columns: readonly RowColumn<T>[];
+}) {
+  return (
+    <CardTable>
+      <Head
+        columns={columns.map((c) => (c.numeric ? { label: c.head ?? c.label, numeric: true } : (c.head ?? c.label)))}
+      />
+      <tbody>
+        {rows.map((row) => (
+          <tr key={rowKey(row)}>
+            {columns.map((c) => (
+              <td key={c.label} data-label={c.label} className={c.numeric ? "n" : c.when ? "when" : undefined}>
+                {c.cell(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </CardTable>
+  );
+}

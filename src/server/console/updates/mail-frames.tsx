@@ -1,10 +1,11 @@
 /**
- * An update's e-mail shown as it arrives (update-mail.tsx serves it and says why a frame): at a phone's width and
- * at a computer's, each in a sandboxed frame of the e-mail's own page, the plain-text part one click away, and a
- * link to open the e-mail alone. The frames' widths are the e-mail's readers', not the console's: on a phone the
- * wider one scrolls sideways inside its own box.
+ * An update's e-mail shown as it arrives (update-mail.tsx serves it and says why a frame): its subject, then the
+ * e-mail at a phone's width and at a computer's, each in a sandboxed frame of its own page, the plain-text part one
+ * click away, and a link to open the e-mail alone. The frames' widths are the e-mail's readers', not the console's:
+ * on a phone the wider one scrolls sideways inside its own box.
  */
-import { MAIL_FRAME_SANDBOX } from "./update-mail";
+import type { Draft } from "../../updates";
+import { MAIL_FRAME_SANDBOX, sampleEmail } from "./update-mail";
 
 /** The widths the e-mail is shown at: a small phone's, and a computer's mail pane. */
 const WIDTHS = [
@@ -15,9 +16,14 @@ const WIDTHS = [
 /** How tall each frame is: the e-mail scrolls inside it when longer. */
 const HEIGHT = 560;
 
-export function MailFrames({ src, subject, text }: { src: string; subject: string; text: string }) {
+/** The e-mail of `draft` (served at `src`, its links the samples of `origin`): its subject, then the frames. */
+export function MailFrames({ src, draft, origin }: { src: string; draft: Draft; origin: string }) {
+  const { subject } = draft;
   return (
     <>
+      <p>
+        <strong>Subject:</strong> {subject}
+      </p>
       <div className="mail-frames">
         {WIDTHS.map(({ name, label, width }) => (
           <figure key={name} className="mail-frame">
@@ -43,7 +49,7 @@ export function MailFrames({ src, subject, text }: { src: string; subject: strin
       </p>
       <details>
         <summary>The plain-text part</summary>
-        <pre>{text}</pre>
+        <pre>{sampleEmail(draft, origin).text}</pre>
       </details>
     </>
   );

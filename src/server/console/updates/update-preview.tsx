@@ -11,7 +11,7 @@ import { type Draft, NOBODY_TO_REACH, saveDraft } from "../../updates";
 import { CONSOLE_PATHS, page } from "../pages";
 import { Notice, Section } from "../ui/parts";
 import { MailFrames } from "./mail-frames";
-import { mailHref, sampleEmail } from "./update-mail";
+import { mailHref } from "./update-mail";
 import { among, audienceCount, DraftFields, IN_UPDATES, type UpdateVisit } from "./updates-page";
 
 /**
@@ -27,7 +27,6 @@ export async function previewPage(
     Promise.all([audienceCount(visit, draft), saveDraft(visit.store.db, draft)]),
     visit.config.dbTimeoutMs,
   );
-  const sample = sampleEmail(draft, visit.origin);
   const reach = counted(audience, "person", "people");
   return page(
     200,
@@ -46,10 +45,7 @@ export async function previewPage(
         )}
       </Section>
       <Section id="email" title="The e-mail">
-        <p>
-          <strong>Subject:</strong> {draft.subject}
-        </p>
-        <MailFrames src={mailHref({ draft: key })} subject={draft.subject} text={sample.text} />
+        <MailFrames src={mailHref({ draft: key })} draft={draft} origin={visit.origin} />
         <p className="note">
           {`Sent with a one-click unsubscribe (List-Unsubscribe, RFC 8058) and a Message-ID on ${new URL(visit.origin).hostname}; no images, no tracking, links as written.`}
         </p>

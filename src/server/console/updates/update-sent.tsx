@@ -9,7 +9,7 @@ import { createSuppressionStore, rateText } from "../../suppression";
 import { createUpdateStore } from "../../updates";
 import { Figures, Section } from "../ui/parts";
 import { MailFrames } from "./mail-frames";
-import { mailHref, sampleEmail } from "./update-mail";
+import { mailHref } from "./update-mail";
 
 export async function updateSentParts(
   visit: { store: Store; config: Pick<ServerConfig, "dbTimeoutMs">; origin: string },
@@ -20,7 +20,6 @@ export async function updateSentParts(
     visit.store.of(createSuppressionStore).reputation(id),
   ]);
   if (!row) return null;
-  const sample = sampleEmail({ subject: row.subject, body: row.body }, visit.origin);
   return (
     <>
       <Section id="came-back" title="What came back">
@@ -34,10 +33,11 @@ export async function updateSentParts(
         <p className="note">Rates are of the e-mails accepted.</p>
       </Section>
       <Section id="the-email" title="The e-mail">
-        <p>
-          <strong>Subject:</strong> {row.subject}
-        </p>
-        <MailFrames src={mailHref({ update: id })} subject={row.subject} text={sample.text} />
+        <MailFrames
+          src={mailHref({ update: id })}
+          draft={{ subject: row.subject, body: row.body }}
+          origin={visit.origin}
+        />
       </Section>
     </>
   );

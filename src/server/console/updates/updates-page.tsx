@@ -13,7 +13,7 @@ import { CONSOLE_PATHS, page } from "../pages";
 import { peopleParams } from "../people/people-filter";
 import type { PersonVisit } from "../person/person";
 import { Notice, Section } from "../ui/parts";
-import { CardTable, Head } from "../ui/table";
+import { type RowColumn, RowsTable } from "../ui/table";
 import { utcMinute } from "../ui/time";
 import { reputationSection } from "./update-reputation";
 import type { UpdateSegment } from "./update-segment";
@@ -85,46 +85,19 @@ function PastState({ update, job }: { update: PastUpdate; job: JobProgress | und
   );
 }
 
+/** The past updates' columns: when each started, its subject (a link to its page), its counts, its state. */
+const pastColumns = (jobs: Map<number, JobProgress>): RowColumn<PastUpdate>[] => [
+  { label: "Started", head: "Started (UTC)", when: true, cell: (u) => utcMinute(u.createdAt) },
+  { label: "Subject", cell: (u) => <a href={jobPath("update", u.id)}>{u.subject}</a> },
+  { label: "Sent", numeric: true, cell: (u) => u.sent },
+  { label: "Failed", numeric: true, cell: (u) => u.failed },
+  { label: "Unsubscribed since", numeric: true, cell: (u) => u.unsubscribed },
+  { label: "State", cell: (u) => <PastState update={u} job={jobs.get(u.id)} /> },
+];
+
 function PastTable({ past, jobs }: { past: PastUpdate[]; jobs: Map<number, JobProgress> }) {
   if (past.length === 0) return <p className="note">No update has been sent yet.</p>;
-  return (
-    <CardTable>
-      <Head
-        columns={[
-          "Started (UTC)",
-          "Subject",
-          { label: "Sent", numeric: true },
-          { label: "Failed", numeric: true },
-          { label: "Unsubscribed since", numeric: true },
-          "State",
-        ]}
-      />
-      <tbody>
-        {past.map((u) => (
-          <tr key={u.id}>
-            <td data-label="Started" className="when">
-              {utcMinute(u.createdAt)}
-            </td>
-            <td data-label="Subject">
-              <a href={jobPath("update", u.id)}>{u.subject}</a>
-            </td>
-            <td data-label="Sent" className="n">
-              {u.sent}
-            </td>
-            <td data-label="Failed" className="n">
-              {u.failed}
-            </td>
-            <td data-label="Unsubscribed since" className="n">
-              {u.unsubscribed}
-            </td>
-            <td data-label="State">
-              <PastState update={u} job={jobs.get(u.id)} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </CardTable>
-  );
+  return <RowsTable rows={past} rowKey={(u) => u.id} columns={pastColumns(jobs)} />;
 }
 
 /** The Updates page: the form (with what was typed, and what is wrong with it) and the past updates. */

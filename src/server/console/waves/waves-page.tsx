@@ -11,7 +11,7 @@ import { type JobProgress, jobProgress } from "../jobs/job-progress";
 import { page } from "../pages";
 import { CONSOLE_PATHS, waveListHref } from "../paths";
 import { Section } from "../ui/parts";
-import { CardTable, Head } from "../ui/table";
+import { type RowColumn, RowsTable } from "../ui/table";
 import { utcMinute } from "../ui/time";
 
 /** How many waves the page lists: far more than a team sends. */
@@ -29,55 +29,25 @@ export async function pastWaves(db: Db, limit = LISTED): Promise<JobProgress[]> 
 /** A count of the wave's, by its name on its page ("Invited", "Refused by the mail server"). */
 const count = (wave: JobProgress, index: number) => wave.counts[index]?.[1] ?? 0;
 
-function WaveTable({ waves }: { waves: JobProgress[] }) {
-  return (
-    <CardTable>
-      <Head
-        columns={[
-          "Started (UTC)",
-          "Wave",
-          { label: "Invited", numeric: true },
-          { label: "Refused", numeric: true },
-          "State",
-          "Who",
-        ]}
-      />
-      <tbody>
-        {waves.map((wave) => (
-          <tr key={wave.id}>
-            <td data-label="Started" className="when">
-              {utcMinute(wave.startedAt)}
-            </td>
-            <td data-label="Wave">
-              <a href={jobPath("wave", wave.id)}>{wave.title}</a>
-            </td>
-            <td data-label="Invited" className="n">
-              {count(wave, 0)}
-            </td>
-            <td data-label="Refused" className="n">
-              {count(wave, 1)}
-            </td>
-            <td data-label="State">
-              <JobBadge job={wave} />
-            </td>
-            <td data-label="Who">
-              {count(wave, 0) > 0 ? (
-                <a
-                  href={waveListHref(wave.id)}
-                  aria-label={`Who it invited: ${wave.title}, ${utcMinute(wave.startedAt)}`}
-                >
-                  Who it invited
-                </a>
-              ) : (
-                <span className="note">Nobody yet</span>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </CardTable>
-  );
-}
+/** A wave's columns: when it started, its title (a link to its page), its counts, its state, whom it invited. */
+const WAVE_COLUMNS: RowColumn<JobProgress>[] = [
+  { label: "Started", head: "Started (UTC)", when: true, cell: (wave) => utcMinute(wave.startedAt) },
+  { label: "Wave", cell: (wave) => <a href={jobPath("wave", wave.id)}>{wave.title}</a> },
+  { label: "Invited", numeric: true, cell: (wave) => count(wave, 0) },
+  { label: "Refused", numeric: true, cell: (wave) => count(wave, 1) },
+  { label: "State", cell: (wave) => <JobBadge job={wave} /> },
+  {
+    label: "Who",
+    cell: (wave) =>
+      count(wave, 0) > 0 ? (
+        <a href={waveListHref(wave.id)} aria-label={`Who it invited: ${wave.title}, ${utcMinute(wave.startedAt)}`}>
+          Who it invited
+        </a>
+      ) : (
+        <span className="note">Nobody yet</span>
+      ),
+  },
+];
 
 /** GET /admin/waves: every wave, newest first, each with its page and whom it invited. */
 export async function wavesPage(visit: { db: Db; dbTimeoutMs: number; admin: string }): Promise<Response> {
@@ -91,7 +61,7 @@ export async function wavesPage(visit: { db: Db; dbTimeoutMs: number; admin: str
         {waves.length === 0 ? (
           <p className="note">No wave has been sent yet. Start one from the overview's “Let people in”.</p>
         ) : (
-          <WaveTable waves={waves} />
+          <RowsTable rows={waves} rowKey={(wave) => wave.id} columns={WAVE_COLUMNS} />
         )}
       </Section>
       <p>
