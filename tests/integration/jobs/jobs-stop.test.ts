@@ -29,6 +29,7 @@ import {
   sentTo,
   settle,
 } from "../../support/jobs-ground";
+import type { HeldStep } from "../../support/smtp";
 
 openConsoleHarness();
 
@@ -143,45 +144,39 @@ describe("a wave stops where it stands, and its people go back at once", () => {
       )[0]?.n,
     );
 
-  it("cancelled while its live run waits on a RCPT TO: everyone not mailed is free at once, and stays unmailed", async () => {
+  it.each<[string, HeldStep, string[], { confirmed: number; invited: number }]>([
+    // The run is alive and holds the lease, yet p2 … p5 are back in line before it hears from the server; its check
+    // before p2's last bytes finds p2 no longer in the wave: the message is abandoned.
+    [
+      "while its live run waits on a RCPT TO: everyone not mailed is free at once, and stays unmailed",
+      "rcpt",
+      ["p1@example.com"],
+      { confirmed: 4, invited: 1 },
+    ],
+    [
+      "while an invitation's last bytes wait for their answer: that one is invited, the rest are free",
+      "data",
+      ["p1@example.com", "p2@example.com"],
+      { confirmed: 3, invited: 2 },
+    ],
+  ])("cancelled %s", async (_what, step, sent, statuses) => {
     const wave = await newWave(5);
     const cookie = await signInByLink();
     const before = h.smtp.messages.length;
     await actWhileHeld(
-      ["rcpt", "p2@example.com"],
+      [step, "p2@example.com"],
       () => start("wave", wave),
       async () => {
         await cancel("wave", wave, cookie);
-        // The run is alive and holds the lease, yet p2 … p5 are back in line before it hears from the server.
-        expect(await free()).toBe(4);
+        expect(await free()).toBe(statuses.confirmed);
       },
     );
-    // Its check before p2's last bytes finds p2 no longer in the wave: the message is abandoned.
-    expect(sentTo(before)).toEqual(["p1@example.com"]);
-    expect(await h.store.countByStatus()).toMatchObject({ confirmed: 4, invited: 1 });
-    expect(await free()).toBe(4);
+    expect(sentTo(before)).toEqual(sent);
+    expect(await h.store.countByStatus()).toMatchObject(statuses);
+    expect(await free()).toBe(statuses.confirmed);
     expect(successors).toBe(0);
     expect(ended).toEqual([{ kind: "wave", outcome: "cancelled" }]);
     expect(await nonces()).toBe(1);
-  });
-
-  it("cancelled while an invitation's last bytes wait for their answer: that one is invited, the rest are free", async () => {
-    const wave = await newWave(5);
-    const cookie = await signInByLink();
-    const before = h.smtp.messages.length;
-    await actWhileHeld(
-      ["data", "p2@example.com"],
-      () => start("wave", wave),
-      async () => {
-        await cancel("wave", wave, cookie);
-        expect(await free()).toBe(3);
-      },
-    );
-    expect(sentTo(before)).toEqual(["p1@example.com", "p2@example.com"]);
-    expect(await h.store.countByStatus()).toMatchObject({ confirmed: 3, invited: 2 });
-    expect(await free()).toBe(3);
-    expect(successors).toBe(0);
-    expect(ended).toEqual([{ kind: "wave", outcome: "cancelled" }]);
   });
 });
 
