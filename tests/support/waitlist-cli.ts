@@ -1,7 +1,7 @@
 /**
- * What the tests of `npm run waitlist` as a child process share (tests/slow/*-cli.test.ts): its command line, its
- * environment for sending e-mail from the embedded database, a folder for the files its arguments name, and a
- * failed run as a value.
+ * What the slow tests of `npm run waitlist` as a child process share (segments-cli, updates-cli, invitations-cli):
+ * its command line, its environment for sending e-mail from the embedded database, a folder for the files its
+ * arguments name, and a failed run as a value.
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
