@@ -17,6 +17,7 @@ import {
   region,
   seed,
   signIn,
+  signInByToken,
   test,
   webhooksTo,
 } from "./console-support";
@@ -28,16 +29,15 @@ const nav = (page: import("@playwright/test").Page, name: string) =>
 
 test("each action the team takes is in the audit log as a sentence, by the admin, never a person's address", async ({
   page,
-  ownServer,
   smtp,
   receiver,
+  signedInServer,
 }) => {
   test.setTimeout(120_000);
   // The removal's first try is refused (503): it waits for its next try, or for Retry now.
   receiver.state.answer = (_id, tries, type) => (tries === 1 && type === "waitlist.removed" ? 503 : 204);
   receiver.state.body = () => "";
-  const server = await ownServer(consoleEnv(smtp, webhooksTo(receiver)), seed);
-  await signIn(page, smtp, server.url);
+  const server = await signedInServer(consoleEnv(smtp, webhooksTo(receiver)), seed);
   const actions = page.getByRole("group", { name: "Actions" });
 
   // From people's pages: Ada invited now (asked, then confirmed), Pat's confirmation again, Cy removed.
@@ -114,11 +114,10 @@ test("each action the team takes is in the audit log as a sentence, by the admin
 
 test("with webhooks off the delivery log says so, and the audit log holds the sign-in only", async ({
   page,
-  ownServer,
   smtp,
+  signedInServer,
 }) => {
-  const server = await ownServer(mailEnv(smtp), seed);
-  await signIn(page, smtp, server.url);
+  await signedInServer(mailEnv(smtp), seed);
   await nav(page, "Webhooks");
   await expect(region(page, "Deliveries").locator("p").first()).toHaveText(
     "Off: set WEBHOOK_URL and WEBHOOK_SECRET to send the list's changes to another tool.",
@@ -137,9 +136,7 @@ test("the delivery log with an event waiting for its next try passes axe", async
   receiver.state.answer = (_id, tries, type) => (tries === 1 && type === "webhook.test" ? 503 : 204);
   receiver.state.body = () => "";
   const server = await ownServer({ WAITLIST_ADMIN_TOKEN: token, ...webhooksTo(receiver) });
-  await page.goto(`${server.url}/admin`);
-  await page.getByLabel("Admin token").fill(token);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInByToken(page, server.url, token);
   await nav(page, "Webhooks");
   await page.getByRole("button", { name: "Send a test event" }).click();
   await expect(page.getByRole("status")).toHaveText("A test event was sent; its row shows the answer.");

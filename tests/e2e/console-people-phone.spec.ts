@@ -8,8 +8,8 @@
  * output folder).
  */
 import type { Store } from "../../src/server/app/store";
-import { checkState, consoleEnv, signIn } from "./console-support";
-import { expect, isMobile, test } from "./fixtures";
+import { checkState, consoleEnv, test } from "./console-support";
+import { expect, isMobile } from "./fixtures";
 
 // A server of its own and a sign-in by e-mail: more than the default 30 s on a loaded machine.
 test.describe.configure({ timeout: 120_000 });
@@ -31,11 +31,10 @@ async function seed(store: Store) {
 
 test("the search and Filters first, then the list, a person in two lines on a phone", async ({
   page,
-  ownServer,
   smtp,
+  signedInServer,
 }) => {
-  const server = await ownServer(consoleEnv(smtp), seed);
-  await signIn(page, smtp, server.url);
+  const server = await signedInServer(consoleEnv(smtp), seed);
   await page.goto(`${server.url}/admin/people`);
   const rows = page.locator("table.people tbody tr");
   await expect(rows).toHaveCount(25);

@@ -11,9 +11,8 @@
  */
 import type { Page } from "@playwright/test";
 import type { Store } from "../../src/server/app/store";
-import type { TestSmtp } from "../support/smtp";
-import { ADMIN, checkState, consoleEnv, signIn } from "./console-support";
-import { expect, isMobile, test } from "./fixtures";
+import { ADMIN, checkState, consoleEnv, test } from "./console-support";
+import { expect, isMobile } from "./fixtures";
 
 // A server of its own, a sign-in by e-mail and a wave: more than the default 30 s on a loaded machine.
 test.describe.configure({ timeout: 120_000 });
@@ -58,12 +57,16 @@ async function seed(store: Store) {
   );
 }
 
-/** Signed in by the e-mailed link, then on the People page by the navigation. */
-async function signInToPeople(page: Page, smtp: TestSmtp, site: string) {
-  await signIn(page, smtp, site);
+/** The test's own server's address. */
+let site = "";
+
+// Each test: a server of its own on these people, the admin signed in by link, then on the People page by the
+// navigation.
+test.beforeEach(async ({ page, smtp, signedInServer }) => {
+  site = (await signedInServer(consoleEnv(smtp), seed)).url;
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "People" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "People" })).toBeVisible();
-}
+});
 
 /** On a phone the filters wait behind their disclosure: opened before choosing one. */
 async function openFilters(page: Page) {
@@ -74,9 +77,7 @@ async function openFilters(page: Page) {
 const listed = (page: Page) => page.locator("table.people td.who a").allTextContents();
 const names = (...people: string[]) => people.map((p) => `${p}@example.com`);
 
-test("filters and sorts find people; chips and Clear filters take them away", async ({ page, ownServer, smtp }) => {
-  const server = await ownServer(consoleEnv(smtp), seed);
-  await signInToPeople(page, smtp, server.url);
+test("filters and sorts find people; chips and Clear filters take them away", async ({ page }) => {
   await expect(page.getByRole("link", { name: "People" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("heading", { level: 2, name: "8 people" })).toBeVisible();
   expect(await listed(page)).toEqual(names("hal", "gus", "fay", "eve", "dan", "cat", "bob", "ada"));
@@ -133,7 +134,7 @@ test("filters and sorts find people; chips and Clear filters take them away", as
 
   // Medium, referring site, updates, suppression; none recorded; nobody.
   const show = async (query: string) => {
-    await page.goto(`${server.url}/admin/people?${query}`);
+    await page.goto(`${site}/admin/people?${query}`);
     return listed(page);
   };
   expect(await show("medium=email")).toEqual(names("gus", "cat", "ada"));
@@ -150,18 +151,12 @@ test("filters and sorts find people; chips and Clear filters take them away", as
   await checkState(page, "nobody");
   await openFilters(page);
   await page.getByRole("link", { name: "Clear filters" }).click();
-  await expect(page).toHaveURL(`${server.url}/admin/people`);
+  await expect(page).toHaveURL(`${site}/admin/people`);
   expect(await listed(page)).toHaveLength(8);
 });
 
-test("Invite selected asks first, leaves the pending and the suppressed out, then invites", async ({
-  page,
-  ownServer,
-  smtp,
-}) => {
-  const server = await ownServer(consoleEnv(smtp), seed);
-  await signInToPeople(page, smtp, server.url);
-  await page.goto(`${server.url}/admin/people?source=newsletter`);
+test("Invite selected asks first, leaves the pending and the suppressed out, then invites", async ({ page, smtp }) => {
+  await page.goto(`${site}/admin/people?source=newsletter`);
   for (const who of ["ada", "cat", "dan"])
     await page.getByRole("checkbox", { name: `Select ${who}@example.com` }).check();
   await page.getByRole("button", { name: "Invite selected" }).click();
@@ -178,7 +173,7 @@ test("Invite selected asks first, leaves the pending and the suppressed out, the
   await checkState(page, "invite confirmation");
   // Cancel goes back to the list as it was.
   await page.getByRole("link", { name: "Cancel" }).click();
-  await expect(page).toHaveURL(`${server.url}/admin/people?source=newsletter`);
+  await expect(page).toHaveURL(`${site}/admin/people?source=newsletter`);
   for (const who of ["ada", "cat", "dan"])
     await page.getByRole("checkbox", { name: `Select ${who}@example.com` }).check();
   await page.getByRole("button", { name: "Invite selected" }).click();
@@ -202,9 +197,7 @@ test("Invite selected asks first, leaves the pending and the suppressed out, the
   await checkState(page, "invited");
 });
 
-test("Remove selected asks for good, then they are gone", async ({ page, ownServer, smtp }) => {
-  const server = await ownServer(consoleEnv(smtp), seed);
-  await signInToPeople(page, smtp, server.url);
+test("Remove selected asks for good, then they are gone", async ({ page }) => {
   // Select all on this page, then only two of them.
   await page.getByRole("link", { name: "Select all 8 on this page" }).click();
   await expect(page.getByRole("checkbox", { checked: true })).toHaveCount(8);

@@ -19,7 +19,7 @@ import {
   openFromList,
   region,
   seed,
-  signIn,
+  signInByToken,
   test,
   webhooksTo,
 } from "./console-support";
@@ -35,13 +35,12 @@ async function expectFacts(list: Locator, facts: Array<[string, string]>) {
 
 test("a person's page, read whole; Invite now asks once; a referral taken back shows as in the webhooks", async ({
   page,
-  ownServer,
   smtp,
   receiver,
+  signedInServer,
 }) => {
   test.setTimeout(120_000);
-  const server = await ownServer(consoleEnv(smtp, webhooksTo(receiver)), seed);
-  await signIn(page, smtp, server.url);
+  const server = await signedInServer(consoleEnv(smtp, webhooksTo(receiver)), seed);
 
   // Ada, opened from the list: every section, literally.
   await openFromList(page, "ada@example.com", ids.ada);
@@ -169,11 +168,10 @@ test("a person's page, read whole; Invite now asks once; a referral taken back s
 
 test("with e-mail on but no EARLY_ACCESS_URL, Invite now explains instead of asking", async ({
   page,
-  ownServer,
   smtp,
+  signedInServer,
 }) => {
-  const server = await ownServer(mailEnv(smtp), seed);
-  await signIn(page, smtp, server.url);
+  const server = await signedInServer(mailEnv(smtp), seed);
   await openFromList(page, "ada@example.com", ids.ada);
   await page.getByRole("group", { name: "Actions" }).getByRole("button", { name: "Invite now…" }).click();
   await expect(page.getByRole("alert")).toHaveText(
@@ -205,9 +203,7 @@ test("the person page's answers and sources fit their boxes, and the page a phon
          '/product', 'ada2345678')`,
     );
   });
-  await page.goto(`${server.url}/admin`);
-  await page.getByLabel("Admin token").fill(token);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInByToken(page, server.url, token);
   await expect(page.getByText("Signed in as the admin token")).toBeVisible();
   await openFromList(page, "ada@example.com", 1);
   await expect(region(page, "Where they came from").locator("dd")).toHaveText([

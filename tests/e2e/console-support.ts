@@ -4,28 +4,39 @@
  * receiver of the test's own), the seeded people of the person and audit pages, signing in by link, what every
  * console page must be (its areas, no script, axe clean; or, for a page checked state by state, no sideways
  * scrolling and a screenshot of each state), opening a person from the People list, and a screenshot compared once
- * the font is in.
+ * the font is in. Signing in by link, as a fixture: `signedInServer`; by the admin token: signInByToken.
  */
 import type { Page } from "@playwright/test";
 import type { Store } from "../../src/server/app/store";
 import type { TestSmtp } from "../support/smtp";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
-import { test as base, expect, expectNoAxeViolations } from "./fixtures";
+import { test as base, expect, expectNoAxeViolations, type OwnServer, type Seed } from "./fixtures";
 
 export const ADMIN = "ops@noosphere.test";
 /** A test value (whsec_ and 32 bytes of base64), not a secret. */
 export const WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwVeJMTd8T6fgy";
 
+/** Starts a server of the test's own (as `ownServer` does) and signs the admin in on it by link. */
+export type SignedInServer = (env: Record<string, string>, seed?: Seed) => ReturnType<OwnServer>;
+
 /**
  * fixtures.ts's `test`, and for a test that takes `receiver` a real webhook receiver of its own on 127.0.0.1, which
- * verifies every signature by WEBHOOK_SECRET; the test says how it answers before anything is sent to it.
+ * verifies every signature by WEBHOOK_SECRET; the test says how it answers before anything is sent to it. A test
+ * that takes `signedInServer` starts its server with the admin signed in by link, on `smtp`.
  */
-export const test = base.extend<{ receiver: WebhookReceiver }>({
+export const test = base.extend<{ receiver: WebhookReceiver; signedInServer: SignedInServer }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's parameters; this one needs none
   receiver: async ({}, use) => {
     const receiver = await startWebhookReceiver(WEBHOOK_SECRET);
     await use(receiver);
     await receiver.close();
+  },
+  signedInServer: async ({ page, ownServer, smtp }, use) => {
+    await use(async (env, seed) => {
+      const server = await ownServer(env, seed);
+      await signIn(page, smtp, server.url);
+      return server;
+    });
   },
 });
 
@@ -131,6 +142,13 @@ export async function signIn(page: Page, smtp: TestSmtp, base: string, nth = 1) 
   await expect(
     page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Overview" }),
   ).toHaveAttribute("aria-current", "page");
+}
+
+/** Opens `base`'s console sign-in and signs in with the admin token `token`. */
+export async function signInByToken(page: Page, base: string, token: string) {
+  await page.goto(`${base}/admin`);
+  await page.getByLabel("Admin token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
 }
 
 /** A finished job's state, in words: it says when (the minute varies with the run). */

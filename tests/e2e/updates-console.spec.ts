@@ -26,6 +26,13 @@ import {
   to,
 } from "./updates-support";
 
+/** People an update does not reach: never asked, said no, not confirmed. */
+const NOT_REACHED: Array<[string, string, boolean | null]> = [
+  ["carol@example.com", "confirmed", null],
+  ["dave@example.com", "confirmed", false],
+  ["grace@example.com", "pending", null],
+];
+
 test.afterEach(keepServerLog);
 // A server of its own, a real SMTP server, a test send and a whole send with axe on each page, the e-mail's frames
 // and the sent update's page found again: over 90 s at 1280 px on a loaded machine.
@@ -39,13 +46,7 @@ test("the console writes an update, previews it, tests it on the admin alone, an
   const server = await serverFor(
     ownServer,
     mailEnv(smtp),
-    seedPeople([
-      ["alice@example.com", "confirmed", true],
-      ["bob@example.com", "confirmed", true],
-      ["carol@example.com", "confirmed", null],
-      ["dave@example.com", "confirmed", false],
-      ["grace@example.com", "pending", null],
-    ]),
+    seedPeople([["alice@example.com", "confirmed", true], ["bob@example.com", "confirmed", true], ...NOT_REACHED]),
   );
   await signInToUpdates(page, smtp, server.url, true);
   await expect(
@@ -273,15 +274,7 @@ test(
   "with nobody who said yes, the preview says nobody would receive it and offers no send",
   ANY_VIEWPORT,
   async ({ page, smtp, ownServer }) => {
-    const server = await serverFor(
-      ownServer,
-      mailEnv(smtp),
-      seedPeople([
-        ["carol@example.com", "confirmed", null],
-        ["dave@example.com", "confirmed", false],
-        ["grace@example.com", "pending", null],
-      ]),
-    );
+    const server = await serverFor(ownServer, mailEnv(smtp), seedPeople(NOT_REACHED));
     await signInToUpdates(page, smtp, server.url);
     await page.getByLabel("Subject").fill(SUBJECT);
     // The most an update may be: exactly 100 KB.

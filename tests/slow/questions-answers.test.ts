@@ -19,18 +19,8 @@ import { fakeContext, migratedDataDir, post } from "../support/helpers";
 // mock would leak into the next file).
 vi.mock("../../src/lib/waitlist/questions", async (original) => {
   const real = await original<typeof import("../../src/lib/waitlist/questions")>();
-  const QUESTIONS = real.withDefaults([
-    {
-      id: "team-size",
-      label: "How big is your team?",
-      type: "choice",
-      options: ["Just me", "2–10", "11–50", "50+"],
-      required: true,
-    },
-    { id: "tools", label: "Which tools do you use?", type: "multiple", options: ["Notion", "Obsidian", "Roam"] },
-    { id: "role", label: "What is your role?", type: "text" },
-  ]);
-  return { ...real, QUESTIONS };
+  const { SIGNUP_QUESTIONS } = await import("../support/questions");
+  return { ...real, QUESTIONS: real.withDefaults(SIGNUP_QUESTIONS) };
 });
 
 const config = readConfig({ RATE_LIMIT_MAX: "100000" });

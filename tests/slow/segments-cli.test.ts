@@ -5,61 +5,41 @@
  * and how they split by answer; the update and the wave reach exactly the matching people at a real SMTP server on
  * 127.0.0.1, and running either again reaches nobody twice. A filter naming what the file does not ask is refused.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createStore } from "../../src/server/app/store";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { migratedDataDir } from "../support/helpers";
+import { SIGNUP_QUESTIONS } from "../support/questions";
 import { seedPeople } from "../support/segments-people";
 import { startSmtp, type TestSmtp } from "../support/smtp";
+import { failureOf, inputFiles, mailingEnv, runCli, UPDATE_TEXT } from "../support/waitlist-cli";
 
-const exec = promisify(execFile);
-const NODE = "node_modules/.bin/node";
-const files = mkdtempSync(join(tmpdir(), "segments-cli-"));
-const file = (name: string, text: string) => {
-  writeFileSync(join(files, name), text);
-  return join(files, name);
-};
-const QUESTIONS = file(
-  "questions.json",
-  JSON.stringify([
-    {
-      id: "team-size",
-      label: "How big is your team?",
-      type: "choice",
-      options: ["Just me", "2–10", "11–50", "50+"],
-      required: true,
-    },
-    { id: "tools", label: "Which tools do you use?", type: "multiple", options: ["Notion", "Obsidian", "Roam"] },
-    { id: "role", label: "What is your role?", type: "text" },
-  ]),
-);
-const BODY = file("body.txt", "Hello from the team.\n\nThe graph view is in.\n");
+const file = inputFiles("segments-cli-");
+const QUESTIONS = file("questions.json", JSON.stringify(SIGNUP_QUESTIONS));
+const BODY = file("body.txt", UPDATE_TEXT);
+/** An update to those who answered Roam or Notion to "tools", before --yes. */
+const ROAM_UPDATE = [
+  "update",
+  "--answer",
+  "tools=Roam",
+  "--answer",
+  "tools=Notion",
+  "--subject",
+  "Roam news",
+  "--body-file",
+  BODY,
+];
 
 describe("invite and update by answer from the CLI", () => {
   const dataDir = migratedDataDir("segments-cli-");
   let smtp: TestSmtp | undefined;
   afterAll(() => smtp?.close());
   const env = () => ({
-    ...process.env,
-    DATABASE_URL: "",
-    NETLIFY_DB_URL: "",
-    DATA_DIR: dataDir,
-    SMTP_URL: smtp?.url ?? "",
-    MAIL_FROM: "Noosphere <hello@noosphere.test>",
-    SITE_URL: "https://noosphere.test",
+    ...mailingEnv(dataDir, smtp),
     EARLY_ACCESS_URL: "https://app.noosphere.test/signup",
-    MAIL_RATE_PER_SECOND: "unlimited",
     TEST_QUESTIONS_FILE: QUESTIONS,
   });
-  const cli = (...args: string[]) =>
-    exec(NODE, ["--import", "tsx", "--import", "./tests/support/questions-hook.mjs", "scripts/waitlist.ts", ...args], {
-      env: env(),
-    });
+  const cli = (...args: string[]) => runCli(env(), args, ["./tests/support/questions-hook.mjs"]);
   const lines = async (...args: string[]) => (await cli(...args)).stdout.trim().split("\n");
   const where = `in the embedded database in ${dataDir}/`;
   const received = () => (smtp?.messages ?? []).map((m) => m.to).sort();
@@ -69,11 +49,10 @@ describe("invite and update by answer from the CLI", () => {
     const store = createStore(await openPgliteDb(dataDir));
     await seedPeople(store.db);
     await store.close();
-    const refused = (...args: string[]) =>
-      cli(...args).then(
-        () => null,
-        (error: { code: number; stderr: string }) => [error.code, error.stderr.trim()],
-      );
+    const refused = async (...args: string[]) => {
+      const failure = await failureOf(cli(...args));
+      return failure && [failure.code, failure.stderr.trim()];
+    };
     expect(await refused("invite", "--answer", "size=50+")).toEqual([
       2,
       'waitlist: --answer: there is no question "size" in questions.json (choice questions: team-size, tools). Nothing was changed.',
@@ -126,19 +105,7 @@ describe("invite and update by answer from the CLI", () => {
       "  Which tools do you use?  Notion: 1, Roam: 1",
       "Run again with --yes to invite them.",
     ]);
-    expect(
-      await lines(
-        "update",
-        "--answer",
-        "tools=Roam",
-        "--answer",
-        "tools=Notion",
-        "--subject",
-        "Roam news",
-        "--body-file",
-        BODY,
-      ),
-    ).toEqual([
+    expect(await lines(...ROAM_UPDATE)).toEqual([
       `Dry run: would send "Roam news" to 2 people who said yes to updates, who answered Which tools do you use? Notion or Roam, ${where}. Run again with --yes to send it.`,
       "By answer:",
       "  How big is your team?  2–10: 1, 50+: 1",
@@ -148,20 +115,9 @@ describe("invite and update by answer from the CLI", () => {
   });
 
   it("an update by answer reaches exactly those who match and said yes, once", async () => {
-    const args = [
-      "update",
-      "--answer",
-      "tools=Roam",
-      "--answer",
-      "tools=Notion",
-      "--subject",
-      "Roam news",
-      "--body-file",
-      BODY,
-    ];
-    expect(await lines(...args, "--yes")).toEqual([`Sent the update ${where}: 2 e-mails accepted.`]);
+    expect(await lines(...ROAM_UPDATE, "--yes")).toEqual([`Sent the update ${where}: 2 e-mails accepted.`]);
     expect(received()).toEqual(["ada@example.com", "fay@example.com"]);
-    const again = await cli(...args, "--yes").catch((error: { stderr: string }) => error);
+    const again = await cli(...ROAM_UPDATE, "--yes").catch((error: { stderr: string }) => error);
     expect(again.stderr).toMatch(
       /; everyone who said yes to updates has received it: to send another, change its subject or text\. Nothing was sent\.\n$/,
     );

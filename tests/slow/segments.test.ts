@@ -20,12 +20,8 @@ import { seedPeople } from "../support/segments-people";
 
 vi.mock("../../src/lib/waitlist/questions", async (original) => {
   const real = await original<typeof import("../../src/lib/waitlist/questions")>();
-  const QUESTIONS = real.withDefaults([
-    { id: "team-size", label: "How big is your team?", type: "choice", options: ["Just me", "2–10", "11–50", "50+"] },
-    { id: "tools", label: "Which tools do you use?", type: "multiple", options: ["Notion", "Obsidian", "Roam"] },
-    { id: "role", label: "What is your role?", type: "text" },
-  ]);
-  return { ...real, QUESTIONS };
+  const { SEGMENT_QUESTIONS } = await import("../support/questions");
+  return { ...real, QUESTIONS: real.withDefaults(SEGMENT_QUESTIONS) };
 });
 
 const filter = (pairs: string[], more: Partial<PeopleFilter> = {}): PeopleFilter => ({

@@ -77,19 +77,28 @@ it.each([
   60_000,
 );
 
-it("the CLI stops at once on a server secret too short, in one line", async () => {
-  const dataDir = join(tempDataDir("cli-short-secret-"), "never-made");
-  const { code, stdout, stderr } = await run("scripts/waitlist.ts", ["count"], {
-    DATA_DIR: dataDir,
-    SERVER_SECRET: "0123456789abcdef",
-  });
-  expect({ code, stdout, stderr }).toEqual({
-    code: 2,
-    stdout: "",
-    stderr:
-      "waitlist: SERVER_SECRET holds 8 bytes; it must hold at least 32 random bytes (64 hex digits or 44 base64 characters): make one with `openssl rand -base64 32`.\n",
-  });
-}, 60_000);
+it.each([
+  [
+    "a server secret too short",
+    "cli-short-secret-",
+    { SERVER_SECRET: "0123456789abcdef" },
+    "waitlist: SERVER_SECRET holds 8 bytes; it must hold at least 32 random bytes (64 hex digits or 44 base64 characters): make one with `openssl rand -base64 32`.\n",
+  ],
+  [
+    "a value it cannot read",
+    "cli-unreadable-",
+    { RATE_LIMIT_MAX: "ten" },
+    'waitlist: RATE_LIMIT_MAX is "ten", which cannot be read: it accepts a whole number from 1 up (unset: 10).\n',
+  ],
+])(
+  "the CLI stops at once on %s, in one line",
+  async (_what, prefix, settings, line) => {
+    const dataDir = join(tempDataDir(prefix), "never-made");
+    const { code, stdout, stderr } = await run("scripts/waitlist.ts", ["count"], { DATA_DIR: dataDir, ...settings });
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: "", stderr: line });
+  },
+  60_000,
+);
 
 it("the CLI reads RATE_LIMIT_SECRET, SERVER_SECRET's old name, and says once to rename it", async () => {
   const dataDir = join(tempDataDir("cli-old-secret-"), "never-made");
@@ -101,19 +110,5 @@ it("the CLI reads RATE_LIMIT_SECRET, SERVER_SECRET's old name, and says once to 
     code: 0,
     stdout: `No sign-ups yet: there is no embedded database in ${dataDir}/.\n`,
     stderr: "waitlist: RATE_LIMIT_SECRET is the old name of SERVER_SECRET: rename it (the value stays the same).\n",
-  });
-}, 60_000);
-
-it("the CLI stops at once on a value it cannot read, in one line", async () => {
-  const dataDir = join(tempDataDir("cli-unreadable-"), "never-made");
-  const { code, stdout, stderr } = await run("scripts/waitlist.ts", ["count"], {
-    DATA_DIR: dataDir,
-    RATE_LIMIT_MAX: "ten",
-  });
-  expect({ code, stdout, stderr }).toEqual({
-    code: 2,
-    stdout: "",
-    stderr:
-      'waitlist: RATE_LIMIT_MAX is "ten", which cannot be read: it accepts a whole number from 1 up (unset: 10).\n',
   });
 }, 60_000);

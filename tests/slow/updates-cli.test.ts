@@ -3,47 +3,24 @@
  * bad input, the dry run, a send SIGKILLed half-way (the process group, while the server holds its answer to a
  * message) and the same command run again: everyone exactly once, nobody skipped. Slow: each command is a process.
  */
-import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createStore } from "../../src/server/app/store";
 import { createAuditLog } from "../../src/server/audit";
 import { openPgliteDb } from "../../src/server/db/pglite";
 import { migratedDataDir } from "../support/helpers";
 import { startSmtp, type TestSmtp } from "../support/smtp";
+import { failureOf, inputFiles, killWhileHeld, mailingEnv, runCli, UPDATE_TEXT } from "../support/waitlist-cli";
 
-const exec = promisify(execFile);
-const NODE = "node_modules/.bin/node";
-const files = mkdtempSync(join(tmpdir(), "update-cli-"));
-const file = (name: string, text: string) => {
-  writeFileSync(join(files, name), text);
-  return join(files, name);
-};
-const BODY = file("body.txt", "Hello from the team.\n\nThe graph view is in.\n");
+const file = inputFiles("update-cli-");
+const BODY = file("body.txt", UPDATE_TEXT);
 
 describe("npm run waitlist -- update on the embedded database", () => {
   const dataDir = migratedDataDir("update-cli-");
   let smtp: TestSmtp | undefined;
   afterAll(() => smtp?.close());
-  const env = () => ({
-    ...process.env,
-    DATABASE_URL: "",
-    NETLIFY_DB_URL: "",
-    DATA_DIR: dataDir,
-    SMTP_URL: smtp?.url ?? "",
-    MAIL_FROM: "Noosphere <hello@noosphere.test>",
-    SITE_URL: "https://noosphere.test",
-    MAIL_RATE_PER_SECOND: "unlimited",
-  });
-  const cli = (...args: string[]) => exec(NODE, ["--import", "tsx", "scripts/waitlist.ts", ...args], { env: env() });
-  const failure = (...args: string[]) =>
-    cli(...args).then(
-      () => null,
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
+  const env = () => mailingEnv(dataDir, smtp);
+  const cli = (...args: string[]) => runCli(env(), args);
+  const failure = (...args: string[]) => failureOf(cli(...args));
   const PEOPLE = ["ada", "bob", "cat", "dee", "eve"].map((n) => `${n}@example.com`);
   /** The CLI's update entries in the audit log, oldest first: [actor, action, details]. */
   const auditLog = async () => {
@@ -102,17 +79,8 @@ describe("npm run waitlist -- update on the embedded database", () => {
       `Dry run: would send "March news" to 5 people who said yes to updates, in the embedded database in ${dataDir}/. Run again with --yes to send it.\n`,
     );
     // The third message is whole on the server; its answer is held until the process group is gone.
-    const held = smtp.hold("data", "cat@example.com");
-    const child = spawn(
-      NODE,
-      ["--import", "tsx", "scripts/waitlist.ts", "update", "--subject", "March news", "--body-file", BODY, "--yes"],
-      { env: env(), stdio: "ignore", detached: true },
-    );
-    const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-    await held.reached;
-    process.kill(-(child.pid ?? 0), "SIGKILL");
-    expect(await exited).toBe("SIGKILL");
-    held.release();
+    const send = ["update", "--subject", "March news", "--body-file", BODY, "--yes"];
+    expect(await killWhileHeld(smtp, env(), send, ["data", "cat@example.com"])).toBe("SIGKILL");
     expect(smtp.messages.map((m) => m.to)).toEqual(["ada@example.com", "bob@example.com", "cat@example.com"]);
     // The killed run is in the audit log: its entry was written before its first e-mail.
     expect(await auditLog()).toEqual([["CLI", "update", { phase: "started", subject: "March news", again: false }]]);

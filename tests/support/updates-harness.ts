@@ -1,7 +1,8 @@
 /**
  * The updates tests' shared ground (tests/integration/updates/): a real SMTP server that refuses REFUSED, the
  * backend's store, the unsubscribe and status handlers on stand-ins for the built pages, and helpers to seed people,
- * make and send an update and read who received it. Made afresh by each backend's describe block.
+ * make and send an update, read who received it and the links it carried, and send through an SMTP server of a
+ * test's own. Made afresh by each backend's describe block.
  */
 import type { Context } from "@netlify/functions";
 import { createContext } from "../../dev/local-netlify/netlify-context";
@@ -12,6 +13,7 @@ import { createUpdateStore, sendUpdate, updatesKey } from "../../src/server/upda
 import { createUpdatesHandler } from "../../src/server/updates/handler";
 import type { OpenedStore } from "./backends";
 import { BARE_STATUS, bareStatusFile, handlerGround, ORIGIN, textOf } from "./handler-ground";
+import { type SmtpOptions, startSmtp, type TestSmtp } from "./smtp";
 
 export { BARE_STATUS, ORIGIN, textOf };
 export const REFUSED = "refused@example.com";
@@ -33,6 +35,11 @@ export function updatesGround(available: boolean, open: () => Promise<OpenedStor
   const status = (request: Request) =>
     statusHandler(request, createContext(request, "198.51.100.9", pending) as Context);
 
+  const DRAFT = {
+    subject: "What we built in March",
+    body: "Hello!\n\nThe graph view is in: https://noosphere.test/graph.\nMore soon.",
+  };
+
   /** People as they stand: [address, status, consent (null: never asked)]. */
   async function seed(people: Array<[string, string, boolean | null]>) {
     await state.store.db.query("DELETE FROM waitlist");
@@ -45,7 +52,11 @@ export function updatesGround(available: boolean, open: () => Promise<OpenedStor
       );
     }
   }
+  /** Confirmed people who said yes to updates, `<name>@example.com`, in this order. */
+  const seedSaidYes = (names: string[]) => seed(names.map((name) => [`${name}@example.com`, "confirmed", true]));
   const updates = () => createUpdateStore(state.store.db, state.store.dataKeys);
+  /** DRAFT as an update from the CLI, not sent yet: its id. */
+  const newDraft = async () => (await updates().create(DRAFT.subject, DRAFT.body, "CLI", null)).id;
   async function send(id: number, slice?: { ms: number; people: number }) {
     const mailer = createSmtpMailer(state.config.mail as NonNullable<ServerConfig["mail"]>);
     try {
@@ -63,10 +74,35 @@ export function updatesGround(available: boolean, open: () => Promise<OpenedStor
     }
   }
   const received = () => state.smtp.messages.map((m) => m.to).sort();
-  const DRAFT = {
-    subject: "What we built in March",
-    body: "Hello!\n\nThe graph view is in: https://noosphere.test/graph.\nMore soon.",
-  };
+  /** The link whose address holds `part` in the first message `to` received. */
+  const linkIn = (to: string, part: string) =>
+    state.smtp.messages.find((m) => m.to === to)?.links.find((l) => l.includes(part)) ?? "";
+  /** Runs `use` with the updates sent through an SMTP server of its own, started with `options`; then closes it. */
+  async function throughSmtp(options: SmtpOptions, use: (server: TestSmtp) => Promise<void>) {
+    const server = await startSmtp(options);
+    const before = state.config;
+    try {
+      state.config = config(server.url);
+      await use(server);
+    } finally {
+      state.config = before;
+      await server.close();
+    }
+  }
 
-  return { state, call, status, unsubscribe, seed, updates, send, received, DRAFT };
+  return {
+    state,
+    call,
+    status,
+    unsubscribe,
+    seed,
+    seedSaidYes,
+    updates,
+    newDraft,
+    send,
+    received,
+    linkIn,
+    throughSmtp,
+    DRAFT,
+  };
 }

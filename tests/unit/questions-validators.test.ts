@@ -10,18 +10,9 @@ import type { SignupInput, Validation } from "../../src/lib/waitlist/rules";
 import { createValidator } from "../../src/lib/waitlist/schema";
 import { validateInBrowser } from "../../src/lib/waitlist/validate";
 import * as z from "../../src/lib/waitlist/zod-mini";
+import { ROLE, TEAM_SIZE, TOOLS } from "../support/questions";
 
-const QUESTIONS: Question[] = withDefaults([
-  {
-    id: "team-size",
-    label: "How big is your team?",
-    type: "choice",
-    options: ["Just me", "2–10", "11–50", "50+"],
-    required: true,
-  },
-  { id: "tools", label: "Which tools do you use?", type: "multiple", options: ["Notion", "Obsidian", "Roam"] },
-  { id: "role", label: "What is your role?", type: "text", max: 10 },
-]);
+const QUESTIONS: Question[] = withDefaults([{ ...TEAM_SIZE, required: true }, TOOLS, { ...ROLE, max: 10 }]);
 const base = { email: "ada@example.com", termsAccepted: true };
 
 const VALIDATORS: Array<[string, (input: SignupInput) => Validation]> = [

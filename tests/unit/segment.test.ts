@@ -14,12 +14,9 @@ import {
   segmentMatch,
   segmentOfPairs,
 } from "../../src/server/segments";
+import { SEGMENT_QUESTIONS } from "../support/questions";
 
-const QUESTIONS = withDefaults([
-  { id: "team-size", label: "How big is your team?", type: "choice", options: ["Just me", "2–10", "11–50", "50+"] },
-  { id: "tools", label: "Which tools do you use?", type: "multiple", options: ["Notion", "Obsidian", "Roam"] },
-  { id: "role", label: "What is your role?", type: "text" },
-]);
+const QUESTIONS = withDefaults(SEGMENT_QUESTIONS);
 
 describe("a segment from --answer pairs", () => {
   it.each<[string[], Record<string, string[]>, string[] | null]>([

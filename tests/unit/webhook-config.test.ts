@@ -7,71 +7,64 @@ const BAD_SECRET =
   "WEBHOOK_SECRET must be whsec_ followed by at least 24 random bytes in base64: make one with `echo whsec_$(openssl rand -base64 32)`.";
 
 describe("the webhook settings", () => {
+  /** What readConfig makes of `env`: the URL it delivers to (null: off), and the one line saying what to fix. */
+  const read = (env: Record<string, string>) => {
+    const config = readConfig(env);
+    return [config.webhook?.url ?? null, config.webhookProblem];
+  };
+
+  it("are off when neither is set", () => {
+    expect(read({})).toEqual([null, null]);
+  });
+
   it.each([
-    [{}, null, null],
-    [{ WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: SECRET }, "https://crm.example.com/hooks", null],
-    [{ WEBHOOK_URL: "http://localhost:8080/in", WEBHOOK_SECRET: SECRET }, "http://localhost:8080/in", null],
-    [{ WEBHOOK_URL: "http://127.0.0.1:9/in", WEBHOOK_SECRET: SECRET }, "http://127.0.0.1:9/in", null],
-    [{ WEBHOOK_URL: "http://127.0.1.1:9/in", WEBHOOK_SECRET: SECRET }, "http://127.0.1.1:9/in", null],
-    [{ WEBHOOK_URL: "http://[::1]:9/in", WEBHOOK_SECRET: SECRET }, "http://[::1]:9/in", null],
-    [
-      { WEBHOOK_URL: "http://hooks.localhost/in", WEBHOOK_SECRET: SECRET },
+    "https://crm.example.com/hooks",
+    "http://localhost:8080/in",
+    "http://127.0.0.1:9/in",
+    "http://127.0.1.1:9/in",
+    "http://[::1]:9/in",
+  ])("deliver to %s", (url) => {
+    expect(read({ WEBHOOK_URL: url, WEBHOOK_SECRET: SECRET })).toEqual([url, null]);
+  });
+
+  // No password, path or query of the URL in the line that is printed and logged: any may be a secret.
+  it.each([
+    ["http://hooks.localhost/in", "http://hooks.localhost"],
+    ["http://team:hunter2@hooks.zapier.com/hooks/catch/123/s3cret?key=s3cret", "http://hooks.zapier.com"],
+    ["http://127.0.0.1.example.com/in", "http://127.0.0.1.example.com"],
+    ["not a url", "a value that is not a URL"],
+    ["http://crm.example.com/hooks", "http://crm.example.com"],
+    ["ftp://x", "ftp://x"],
+  ])("refuse %s as not https://, naming it %s", (url, named) => {
+    expect(read({ WEBHOOK_URL: url, WEBHOOK_SECRET: SECRET })).toEqual([
       null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://hooks.localhost".',
-    ],
-    [
-      // No password, path or query of the URL in the line that is printed and logged: any may be a secret.
-      { WEBHOOK_URL: "http://team:hunter2@hooks.zapier.com/hooks/catch/123/s3cret?key=s3cret", WEBHOOK_SECRET: SECRET },
-      null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://hooks.zapier.com".',
-    ],
+      `WEBHOOK_URL must be an https:// address (http:// only for localhost), not "${named}".`,
+    ]);
+  });
+
+  it.each(["MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_c2hvcnQ=", "whsec_not base64!"])(
+    "refuse the secret %s",
+    (secret) => {
+      expect(read({ WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: secret })).toEqual([
+        null,
+        BAD_SECRET,
+      ]);
+    },
+  );
+
+  it.each([
     [
       // Node's fetch refuses credentials in a URL: every delivery would fail, so it is refused here, and not echoed.
       { WEBHOOK_URL: "https://user:pass@hooks.example.com/hook/PATHSECRET?key=QUERYSECRET", WEBHOOK_SECRET: SECRET },
-      null,
       'WEBHOOK_URL must not hold a user or password ("https://hooks.example.com" with user:password@): no delivery could be made; the signature (WEBHOOK_SECRET) authenticates each event.',
     ],
     [
-      { WEBHOOK_URL: "http://127.0.0.1.example.com/in", WEBHOOK_SECRET: SECRET },
-      null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://127.0.0.1.example.com".',
-    ],
-    [
-      { WEBHOOK_URL: "not a url", WEBHOOK_SECRET: SECRET },
-      null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "a value that is not a URL".',
-    ],
-    [
-      { WEBHOOK_URL: "http://crm.example.com/hooks", WEBHOOK_SECRET: SECRET },
-      null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "http://crm.example.com".',
-    ],
-    [
-      { WEBHOOK_URL: "ftp://x", WEBHOOK_SECRET: SECRET },
-      null,
-      'WEBHOOK_URL must be an https:// address (http:// only for localhost), not "ftp://x".',
-    ],
-    [
-      { WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" },
-      null,
-      BAD_SECRET,
-    ],
-    [{ WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: "whsec_c2hvcnQ=" }, null, BAD_SECRET],
-    [{ WEBHOOK_URL: "https://crm.example.com/hooks", WEBHOOK_SECRET: "whsec_not base64!" }, null, BAD_SECRET],
-    [
       { WEBHOOK_URL: "https://crm.example.com/hooks" },
-      null,
       "WEBHOOK_URL is set but WEBHOOK_SECRET is not: set it to whsec_ and 24+ random bytes in base64.",
     ],
-    [
-      { WEBHOOK_SECRET: SECRET },
-      null,
-      "WEBHOOK_SECRET is set but WEBHOOK_URL is not: set both, or neither (webhooks off).",
-    ],
-  ])("%j", (env, url, problem) => {
-    const config = readConfig(env);
-    expect(config.webhook?.url ?? null).toBe(url);
-    expect(config.webhookProblem).toBe(problem);
+    [{ WEBHOOK_SECRET: SECRET }, "WEBHOOK_SECRET is set but WEBHOOK_URL is not: set both, or neither (webhooks off)."],
+  ])("refuse %j", (env, problem) => {
+    expect(read(env)).toEqual([null, problem]);
   });
 });
 

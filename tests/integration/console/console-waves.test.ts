@@ -52,6 +52,18 @@ describe("downloads and waves within Netlify's limits", () => {
     const ticket = /name="ticket" value="([\w-]{22})"/.exec(preview)?.[1] ?? "";
     return { next, confirm: "yes", ticket };
   }
+  /**
+   * A wave of `n` people confirmed from the console, its run held at the SMTP server's answer to `to`'s RCPT TO:
+   * that held reply, the confirmation's request (it ends with the run), and the wave's id.
+   */
+  async function heldWave(n: number, to: string, cookie: string) {
+    await seed(n);
+    const held = h.smtp.hold("rcpt", to);
+    const starting = form("/admin/invite", await confirmation(String(n), cookie), { cookie });
+    await held.reached;
+    const [row] = await h.store.db.query<{ id: number }>("SELECT max(id) AS id FROM waitlist_invite_wave");
+    return { held, starting, wave: String(row?.id ?? 0) };
+  }
   const hashes = async () =>
     (await h.store.db.query<{ h: string }>("SELECT invite_code_hash AS h FROM waitlist ORDER BY id")).map((r) => r.h);
   const day = new Date().toISOString().slice(0, 10);
@@ -213,14 +225,8 @@ describe("downloads and waves within Netlify's limits", () => {
 
   it("Pause stops a running wave before its next e-mail; Resume finishes it; each is audited", async () => {
     const cookie = await signInByLink();
-    await seed(6);
     const before = h.smtp.messages.length;
-    const held = h.smtp.hold("rcpt", "p3@example.com");
-    const starting = form("/admin/invite", await confirmation("6", cookie), { cookie });
-    await held.reached;
-    const wave = (
-      (await h.store.db.query<{ id: number }>("SELECT max(id) AS id FROM waitlist_invite_wave"))[0]?.id ?? 0
-    ).toString();
+    const { held, starting, wave } = await heldWave(6, "p3@example.com", cookie);
     const path = `/admin/jobs?kind=wave&id=${wave}`;
     const running = await (await peek(path, { cookie })).text();
     expect(running).toContain('<p role="status" class="job-state"><span class="badge tone-live">Running</span></p>');
@@ -255,14 +261,8 @@ describe("downloads and waves within Netlify's limits", () => {
 
   it("Cancel asks first, then leaves the rest unsent and back in line", async () => {
     const cookie = await signInByLink();
-    await seed(4);
     const before = h.smtp.messages.length;
-    const held = h.smtp.hold("rcpt", "p2@example.com");
-    const starting = form("/admin/invite", await confirmation("4", cookie), { cookie });
-    await held.reached;
-    const wave = (
-      (await h.store.db.query<{ id: number }>("SELECT max(id) AS id FROM waitlist_invite_wave"))[0]?.id ?? 0
-    ).toString();
+    const { held, starting, wave } = await heldWave(4, "p2@example.com", cookie);
     const asked = await (await peekForm("/admin/jobs", { kind: "wave", id: wave, action: "cancel" }, cookie)).text();
     expect(asked).toContain("<h1>Cancel inviting 4 people?</h1>");
     expect(asked).toContain(

@@ -3,35 +3,13 @@
  * answers 500 with one log line naming the variable, the value's problem and what it accepts, before it opens the
  * database. Every module in netlify/functions/.
  */
-import { existsSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { afterEach, expect, it, vi } from "vitest";
-import { resetConfig } from "../../../src/server/config";
-import { fakeContext, tempDataDir } from "../../support/helpers";
+import { expect, it } from "vitest";
+import { callWithEnv, FUNCTIONS, restoreAfterEach } from "../../support/function-refusal";
 
-const FUNCTIONS = readdirSync("netlify/functions").filter((name) => name.endsWith(".ts"));
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-  vi.restoreAllMocks();
-  resetConfig();
-});
+restoreAfterEach();
 
 it.each(FUNCTIONS)("%s answers 500 with one line naming RATE_LIMIT_MAX", async (file) => {
-  const dataDir = join(tempDataDir("unreadable-"), "never-made");
-  vi.stubEnv("DATABASE_URL", "");
-  vi.stubEnv("NETLIFY_DB_URL", "");
-  vi.stubEnv("DATA_DIR", dataDir);
-  vi.stubEnv("RATE_LIMIT_MAX", "ten");
-  resetConfig();
-  const lines: string[] = [];
-  for (const level of ["log", "warn", "error"] as const) {
-    vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)));
-  }
-  const handler = (await import(/* @vite-ignore */ pathToFileURL(resolve("netlify/functions", file)).href)).default;
-  const request = new Request("http://localhost/api/waitlist", { method: "POST", body: "{}" });
-  const response: Response = await handler(request, fakeContext());
+  const { response, lines, openedDatabase } = await callWithEnv(file, { RATE_LIMIT_MAX: "ten" });
   expect(response.status).toBe(500);
   expect(lines).toHaveLength(1);
   expect(JSON.parse(lines[0] ?? "{}")).toMatchObject({
@@ -39,5 +17,5 @@ it.each(FUNCTIONS)("%s answers 500 with one line naming RATE_LIMIT_MAX", async (
     event: "config.unusable",
     problem: 'RATE_LIMIT_MAX is "ten", which cannot be read: it accepts a whole number from 1 up (unset: 10).',
   });
-  expect(existsSync(dataDir)).toBe(false);
+  expect(openedDatabase).toBe(false);
 });

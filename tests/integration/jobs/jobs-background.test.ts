@@ -12,7 +12,6 @@ import { readConfig } from "../../../src/server/config";
 import { jobStartKey } from "../../../src/server/crypto/keys";
 import type { RootKey } from "../../../src/server/crypto/secret";
 import { jobStartRequest, resumeJobs, SIGNATURE_HEADER } from "../../../src/server/jobs";
-import { createUpdateStore } from "../../../src/server/updates";
 import {
   ADMIN,
   background,
@@ -25,36 +24,15 @@ import {
   pending,
   signInByLink,
 } from "../../support/console-harness";
+import { newUpdate, nonces, sentTo, settle, recipientStates as states } from "../../support/jobs-ground";
 
 openConsoleHarness();
 
+/** The people newUpdate() writes to. */
 const PEOPLE = 5;
 const root = async () => jobStartKey(h.config);
 const run = (request: Request) => background(request, createContext(request, "127.0.0.1", pending) as Context);
-const settle = async () => {
-  while (pending.size) await Promise.all(pending);
-};
-const sentTo = (from: number) => h.smtp.messages.slice(from).map((m) => m.to);
 const everyone = Array.from({ length: PEOPLE }, (_, i) => `u${i + 1}@example.com`);
-
-async function newUpdate(): Promise<number> {
-  await h.store.db.query("DELETE FROM waitlist");
-  await h.store.db.query(
-    `INSERT INTO waitlist (email, status, updates_consent, updates_consent_at)
-     SELECT 'u' || g || '@example.com', 'confirmed', true, now() FROM generate_series(1, $1::int) AS g`,
-    [PEOPLE],
-  );
-  return (await createUpdateStore(h.store.db, null).create("News", "Hello.", "CLI", null)).id;
-}
-const states = async (id: number) =>
-  (
-    await h.store.db.query<{ state: string; n: number }>(
-      "SELECT state, count(*)::int AS n FROM waitlist_update_recipient WHERE update_id = $1 GROUP BY state ORDER BY state",
-      [id],
-    )
-  ).map((r) => `${r.state}:${r.n}`);
-const nonces = async () =>
-  Number((await h.store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM waitlist_job_nonce"))[0]?.n);
 
 beforeEach(async () => {
   await h.store.db.query("DELETE FROM waitlist_job_nonce");

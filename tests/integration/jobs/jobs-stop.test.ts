@@ -19,8 +19,17 @@ import {
   jobStartRequest,
   resumeJobs,
 } from "../../../src/server/jobs";
-import { createUpdateStore } from "../../../src/server/updates";
 import { h, ORIGIN, openConsoleHarness, peekForm, pending, signInByLink } from "../../support/console-harness";
+import {
+  actWhileHeld,
+  newUpdate,
+  nonces,
+  recipientStates,
+  seedConfirmed,
+  sentTo,
+  settle,
+} from "../../support/jobs-ground";
+import type { HeldStep } from "../../support/smtp";
 
 openConsoleHarness();
 
@@ -48,14 +57,8 @@ function track(work: Promise<unknown>): void {
   const tracked: Promise<unknown> = work.catch(() => {}).finally(() => pending.delete(tracked));
   pending.add(tracked);
 }
-const settle = async () => {
-  while (pending.size) await Promise.all(pending);
-};
 /** Signed as the site signs a start (crypto/keys.ts): SERVER_SECRET's key, or this process's; never the database's. */
 const start = (kind: JobKind, id: number) => run(jobStartRequest(ORIGIN, jobStartKey(h.config), kind, id));
-const nonces = async () =>
-  Number((await h.store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM waitlist_job_nonce"))[0]?.n);
-const sentTo = (from: number) => h.smtp.messages.slice(from).map((m) => m.to);
 const cancel = (kind: JobKind, id: number, cookie: string) =>
   peekForm("/admin/jobs", { kind, id: String(id), action: "cancel", confirm: "yes" }, cookie);
 
@@ -74,60 +77,38 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function seed(prefix: string, n: number): Promise<void> {
-  await h.store.db.query("DELETE FROM waitlist");
-  await h.store.db.query(
-    `INSERT INTO waitlist (email, status, updates_consent, updates_consent_at, created_at)
-     SELECT $1 || g || '@example.com', 'confirmed', true, now(), timestamptz '2026-01-01' + g * interval '1 minute'
-     FROM generate_series(1, $2::int) AS g`,
-    [prefix, n],
-  );
-}
-async function newUpdate(): Promise<number> {
-  await seed("u", 5);
-  return (await createUpdateStore(h.store.db, null).create("News", "Hello.", "CLI", null)).id;
-}
-const recipients = async (id: number) =>
-  (
-    await h.store.db.query<{ state: string; n: number }>(
-      "SELECT state, count(*)::int AS n FROM waitlist_update_recipient WHERE update_id = $1 GROUP BY state ORDER BY state",
-      [id],
-    )
-  ).map((r) => `${r.state}:${r.n}`);
-
 describe("an update stops where it stands", () => {
   it("cancelled mid-send: its one run ends 'cancelled', nothing more is sent, no successor, one nonce", async () => {
     const id = await newUpdate();
     const cookie = await signInByLink();
     const before = h.smtp.messages.length;
-    const held = h.smtp.hold("data", "u2@example.com");
-    const first = start("update", id);
-    await held.reached;
-    expect((await cancel("update", id, cookie)).headers.get("location")).toBe(
-      `/admin/jobs?kind=update&id=${id}&done=cancelled`,
+    const answer = await actWhileHeld(
+      ["data", "u2@example.com"],
+      () => start("update", id),
+      async () => {
+        expect((await cancel("update", id, cookie)).headers.get("location")).toBe(
+          `/admin/jobs?kind=update&id=${id}&done=cancelled`,
+        );
+      },
     );
-    held.release();
-    expect((await first).status).toBe(202);
-    await settle();
+    expect(answer.status).toBe(202);
     expect(successors).toBe(0);
     expect(ended).toEqual([{ kind: "update", outcome: "cancelled" }]);
     expect(await nonces()).toBe(1);
     // u1 went before; u2's message was on its way (its last bytes sent); nobody after the cancel.
     expect(sentTo(before)).toEqual(["u1@example.com", "u2@example.com"]);
-    expect(await recipients(id)).toEqual(["attempted:1", "queued:3", "sent:1"]);
+    expect(await recipientStates(id)).toEqual(["attempted:1", "queued:3", "sent:1"]);
   });
 
   it("paused mid-send: its run ends 'paused' with no successor; a start of a cancelled one runs nothing", async () => {
     const id = await newUpdate();
     const cookie = await signInByLink();
     const before = h.smtp.messages.length;
-    const held = h.smtp.hold("data", "u3@example.com");
-    const first = start("update", id);
-    await held.reached;
-    await peekForm("/admin/jobs", { kind: "update", id: String(id), action: "pause" }, cookie);
-    held.release();
-    await first;
-    await settle();
+    await actWhileHeld(
+      ["data", "u3@example.com"],
+      () => start("update", id),
+      () => peekForm("/admin/jobs", { kind: "update", id: String(id), action: "pause" }, cookie),
+    );
     expect(successors).toBe(0);
     expect(ended).toEqual([{ kind: "update", outcome: "paused" }]);
     expect(sentTo(before)).toEqual(["u1@example.com", "u2@example.com", "u3@example.com"]);
@@ -148,7 +129,7 @@ describe("an update stops where it stands", () => {
 
 describe("a wave stops where it stands, and its people go back at once", () => {
   async function newWave(n: number): Promise<number> {
-    await seed("p", n);
+    await seedConfirmed("p", n);
     await h.store.db.query("DELETE FROM waitlist_invite_wave");
     const wave = await h.store.invites.startWave("paused", n);
     expect(await reserveWave(h.store, wave, n, 0)).toBe(n);
@@ -163,45 +144,39 @@ describe("a wave stops where it stands, and its people go back at once", () => {
       )[0]?.n,
     );
 
-  it("cancelled while its live run waits on a RCPT TO: everyone not mailed is free at once, and stays unmailed", async () => {
+  it.each<[string, HeldStep, string[], { confirmed: number; invited: number }]>([
+    // The run is alive and holds the lease, yet p2 … p5 are back in line before it hears from the server; its check
+    // before p2's last bytes finds p2 no longer in the wave: the message is abandoned.
+    [
+      "while its live run waits on a RCPT TO: everyone not mailed is free at once, and stays unmailed",
+      "rcpt",
+      ["p1@example.com"],
+      { confirmed: 4, invited: 1 },
+    ],
+    [
+      "while an invitation's last bytes wait for their answer: that one is invited, the rest are free",
+      "data",
+      ["p1@example.com", "p2@example.com"],
+      { confirmed: 3, invited: 2 },
+    ],
+  ])("cancelled %s", async (_what, step, sent, statuses) => {
     const wave = await newWave(5);
     const cookie = await signInByLink();
     const before = h.smtp.messages.length;
-    const held = h.smtp.hold("rcpt", "p2@example.com");
-    const first = start("wave", wave);
-    await held.reached;
-    await cancel("wave", wave, cookie);
-    // The run is alive and holds the lease, yet p2 … p5 are back in line before it hears from the server.
-    expect(await free()).toBe(4);
-    held.release();
-    await first;
-    await settle();
-    // Its check before p2's last bytes finds p2 no longer in the wave: the message is abandoned.
-    expect(sentTo(before)).toEqual(["p1@example.com"]);
-    expect(await h.store.countByStatus()).toMatchObject({ confirmed: 4, invited: 1 });
-    expect(await free()).toBe(4);
+    await actWhileHeld(
+      [step, "p2@example.com"],
+      () => start("wave", wave),
+      async () => {
+        await cancel("wave", wave, cookie);
+        expect(await free()).toBe(statuses.confirmed);
+      },
+    );
+    expect(sentTo(before)).toEqual(sent);
+    expect(await h.store.countByStatus()).toMatchObject(statuses);
+    expect(await free()).toBe(statuses.confirmed);
     expect(successors).toBe(0);
     expect(ended).toEqual([{ kind: "wave", outcome: "cancelled" }]);
     expect(await nonces()).toBe(1);
-  });
-
-  it("cancelled while an invitation's last bytes wait for their answer: that one is invited, the rest are free", async () => {
-    const wave = await newWave(5);
-    const cookie = await signInByLink();
-    const before = h.smtp.messages.length;
-    const held = h.smtp.hold("data", "p2@example.com");
-    const first = start("wave", wave);
-    await held.reached;
-    await cancel("wave", wave, cookie);
-    expect(await free()).toBe(3);
-    held.release();
-    await first;
-    await settle();
-    expect(sentTo(before)).toEqual(["p1@example.com", "p2@example.com"]);
-    expect(await h.store.countByStatus()).toMatchObject({ confirmed: 3, invited: 2 });
-    expect(await free()).toBe(3);
-    expect(successors).toBe(0);
-    expect(ended).toEqual([{ kind: "wave", outcome: "cancelled" }]);
   });
 });
 
@@ -213,7 +188,7 @@ describe("a wave whose run died", () => {
    * e-mail was on its way when it died (ten minutes ago), 14 still held; its lease still names the dead owner.
    */
   async function killedWave(): Promise<number> {
-    await seed("p", 20);
+    await seedConfirmed("p", 20);
     await h.store.db.query("DELETE FROM waitlist_invite_wave");
     const wave = await h.store.invites.startWave("background-wave-0badf00d@elsewhere.invalid:4242", 20);
     expect(await reserveWave(h.store, wave, 20, 0)).toBe(20);

@@ -33,6 +33,19 @@ function copiedDatabaseCode(secretHex: string, id: number, expiresMs: number): s
 
 describe.each(backends("referrals_status"))("on %s", (_name, available, open) => {
   const { state, call, handlers, join, page, text, leave, codeOf, wave, reset } = referralsGround(available, open);
+  /**
+   * The attacker's side: the code the page's old derivation gives `email`, from only what a copy of the database
+   * holds.
+   */
+  const forgedFromCopy = async (email: string) => {
+    const [copied] = await state.store.db.query<{ secret: string; id: number; expires: string }>(
+      `SELECT (SELECT value FROM waitlist_secret WHERE name = 'server') AS secret, id,
+         floor(extract(epoch FROM invite_expires_at) * 1000)::bigint::text AS expires
+       FROM waitlist WHERE email = $1`,
+      [email],
+    );
+    return copiedDatabaseCode(copied?.secret ?? "", Number(copied?.id), Number(copied?.expires));
+  };
   /** The product's redemption of `code`, with these settings. */
   const redeemAs = (extra: Record<string, string>) => {
     const redeemer = createRedeemHandler({
@@ -214,13 +227,7 @@ describe.each(backends("referrals_status"))("on %s", (_name, available, open) =>
       await reset();
       const ann = await join("ann@example.com");
       await wave(1);
-      // The attacker's side: only what a copy of the database holds, and the page's old derivation, written out.
-      const [copied] = await state.store.db.query<{ secret: string; id: number; expires: string }>(
-        `SELECT (SELECT value FROM waitlist_secret WHERE name = 'server') AS secret, id,
-           floor(extract(epoch FROM invite_expires_at) * 1000)::bigint::text AS expires
-         FROM waitlist WHERE email = 'ann@example.com'`,
-      );
-      const forged = copiedDatabaseCode(copied?.secret ?? "", Number(copied?.id), Number(copied?.expires));
+      const forged = await forgedFromCopy("ann@example.com");
       const redeem = redeemAs({ INVITE_REDEEM_TOKEN: REDEEM_TOKEN });
       const refused = await redeem(forged);
       expect(refused.status).toBe(403);
@@ -247,12 +254,7 @@ describe.each(backends("referrals_status"))("on %s", (_name, available, open) =>
       await reset({ SERVER_SECRET });
       const ann = await join("ann@example.com");
       await wave(1);
-      const [copied] = await state.store.db.query<{ secret: string; id: number; expires: string }>(
-        `SELECT (SELECT value FROM waitlist_secret WHERE name = 'server') AS secret, id,
-           floor(extract(epoch FROM invite_expires_at) * 1000)::bigint::text AS expires
-         FROM waitlist WHERE email = 'ann@example.com'`,
-      );
-      const forged = copiedDatabaseCode(copied?.secret ?? "", Number(copied?.id), Number(copied?.expires));
+      const forged = await forgedFromCopy("ann@example.com");
       const redeem = redeemAs({ INVITE_REDEEM_TOKEN: REDEEM_TOKEN, SERVER_SECRET });
       expect((await redeem(forged)).status).toBe(404);
       const href = /<a id="create-account" href="([^"]*)"/.exec((await page(ann)).html)?.[1] ?? "";

@@ -15,6 +15,7 @@ import { getConfig } from "../../../src/server/config";
 import { createWaitlistHandler } from "../../../src/server/signup/handler";
 import { refusedJoinHtml } from "../../../src/server/signup/join-refusal";
 import { fakeContext } from "../../support/helpers";
+import { TEAM_SIZE } from "../../support/questions";
 import { signupSuite } from "../../support/signup-suite";
 
 const PAGE =
@@ -94,13 +95,7 @@ describe("a refused form post answers with /join, filled", () => {
 
 describe("the team's questions are asked again with the answers given", () => {
   const QUESTIONS = withDefaults([
-    {
-      id: "team-size",
-      label: "How big is your team?",
-      type: "choice",
-      options: ["Just me", "2–10", "11–50", "50+"],
-      required: true,
-    },
+    { ...TEAM_SIZE, required: true },
     { id: "uses", label: "What for?", type: "multiple", options: ["Notes", "Code", "Research"] },
     { id: "country", label: "Where?", type: "choice", options: ["A", "B", "C", "D", "E", "F"] },
     { id: "role", label: "Your role", type: "text", required: true },

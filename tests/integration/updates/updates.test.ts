@@ -18,7 +18,8 @@ import { backends } from "../../support/backends";
 import { BARE_STATUS, ORIGIN, textOf, updatesGround } from "../../support/updates-harness";
 
 describe.each(backends("updates"))("on %s", (_name, available, open) => {
-  const { state, call, status, unsubscribe, seed, updates, send, received, DRAFT } = updatesGround(available, open);
+  const { state, call, status, unsubscribe, seed, seedSaidYes, updates, newDraft, send, received, linkIn, DRAFT } =
+    updatesGround(available, open);
 
   describe.skipIf(!available)("who gets an update", () => {
     it("exactly the confirmed people who said yes, once each", async () => {
@@ -47,8 +48,7 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
 
     it("carries RFC 8058's headers, a visible link to stop, a Message-ID on the site's domain, and no tracking", async () => {
       await seed([["ada@example.com", "confirmed", true]]);
-      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-      await send(id);
+      await send(await newDraft());
       const [mail] = state.smtp.messages;
       if (!mail) throw new Error("no mail");
       const unsubscribe = mail.links.find((l) => l.startsWith(`${ORIGIN}/waitlist/unsubscribe?token=`)) ?? "";
@@ -81,11 +81,11 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
         ["bob@example.com", "confirmed", true],
         ["pending@example.com", "pending", null],
       ]);
-      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-      await send(id);
-      const linkOf = (to: string) =>
-        state.smtp.messages.find((m) => m.to === to)?.links.find((l) => l.includes("/waitlist/status?")) ?? "";
-      const [ada, bob] = [linkOf("ada@example.com"), linkOf("bob@example.com")];
+      await send(await newDraft());
+      const [ada, bob] = [
+        linkIn("ada@example.com", "/waitlist/status?"),
+        linkIn("bob@example.com", "/waitlist/status?"),
+      ];
       const people = await state.store.db.query<{ id: number; email: string; referral_code: string }>(
         "SELECT id, email, referral_code FROM waitlist ORDER BY email",
       );
@@ -160,12 +160,8 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
 
   describe.skipIf(!available)("stopping them", () => {
     it("the provider's one-click POST stops exactly that person; a forged token answers the same and stops nobody", async () => {
-      await seed([
-        ["ada@example.com", "confirmed", true],
-        ["bob@example.com", "confirmed", true],
-      ]);
-      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-      await send(id);
+      await seedSaidYes(["ada", "bob"]);
+      await send(await newDraft());
       const mail = state.smtp.messages.find((m) => m.to === "ada@example.com");
       const link = /<(.+)>/.exec(mail?.rawHeaders.get("list-unsubscribe") ?? "")?.[1] ?? "";
       const post = (href: string) =>
@@ -201,15 +197,12 @@ describe.each(backends("updates"))("on %s", (_name, available, open) => {
     });
 
     it("the page a real link opens knows where its person stands; again is recorded as consent; leaving asks once", async () => {
-      await seed([
-        ["ada@example.com", "confirmed", true],
-        ["bob@example.com", "confirmed", true],
-      ]);
-      const { id } = await updates().create(DRAFT.subject, DRAFT.body, "CLI", null);
-      await send(id);
-      const linkOf = (to: string) =>
-        state.smtp.messages.find((m) => m.to === to)?.links.find((l) => l.includes("/waitlist/unsubscribe?")) ?? "";
-      const [ada, bob] = [linkOf("ada@example.com"), linkOf("bob@example.com")];
+      await seedSaidYes(["ada", "bob"]);
+      await send(await newDraft());
+      const [ada, bob] = [
+        linkIn("ada@example.com", "/waitlist/unsubscribe?"),
+        linkIn("bob@example.com", "/waitlist/unsubscribe?"),
+      ];
       const self = ada.slice(ORIGIN.length).replaceAll("&", "&amp;");
       const page = async (href: string) => textOf(await (await call(new Request(href))).text());
       const form = (href: string, body: string, origin = ORIGIN) =>
