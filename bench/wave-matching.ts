@@ -168,6 +168,7 @@ async function run(): Promise<WaveRun> {
   const folder = mkdtempSync(join(tmpdir(), "bench-wave-matching-"));
   closers.push(() => rmSync(folder, { recursive: true, force: true }));
   const server = await serve(database.url, smtp.url, folder);
+  started = server;
   closers.push(async () => {
     // Its graceful stop waits for work in flight; a run stuck past half a minute is ended.
     const kill = setTimeout(() => process.kill(server.pid, "SIGKILL"), 30_000);
@@ -207,10 +208,15 @@ async function run(): Promise<WaveRun> {
 }
 
 let result: WaveRun | null = null;
+/** The server, once started: its error lines are shown when the bench fails. */
+let started: RunningServer | null = null;
 try {
   result = await run();
 } catch (error) {
-  console.error("wave-matching: the bench failed before its table:", error);
+  const errors = ((started as RunningServer | null)?.output() ?? "")
+    .split("\n")
+    .filter((line) => line.includes('"level":"error"'));
+  console.error("wave-matching: the bench failed before its table:", error, errors.slice(-10).join("\n"));
   process.exitCode = 1;
 } finally {
   await closeAll();
