@@ -27,7 +27,10 @@ export interface WaveRun {
   };
   requestsAfter: number;
   watched: Watched;
-  timeoutMs: number;
+  /** From the confirmation to the end of the watch. */
+  watchedMs: number;
+  /** `--max-minutes`: the most the bench watched (null: until done, with a generous limit). */
+  maxMinutes: number | null;
   reach: { messages: number; recipients: number; twice: number; perSecond: number };
   /** Recipients at the SMTP server who were not to be invited; people to be invited with no message there. */
   strangers: number;
@@ -42,22 +45,81 @@ const mark = (ok: boolean) => (ok ? "✓" : "✗");
 /** The load averages of an `uptime` line. */
 const loads = (line: string) => /load average: (.*)$/.exec(line)?.[1] ?? line;
 
-/** The checks the run must pass, each with its words. */
+/**
+ * The checks the run must pass, each with its words. A wave the bench stopped watching unfinished is checked on what
+ * it did: everyone it mailed and invited matching, once each, and as many invited as mailed.
+ */
 function checks(r: WaveRun): Array<[string, boolean]> {
-  return [
-    ["finished by itself within its time", r.watched.row?.finished != null && !r.watched.timedOut],
+  const finished = r.watched.row?.finished != null && !r.watched.timedOut;
+  const invited = r.outcome.byStatus["invited"] ?? 0;
+  const common: Array<[string, boolean]> = [
     ["no request after the confirmation", r.requestsAfter === 0],
     ["the question counted everyone matching", r.asked.asked === r.expected],
-    ["one invitation each, nobody twice", r.reach.twice === 0 && r.reach.messages === r.expected],
-    ["every matching person mailed, nobody else", r.reach.recipients === r.expected && r.strangers + r.unreached === 0],
-    ["every matching person invited, nobody else", r.outcome.missing + r.outcome.extra + r.outcome.held === 0],
+    ["nobody mailed twice", r.reach.twice === 0],
     ["nobody invited by anything else meanwhile", r.outcome.invitedElsewhere === 0],
+  ];
+  if (!finished) {
+    return [
+      [`finished by itself (watched ${minutes(r.watchedMs)})`, false],
+      ...common,
+      [
+        "everyone mailed so far matching, and invited: as many invited as mailed",
+        r.strangers === 0 && r.outcome.extra === 0 && invited === r.reach.messages,
+      ],
+    ];
+  }
+  return [
+    ["finished by itself", true],
+    ...common,
+    [
+      "one invitation each to every matching person, nobody else",
+      r.reach.messages === r.expected && r.reach.recipients === r.expected && r.strangers + r.unreached === 0,
+    ],
+    ["every matching person invited, nobody else", r.outcome.missing + r.outcome.extra + r.outcome.held === 0],
+  ];
+}
+
+const minutes = (value: number) => `${(value / 60_000).toFixed(1)} min`;
+
+/** The time row: to `finished_at`, or what was done when the watch ended and what the rest would take at that pace. */
+function doneRows(r: WaveRun): Array<[string, string]> {
+  const row = r.watched.row;
+  if (row?.finished) {
+    const doneMs = row.finished.getTime() - r.asked.pressedAt.getTime();
+    return [
+      ["from the confirmation to the wave's `finished_at`", `${(doneMs / 1000).toFixed(1)} s (${minutes(doneMs)})`],
+      [
+        "invitations a second: N ÷ that time; the SMTP server's first to last",
+        `${(r.asked.asked / (doneMs / 1000)).toFixed(1)}; ${r.reach.perSecond.toFixed(1)}`,
+      ],
+    ];
+  }
+  const invited = row?.invited ?? 0;
+  const rate = invited / (r.watchedMs / 1000);
+  return [
+    [
+      `the wave's \`finished_at\``,
+      `not reached: watched ${minutes(r.watchedMs)}${r.maxMinutes === null ? "" : ` (\`--max-minutes ${r.maxMinutes}\`)`}`,
+    ],
+    [
+      "invited by then (the wave's row), of N",
+      `${n(invited)} of ${n(r.asked.asked)} (${((100 * invited) / r.asked.asked).toFixed(1)} %)`,
+    ],
+    [
+      "invitations a second: invited ÷ time watched; the SMTP server's first to last",
+      `${rate.toFixed(1)}; ${r.reach.perSecond.toFixed(1)}`,
+    ],
+    [
+      "at that rate, the whole wave from the confirmation",
+      rate > 0
+        ? `${minutes((r.asked.asked / rate) * 1000)} (${(r.asked.asked / rate / 3600).toFixed(1)} h), about ${Math.ceil(r.asked.asked / rate / 780)} runs of 13 min`
+        : "—",
+    ],
   ];
 }
 
 export function waveTable(r: WaveRun): { body: string; ok: boolean } {
   const row = r.watched.row;
-  const doneMs = row?.finished ? row.finished.getTime() - r.asked.pressedAt.getTime() : Number.NaN;
   const runs = r.runs.outcomes.length;
   const successors = r.runs.outcomes.filter((outcome) => outcome === "more").length;
   const owners = r.watched.owners.filter((owner) => owner.startsWith("background-wave-")).length;
@@ -77,14 +139,7 @@ export function waveTable(r: WaveRun): { body: string; ok: boolean } {
     ["the question it asks (once): N; answered in", `${n(r.asked.asked)}; ${ms(r.asked.askedMs)}`],
     ["the confirmation answered (303; N reserved, the wave started in the background)", ms(r.asked.pressMs)],
     ["HTTP requests from the browser after it", n(r.requestsAfter)],
-    [
-      "from the confirmation to the wave's `finished_at`",
-      Number.isNaN(doneMs) ? "not finished" : `${(doneMs / 1000).toFixed(1)} s (${(doneMs / 60_000).toFixed(1)} min)`,
-    ],
-    [
-      "invitations a second: N ÷ that time; the SMTP server's first to last",
-      `${Number.isNaN(doneMs) ? "—" : (r.asked.asked / (doneMs / 1000)).toFixed(1)}; ${r.reach.perSecond.toFixed(1)}`,
-    ],
+    ...doneRows(r),
     [
       "background runs (each 13 min at most); of them ending with a successor; owners seen holding the wave",
       `${n(runs)} (${r.runs.outcomes.join(", ") || "none logged"}); ${n(successors)}; ${n(owners)}`,
@@ -136,6 +191,12 @@ export function waveTable(r: WaveRun): { body: string; ok: boolean } {
     "13 minutes each (RUN_MS, of Netlify's 15), then a successor. No hook shortens them: the tests shorten a run by",
     "giving the handler `runMs` in-process, and `npm start`'s server has no such setting, so the successors counted",
     "are those a real wave of this size needs. The runs are counted from the server's own log (`jobs.run_ended`).",
+    ...(r.maxMinutes === null
+      ? []
+      : [
+          `Watched ${r.maxMinutes} minutes at most (\`--max-minutes ${r.maxMinutes}\`): a wave not finished by then is paused by its row, as`,
+          "the console's Pause does, once the watch is over (the rate is of the watch), and its counts read after.",
+        ]),
     "",
     `Measured on ${r.asked.pressedAt.toISOString().slice(0, 10)}, code ${r.code}, on the project machine's 2 cores, shared with`,
     "PostgreSQL, the server, the SMTP server and other engineers' work: the rate moves with the load, given below.",

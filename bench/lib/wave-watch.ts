@@ -7,6 +7,8 @@
 import { loadavg } from "node:os";
 import type pg from "pg";
 import type { RunningServer } from "../../scripts/lib/server-process";
+import type { Db } from "../../src/server/db/types";
+import { pauseJob } from "../../src/server/jobs";
 
 const POLL_MS = 1000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -140,4 +142,25 @@ export function runsOf(server: RunningServer, id: number, since: number) {
       .reduce((sum, line) => sum + Number(line["started"] ?? 0), 0),
     failures: lines.filter((line) => line["level"] === "error").map((line) => String(line["event"])),
   };
+}
+
+/**
+ * Once the watch is over with wave `id` unfinished: the wave paused as the console's Pause does (by its row), and
+ * its run awaited (it stops before its next e-mail and logs its end), so the counts read after are whole. Resolves
+ * to whether the run ended within a minute.
+ */
+export async function pauseWave(watch: pg.Client, server: RunningServer, id: number, since: number) {
+  const db: Db = {
+    kind: "pg",
+    query: async (sql, params) => (await watch.query(sql, params)).rows,
+    close: async () => {},
+  };
+  const ended = runsOf(server, id, since).outcomes.length;
+  if (!(await pauseJob(db, "wave", id, "the bench's watch is over"))) return true;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (runsOf(server, id, since).outcomes.length > ended) return true;
+    await sleep(POLL_MS);
+  }
+  return false;
 }
