@@ -35,6 +35,8 @@ export interface WaveRun {
   /** Recipients at the SMTP server who were not to be invited; people to be invited with no message there. */
   strangers: number;
   unreached: number;
+  /** Messages of other subjects meanwhile ("subject: count"): what the schedules sent (reminders to the pending). */
+  otherMail: string[];
   outcome: Outcome;
   runs: { outcomes: string[]; resumed: number; failures: string[] };
 }
@@ -157,10 +159,11 @@ export function waveTable(r: WaveRun): { body: string; ok: boolean } {
       `${loads(r.uptime.before)}; ${loads(r.uptime.atPress)}; ${loads(r.uptime.after)}`,
     ],
     [
-      "messages accepted; distinct recipients; of them twice or more",
+      "invitations accepted (by their subject); distinct recipients; of them twice or more",
       `${n(r.reach.messages)}; ${n(r.reach.recipients)}; ${n(r.reach.twice)}`,
     ],
     ["recipients not matching; matching people with no message", `${n(r.strangers)}; ${n(r.unreached)}`],
+    ["other messages meanwhile (the schedules', not the wave's), by subject", r.otherMail.join("; ") || "none"],
     [
       "the wave's people by status (`invited_wave_id`); still held by it (`invite_wave_id`)",
       `${
@@ -183,8 +186,8 @@ export function waveTable(r: WaveRun): { body: string; ok: boolean } {
     "two choice questions answered, `team-size` and `role`) in a throw-away PostgreSQL 15 database on 127.0.0.1:5432,",
     "then `VACUUM ANALYZE`; served by `npm start`'s server (scripts/serve.ts) asking those two questions from a copy of",
     "questions.json (tests/support/questions-hook.mjs), mail on to an SMTP server on 127.0.0.1 that accepts every",
-    "message and counts it per recipient (`MAIL_RATE_PER_SECOND=unlimited`), the scheduled functions on their cron",
-    "(jobs-resume every minute). The bench is the operator's browser, signed in by the link the console mails to `ADMIN_EMAILS`: it opens",
+    "message and counts it by subject and recipient (`MAIL_RATE_PER_SECOND=unlimited`), the scheduled functions on their cron",
+    "(jobs-resume every minute; mail-reminders too, which mails the fill's pending people meanwhile: counted apart). The bench is the operator's browser, signed in by the link the console mails to `ADMIN_EMAILS`: it opens",
     `People filtered by ${answer}, reads “Invite everyone matching (…)”, presses it, reads N from the question, and`,
     "posts the confirmation once; after that it sends no request, and only reads the database (the wave's row every",
     "second) and the SMTP server's counts until the wave's `finished_at`. The background runs are the product's own:",
