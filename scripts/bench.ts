@@ -7,8 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 
-// visits and scale last: minutes (a million rows filled by SQL), and it exits 1 while a figure is over budget, which must not
-// keep the others from running.
+// visits, scale and wave-matching last: minutes each (a million rows filled by SQL); scale exits 1 while a figure is
+// over budget, which must not keep the others from running.
 const ALL = [
   "lighthouse",
   "api",
@@ -26,6 +26,7 @@ const ALL = [
   "import",
   "visits",
   "scale",
+  "wave-matching",
 ];
 const [name, ...args] = process.argv.slice(2);
 const known = readdirSync("bench")

@@ -27,7 +27,7 @@ SELECT v.id, v.owner, v.heartbeat_at < now() - make_interval(secs => $1::int) AS
 -- INVITE_SQL.prepare
 WITH person AS (
       UPDATE waitlist SET invite_code_hash = $3, invite_expires_at = now() + make_interval(days => $4::int)
-      WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
+      WHERE id = $1 AND invite_wave_id IS NOT DISTINCT FROM $2 AND status = 'confirmed' RETURNING id
     ), leave AS (
       INSERT INTO waitlist_token (token_hash, waitlist_id, purpose, expires_at)
       SELECT $5::text, id, 'remove', now() + make_interval(days => 30) FROM person WHERE $5::text IS NOT NULL
@@ -40,13 +40,13 @@ WITH person AS (
 
 -- INVITE_SQL.attempted
 UPDATE waitlist SET invite_attempted_at = now()
-    WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id;
+    WHERE id = $1 AND invite_wave_id IS NOT DISTINCT FROM $2 AND status = 'confirmed' RETURNING id;
 
 -- INVITE_SQL.sent
 WITH invited AS (
       UPDATE waitlist SET status = 'invited', invited_at = now(), invite_wave_id = NULL, invited_wave_id = $2,
         invite_attempted_at = NULL
-      WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
+      WHERE id = $1 AND invite_wave_id IS NOT DISTINCT FROM $2 AND status = 'confirmed' RETURNING id
     ), counted AS (
       UPDATE waitlist_invite_wave SET invited = invited + 1 WHERE id = $2 AND EXISTS (SELECT 1 FROM invited)
     )
@@ -62,7 +62,7 @@ UPDATE waitlist w SET status = 'invited', invited_at = now(), invite_wave_id = N
 WITH released AS (
       UPDATE waitlist SET invite_wave_id = NULL, invite_code_hash = NULL, invite_expires_at = NULL,
         invite_attempted_at = NULL
-      WHERE id = $1 AND invite_wave_id = $2 AND status = 'confirmed' RETURNING id
+      WHERE id = $1 AND invite_wave_id IS NOT DISTINCT FROM $2 AND status = 'confirmed' RETURNING id
     )
     DELETE FROM waitlist_token WHERE token_hash = ANY($3::text[]) AND waitlist_id IN (SELECT id FROM released);
 

@@ -22,6 +22,13 @@ export function newInviteCode(): { code: string; hash: string } {
   return { code, hash };
 }
 
+/**
+ * People reserved by one statement: everyone matching a filter may be 100,000 and more, and one UPDATE of 100,000 on
+ * a million-row list took 11 to 13 s, past DB_TIMEOUT_MS (5 s); 5,000 took 0.7 to 1.1 s, on an idle machine
+ * (bench/wave-matching.ts): 2,000 leaves room for a loaded one.
+ */
+export const RESERVE_BATCH = 2000;
+
 export function createInviteStore(db: Db, dataKeys: DataKeys | null = null): InviteStore {
   return { ...waveStart(db), ...waveSending(db, dataKeys), ...redeeming(db, dataKeys) };
 }
@@ -51,7 +58,11 @@ function waveStart(db: Db): Pick<InviteStore, "preview" | "startWave" | "reserve
       return Number(row?.id);
     },
     async reserveIds(wave, ids) {
-      return (await db.query(SQL.reserve, [wave, ids])).length;
+      let reserved = 0;
+      for (let at = 0; at < ids.length; at += RESERVE_BATCH) {
+        reserved += (await db.query(SQL.reserve, [wave, ids.slice(at, at + RESERVE_BATCH)])).length;
+      }
+      return reserved;
     },
     async reserve(wave, count, places) {
       // People another wave took (or is taking) at this moment are passed over: the line is read again without them.
