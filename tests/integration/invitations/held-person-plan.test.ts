@@ -4,9 +4,9 @@
  * list leaves them until autovacuum analyzes again. Reading the wave's own index instead (every person it holds)
  * made each invitation cost three reads of 100,000 at a million sign-ups (bench/wave-matching.ts).
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { INVITE_SQL } from "../../../src/server/invitations/invite-sql";
-import { backends, type OpenedStore } from "../../support/backends";
+import { backends, useBackend } from "../../support/backends";
 
 /** Each per-person statement with its parameters, for person `id` of wave `wave`. */
 const statements = (id: number, wave: number): Array<[string, string, unknown[]]> => [
@@ -29,17 +29,10 @@ function waitlistReads(node: unknown): string[] {
 }
 
 describe.each(backends("held_person_plan").slice(0, 2))("on %s", (_name, available, open) => {
-  let opened: OpenedStore | undefined;
-  beforeEach(async () => {
-    if (available) opened = await open();
-  });
-  afterEach(async () => {
-    await opened?.close();
-    opened = undefined;
-  });
+  const backend = useBackend(available, open);
 
   it.runIf(available)("reads the primary key for a person of a wave the statistics have not seen", async () => {
-    const { db, invites } = (opened as OpenedStore).store;
+    const { db, invites } = backend.store;
     await db.query(
       `INSERT INTO waitlist (email, status) SELECT 'person' || g || '@example.com', 'confirmed'
        FROM generate_series(1, 3000) AS g`,

@@ -3,22 +3,15 @@
  * reserved RESERVE_BATCH at a time, each statement short enough for DB_TIMEOUT_MS on a long list, and every one of
  * them held, nobody else.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RESERVE_BATCH } from "../../../src/server/invitations/invite-store";
-import { backends, type OpenedStore } from "../../support/backends";
+import { backends, useBackend } from "../../support/backends";
 
 describe.each(backends("reserve_batches"))("on %s", (_name, available, open) => {
-  let opened: OpenedStore | undefined;
-  beforeEach(async () => {
-    if (available) opened = await open();
-  });
-  afterEach(async () => {
-    await opened?.close();
-    opened = undefined;
-  });
+  const backend = useBackend(available, open);
 
   it.runIf(available)("reserves more people than one batch: each of them, once", async () => {
-    const store = (opened as OpenedStore).store;
+    const store = backend.store;
     const people = 2 * RESERVE_BATCH + 1;
     // The chosen confirmed people, then one pending person among the ids (never reserved) and one confirmed left out.
     await store.db.query(
